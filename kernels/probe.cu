@@ -1,0 +1,29 @@
+// probe: the nvbench way of reading the SM clock without NVML: one thread compares
+// clock64() cycles with %globaltimer nanoseconds over a short spin.
+#include "probe.h"
+
+__device__ static uint64_t globaltimer()
+{
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+__global__ void probe_clock_kernel(uint64_t *out, uint64_t spin_ns)
+{
+    uint64_t t0 = globaltimer();
+    long long c0 = clock64();
+    uint64_t t1;
+    do {
+        t1 = globaltimer();
+    } while (t1 - t0 < spin_ns);
+    long long c1 = clock64();
+    out[0] = t1 - t0;
+    out[1] = (uint64_t)(c1 - c0);
+}
+
+extern "C" cudaError_t vb_launch_probe_clock(uint64_t *out2, uint64_t spin_ns, cudaStream_t stream)
+{
+    probe_clock_kernel<<<1, 1, 0, stream>>>(out2, spin_ns);
+    return cudaGetLastError();
+}

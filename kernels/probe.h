@@ -1,0 +1,21 @@
+/*
+ * probe: tiny kernels varbench uses to measure the device itself (not a variant).
+ */
+#ifndef VB_PROBE_H
+#define VB_PROBE_H
+
+#include <cuda_runtime_api.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* vb_launch_probe_clock spins one thread for about spin_ns nanoseconds of %globaltimer and
+ * writes {elapsed globaltimer ns, elapsed clock64 cycles} to out2 (device memory). */
+cudaError_t vb_launch_probe_clock(uint64_t *out2, uint64_t spin_ns, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

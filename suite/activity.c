@@ -1,0 +1,244 @@
+/*
+ * activity: CUPTI activity collection (see activity.h). CUPTI calls buffer_requested for empty
+ * buffers and buffer_completed with filled ones, possibly from its own thread; the
+ * completed records are copied out at once so the buffer can be freed. NVTX push/pop
+ * ranges come as START and END marker records sharing an id; they are paired here.
+ */
+#include "activity.h"
+
+#include <cupti.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BUF_SIZE (8u << 20)
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct vb_activity acc; /* guarded by lock */
+static int active;
+
+static const CUpti_ActivityKind kinds[] = {
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+    CUPTI_ACTIVITY_KIND_MEMCPY,
+    CUPTI_ACTIVITY_KIND_MEMSET,
+    CUPTI_ACTIVITY_KIND_MARKER,
+};
+
+/* grow makes room for one more element of size sz in *arr; 0 or -1 when out of memory. */
+static int grow(void **arr, size_t n, size_t *cap, size_t sz)
+{
+    void *p;
+    size_t c;
+    if (n < *cap) return 0;
+    c = *cap ? *cap * 2 : 1024;
+    p = realloc(*arr, c * sz);
+    if (!p) return -1;
+    *arr = p;
+    *cap = c;
+    return 0;
+}
+
+#define PUSH(a, field, cap)                                                                  \
+    (grow((void **)&(a)->field, (a)->n##field, &(a)->cap, sizeof *(a)->field) ? NULL         \
+                                                                              : &(a)->field[(a)->n##field++])
+
+static char *dup_or_empty(const char *s)
+{
+    return strdup(s ? s : "");
+}
+
+static void add_kernel(const CUpti_ActivityKernel10 *k)
+{
+    struct vb_kernel_rec *r = PUSH(&acc, kernels, cap_kernels);
+    if (!r) {
+        acc.dropped++;
+        return;
+    }
+    r->start = k->start;
+    r->end = k->end;
+    r->device = k->deviceId;
+    r->context = k->contextId;
+    r->stream = k->streamId;
+    r->correlation = k->correlationId;
+    r->grid[0] = k->gridX, r->grid[1] = k->gridY, r->grid[2] = k->gridZ;
+    r->block[0] = k->blockX, r->block[1] = k->blockY, r->block[2] = k->blockZ;
+    r->static_smem = k->staticSharedMemory;
+    r->dynamic_smem = k->dynamicSharedMemory;
+    r->registers = k->registersPerThread;
+    r->name = dup_or_empty(k->name);
+}
+
+static void add_copy(const CUpti_ActivityMemcpy6 *m)
+{
+    struct vb_copy_rec *r = PUSH(&acc, copies, cap_copies);
+    if (!r) {
+        acc.dropped++;
+        return;
+    }
+    r->start = m->start;
+    r->end = m->end;
+    r->bytes = m->bytes;
+    r->device = m->deviceId;
+    r->context = m->contextId;
+    r->stream = m->streamId;
+    r->correlation = m->correlationId;
+    r->copy_kind = m->copyKind;
+    r->src_kind = m->srcKind;
+    r->dst_kind = m->dstKind;
+}
+
+static void add_memset(const CUpti_ActivityMemset4 *m)
+{
+    struct vb_memset_rec *r = PUSH(&acc, memsets, cap_memsets);
+    if (!r) {
+        acc.dropped++;
+        return;
+    }
+    r->start = m->start;
+    r->end = m->end;
+    r->bytes = m->bytes;
+    r->device = m->deviceId;
+    r->context = m->contextId;
+    r->stream = m->streamId;
+    r->correlation = m->correlationId;
+    r->value = m->value;
+    r->memory_kind = m->memoryKind;
+}
+
+static void add_marker(const CUpti_ActivityMarker2 *m)
+{
+    size_t i;
+    if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_START) {
+        struct vb_range_rec *r = PUSH(&acc, ranges, cap_ranges);
+        if (!r) {
+            acc.dropped++;
+            return;
+        }
+        r->start = m->timestamp;
+        r->end = 0;
+        r->id = m->id;
+        r->text = dup_or_empty(m->name);
+    } else if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_END) {
+        for (i = acc.nranges; i-- > 0;)
+            if (acc.ranges[i].id == m->id && acc.ranges[i].end == 0) {
+                acc.ranges[i].end = m->timestamp;
+                return;
+            }
+    }
+}
+
+static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+{
+    *buffer = aligned_alloc(8, BUF_SIZE);
+    *size = *buffer ? BUF_SIZE : 0;
+    *max_records = 0;
+}
+
+static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size,
+                                      size_t valid)
+{
+    CUpti_Activity *rec = NULL;
+    size_t dropped = 0;
+    pthread_mutex_lock(&lock);
+    while (valid && cuptiActivityGetNextRecord(buffer, valid, &rec) == CUPTI_SUCCESS) {
+        switch (rec->kind) {
+        case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+        case CUPTI_ACTIVITY_KIND_KERNEL:
+            add_kernel((const CUpti_ActivityKernel10 *)rec);
+            break;
+        case CUPTI_ACTIVITY_KIND_MEMCPY:
+            add_copy((const CUpti_ActivityMemcpy6 *)rec);
+            break;
+        case CUPTI_ACTIVITY_KIND_MEMSET:
+            add_memset((const CUpti_ActivityMemset4 *)rec);
+            break;
+        case CUPTI_ACTIVITY_KIND_MARKER:
+            add_marker((const CUpti_ActivityMarker2 *)rec);
+            break;
+        default:
+            break;
+        }
+    }
+    if (cuptiActivityGetNumDroppedRecords(ctx, stream, &dropped) == CUPTI_SUCCESS)
+        acc.dropped += dropped;
+    pthread_mutex_unlock(&lock);
+    free(buffer);
+}
+
+int vb_activity_start(struct vb_err *err)
+{
+    size_t i;
+    if (active) return 0;
+    if (VB_CUPTI(err, cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed)))
+        return -1;
+    for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (VB_CUPTI(err, cuptiActivityEnable(kinds[i]))) {
+            while (i-- > 0) cuptiActivityDisable(kinds[i]);
+            return -1;
+        }
+    active = 1;
+    return 0;
+}
+
+int vb_activity_active(void)
+{
+    return active;
+}
+
+int vb_activity_take(struct vb_activity *out, struct vb_err *err)
+{
+    if (!active) {
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    if (VB_CUPTI(err, cuptiActivityFlushAll(1))) return -1;
+    pthread_mutex_lock(&lock);
+    *out = acc;
+    memset(&acc, 0, sizeof acc);
+    /* callers close their NVTX ranges before a take: an END arriving later is ignored */
+    pthread_mutex_unlock(&lock);
+    return 0;
+}
+
+void vb_activity_stop(void)
+{
+    struct vb_activity rest;
+    size_t i;
+    if (!active) return;
+    cuptiActivityFlushAll(1);
+    for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) cuptiActivityDisable(kinds[i]);
+    active = 0;
+    pthread_mutex_lock(&lock);
+    rest = acc;
+    memset(&acc, 0, sizeof acc);
+    pthread_mutex_unlock(&lock);
+    vb_activity_free(&rest);
+}
+
+uint64_t vb_activity_now(void)
+{
+    uint64_t t = 0;
+    struct timespec ts;
+    if (active && cuptiGetTimestamp(&t) == CUPTI_SUCCESS) return t;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint32_t vb_activity_version(void)
+{
+    uint32_t v = 0;
+    return cuptiGetVersion(&v) == CUPTI_SUCCESS ? v : 0;
+}
+
+void vb_activity_free(struct vb_activity *a)
+{
+    size_t i;
+    for (i = 0; i < a->nkernels; i++) free(a->kernels[i].name);
+    for (i = 0; i < a->nranges; i++) free(a->ranges[i].text);
+    free(a->kernels);
+    free(a->copies);
+    free(a->memsets);
+    free(a->ranges);
+    memset(a, 0, sizeof *a);
+}

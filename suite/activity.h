@@ -1,0 +1,75 @@
+/*
+ * activity: the CUPTI activity collector. While started it receives kernel
+ * (CONCURRENT_KERNEL, so streams still overlap), memcpy, memset and NVTX marker records
+ * in 8 MiB buffers, copies them into plain arrays, and hands them over at each flush.
+ * Workload: a case of a few thousand samples, each a handful of records; records arrive on
+ * CUPTI's own thread, so the arrays are guarded by a mutex.
+ */
+#ifndef VB_ACTIVITY_H
+#define VB_ACTIVITY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+struct vb_kernel_rec {
+    uint64_t start, end;
+    uint32_t device, context, stream, correlation;
+    int32_t grid[3], block[3];
+    int32_t static_smem, dynamic_smem;
+    uint16_t registers;
+    char *name; /* mangled name as CUPTI reports it; owned */
+};
+
+struct vb_copy_rec {
+    uint64_t start, end, bytes;
+    uint32_t device, context, stream, correlation;
+    uint8_t copy_kind, src_kind, dst_kind; /* CUpti_ActivityMemcpyKind / MemoryKind values */
+};
+
+struct vb_memset_rec {
+    uint64_t start, end, bytes;
+    uint32_t device, context, stream, correlation, value;
+    uint16_t memory_kind;
+};
+
+struct vb_range_rec {
+    uint64_t start, end; /* end == 0: the range had not ended at the flush */
+    uint32_t id;
+    char *text; /* owned */
+};
+
+/* Records collected since the last flush; the caller owns it after vb_activity_take. */
+struct vb_activity {
+    struct vb_kernel_rec *kernels;
+    struct vb_copy_rec *copies;
+    struct vb_memset_rec *memsets;
+    struct vb_range_rec *ranges;
+    size_t nkernels, ncopies, nmemsets, nranges;
+    size_t cap_kernels, cap_copies, cap_memsets, cap_ranges;
+    size_t dropped; /* records CUPTI dropped, or that could not be stored (out of memory) */
+};
+
+/* vb_activity_start registers the buffer callbacks and enables the activity kinds. Returns 0, or
+ * -1 with err (and a hint, e.g. when another CUPTI client is attached); the caller then times
+ * with host clocks only. */
+int vb_activity_start(struct vb_err *err);
+int vb_activity_active(void);
+
+/* vb_activity_take flushes CUPTI's buffers and moves every record collected so far into *out
+ * (which must be zeroed or freed before). Returns 0 or -1 with err. */
+int vb_activity_take(struct vb_activity *out, struct vb_err *err);
+
+/* vb_activity_stop flushes and disables collection; records still buffered are discarded. */
+void vb_activity_stop(void);
+
+/* vb_activity_now returns a timestamp on the clock of the records (CLOCK_REALTIME ns). */
+uint64_t vb_activity_now(void);
+
+/* vb_activity_version returns CUPTI's API version, or 0. */
+uint32_t vb_activity_version(void);
+
+void vb_activity_free(struct vb_activity *a);
+
+#endif

@@ -1,0 +1,111 @@
+/*
+ * axes: parsing and expanding axis values. The product of a family's axes is bounded by
+ * the caller's capacity, so a mistyped list cannot start a run of millions of cases.
+ */
+#include "axes.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* parse_value reads one integer axis value: "4000", "1e7" or "10000000". */
+static int parse_value(const char *s, long *out)
+{
+    char *end;
+    double d;
+    if (!*s) return -1;
+    errno = 0;
+    d = strtod(s, &end);
+    if (errno || *end || !isfinite(d) || d != floor(d) || fabs(d) > 9007199254740992.0) return -1;
+    *out = (long)d;
+    return 0;
+}
+
+int vb_axes_parse(struct vb_overrides *ov, const char *arg, struct vb_err *err)
+{
+    const char *eq = strchr(arg, '=');
+    struct vb_axis_override o;
+    char buf[1024], *tok, *save = NULL;
+    int i;
+    memset(&o, 0, sizeof o);
+    if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof o.name)
+        return vb_err_set(err, VB_E_USAGE, "bad axis '%s': expected name=v1,v2,...", arg);
+    memcpy(o.name, arg, (size_t)(eq - arg));
+    if (strlen(eq + 1) >= sizeof buf)
+        return vb_err_set(err, VB_E_USAGE, "axis '%s': value list too long", o.name);
+    strcpy(buf, eq + 1);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (o.n == VB_MAX_AXIS_VALUES)
+            return vb_err_set(err, VB_E_USAGE, "axis '%s': more than %d values", o.name,
+                              VB_MAX_AXIS_VALUES);
+        if (parse_value(tok, &o.v[o.n]))
+            return vb_err_set(err, VB_E_USAGE, "axis '%s': bad value '%s' (an integer, e.g. 4000 "
+                                               "or 1e7)", o.name, tok);
+        o.n++;
+    }
+    if (o.n == 0) return vb_err_set(err, VB_E_USAGE, "axis '%s': no values", o.name);
+    for (i = 0; i < ov->n; i++)
+        if (!strcmp(ov->o[i].name, o.name)) {
+            ov->o[i] = o;
+            return 0;
+        }
+    if (ov->n == VB_MAX_OVERRIDES)
+        return vb_err_set(err, VB_E_USAGE, "more than %d --axis options", VB_MAX_OVERRIDES);
+    ov->o[ov->n++] = o;
+    return 0;
+}
+
+static struct vb_axis_override *find(struct vb_overrides *ov, const char *name)
+{
+    int i;
+    for (i = 0; ov && i < ov->n; i++)
+        if (!strcmp(ov->o[i].name, name)) return &ov->o[i];
+    return NULL;
+}
+
+int vb_axes_expand(const struct vb_family *f, struct vb_overrides *ov, struct vb_point *pts,
+                   int cap, struct vb_err *err)
+{
+    const long *vals[VB_MAX_AXES];
+    int nvals[VB_MAX_AXES], follow[VB_MAX_AXES], idx[VB_MAX_AXES] = {0};
+    int a, k, total = 1;
+    for (a = 0; a < f->naxes; a++) {
+        const struct vb_axis *x = &f->axes[a];
+        struct vb_axis_override *o = find(ov, x->name);
+        follow[a] = -1;
+        if (o) {
+            o->used = 1;
+            for (k = 0; k < o->n; k++)
+                if (o->v[k] < x->min || o->v[k] > x->max)
+                    return vb_err_set(err, VB_E_USAGE,
+                                      "axis '%s' of family '%s': %ld outside [%ld, %ld]", x->name,
+                                      f->name, o->v[k], x->min, x->max);
+            vals[a] = o->v;
+            nvals[a] = o->n;
+        } else if (x->same_as) {
+            follow[a] = vb_family_axis(f, x->same_as);
+            vals[a] = NULL;
+            nvals[a] = 1;
+        } else {
+            vals[a] = x->defaults;
+            nvals[a] = x->ndefaults;
+        }
+        if (total > cap / nvals[a])
+            return vb_err_set(err, VB_E_USAGE, "family '%s': more than %d cases from --axis",
+                              f->name, cap);
+        total *= nvals[a];
+    }
+    for (k = 0; k < total; k++) {
+        for (a = 0; a < f->naxes; a++)
+            if (follow[a] < 0) pts[k].v[a] = vals[a][idx[a]];
+        for (a = 0; a < f->naxes; a++)
+            if (follow[a] >= 0) pts[k].v[a] = pts[k].v[follow[a]];
+        /* odometer over the axes, last axis fastest */
+        for (a = f->naxes - 1; a >= 0; a--) {
+            if (++idx[a] < nvals[a]) break;
+            idx[a] = 0;
+        }
+    }
+    return total;
+}

@@ -1,0 +1,34 @@
+/*
+ * axes: the --axis name=v1,v2,... overrides of `varbench run`, and the expansion of a
+ * family's axes (defaults or overrides, cartesian product, zipped "same_as" axes) into
+ * the points its cases run at. Values are integers, written plainly or as 1e7.
+ */
+#ifndef VB_AXES_H
+#define VB_AXES_H
+
+#include "registry.h"
+
+#define VB_MAX_OVERRIDES 16
+
+struct vb_axis_override {
+    char name[64];
+    long v[VB_MAX_AXIS_VALUES];
+    int n;
+    int used; /* set by vb_axes_expand when some family has this axis */
+};
+
+struct vb_overrides {
+    struct vb_axis_override o[VB_MAX_OVERRIDES];
+    int n;
+};
+
+/* vb_axes_parse adds one "name=v1,v2" argument to ov. Returns 0, or -1 (VB_E_USAGE) naming the
+ * bad part. A name given twice replaces the earlier values. */
+int vb_axes_parse(struct vb_overrides *ov, const char *arg, struct vb_err *err);
+
+/* vb_axes_expand fills pts (caller-owned, capacity cap) with f's points. Override values are
+ * checked against the axis range. Returns the number of points, or -1 (VB_E_USAGE). */
+int vb_axes_expand(const struct vb_family *f, struct vb_overrides *ov, struct vb_point *pts,
+                   int cap, struct vb_err *err);
+
+#endif

@@ -1,0 +1,21 @@
+/*
+ * cmd: the subcommands of varbench (git/perf style: one file each). Each takes argv after
+ * the command name (argv[0] is the command) and returns a documented exit code; only these
+ * and main() print.
+ */
+#ifndef VB_CMD_H
+#define VB_CMD_H
+
+int vb_cmd_list(int argc, char **argv);
+int vb_cmd_run(int argc, char **argv);
+
+/* vb_report_error prints "varbench <cmd>: <msg>" and its "hint:" line to stderr, and returns the
+ * exit code of err's class. */
+struct vb_err;
+int vb_report_error(const char *cmd, const struct vb_err *err);
+
+/* The full command line and git commit, for the runs table. */
+extern const char *vb_command_line;
+extern const char vb_git_commit[];
+
+#endif

@@ -1,0 +1,77 @@
+/* list: the catalog, its axes and seeds (`varbench list [--filter GLOB]`). */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "registry.h"
+
+static const char usage[] =
+    "usage: varbench list [--filter GLOB]\n"
+    "\n"
+    "Lists every family (its seed and axes with their defaults) and every variant.\n"
+    "  -f, --filter GLOB   only variants whose family/variant name matches GLOB (e.g. 'mesh/*')\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "exit codes: 0 listed, 2 usage error (unknown flag, nothing matches)\n";
+
+int vb_cmd_list(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"filter", required_argument, NULL, 'f'}, {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+    const char *filter = NULL;
+    int c, i, j, a, k, shown = 0;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":f:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            filter = optarg;
+            break;
+        case 'h':
+            fputs(usage, stdout);
+            return 0;
+        case ':':
+            fprintf(stderr, "varbench list: option '%s' needs a value\n%s", argv[optind - 1], usage);
+            return 2;
+        default:
+            fprintf(stderr, "varbench list: unknown option '%s'\n%s", argv[optind - 1], usage);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "varbench list: unexpected argument '%s'\n%s", argv[optind], usage);
+        return 2;
+    }
+    for (i = 0; vb_families[i]; i++) {
+        const struct vb_family *f = vb_families[i];
+        int any = 0;
+        for (j = 0; j < f->nvariants; j++) any |= vb_variant_matches(f, &f->variants[j], filter);
+        if (!any) continue;
+        printf("%s: %s\n  seed: shared/seeds/%s\n  axes:", f->name, f->summary, f->seed);
+        for (a = 0; a < f->naxes; a++) {
+            const struct vb_axis *x = &f->axes[a];
+            printf("%s %s=", a ? ";" : "", x->name);
+            if (x->same_as) {
+                printf("(same as %s)", x->same_as);
+            } else {
+                for (k = 0; k < x->ndefaults; k++) printf("%s%ld", k ? "," : "", x->defaults[k]);
+            }
+            printf(" [%ld..%ld]", x->min, x->max);
+        }
+        printf("\n");
+        for (j = 0; j < f->nvariants; j++) {
+            const struct vb_variant *v = &f->variants[j];
+            char full[160];
+            if (!vb_variant_matches(f, v, filter)) continue;
+            snprintf(full, sizeof full, "%s/%s", f->name, v->name);
+            printf("  %-28s %-4s %s\n", full, v->flags & VB_GPU ? "gpu" : "cpu", v->summary);
+            shown++;
+        }
+    }
+    if (!shown) {
+        fprintf(stderr, "varbench list: no variant matches '%s'\n", filter ? filter : "");
+        return 2;
+    }
+    return 0;
+}

@@ -1,0 +1,353 @@
+/*
+ * run: `varbench run`, the suite's collection stage. Parses and checks every option before
+ * touching the database, opens the store (refusing a bad file untouched), records the run
+ * and its environment, measures the device's ceilings, then runs each selected case and
+ * stores it as soon as it is done, so an interrupted run keeps what it measured.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "axes.h"
+#include "ceilings.h"
+#include "cmd.h"
+#include "activity.h"
+#include "env.h"
+#include "gpu.h"
+#include "runner.h"
+#include "store.h"
+#include "table.h"
+
+#define MAX_POINTS 4096
+#define MAX_DEVICES 64
+
+static const char usage[] =
+    "usage: varbench run [options]\n"
+    "\n"
+    "Runs the selected variants at every point of their axes: each case is verified against\n"
+    "the CPU reference, then timed (warm-up, then samples until the noise bound holds), under\n"
+    "CUPTI activity tracing with NVTX phases. Everything goes into the database.\n"
+    "\n"
+    "  -f, --filter GLOB       variants to run, as family/variant globs ('mesh/*', 'mesh')\n"
+    "      --db FILE           database (default ./varbench.db; created if missing)\n"
+    "      --device N|all      CUDA device index, or every device (default 0)\n"
+    "      --axis NAME=V1,V2   axis values instead of the defaults (repeatable; 1e7 allowed)\n"
+    "      --quick             a short sampling budget (5% noise, 3 samples, 2 s timeout)\n"
+    "      --max-noise PCT     stop when stdev/mean of end-to-end time <= PCT (default 0.5)\n"
+    "      --min-samples N     at least N timed samples (default 10)\n"
+    "      --min-time S        at least S seconds of timed samples (default 0.5)\n"
+    "      --timeout S         stop a case after S seconds of timed samples (default 15)\n"
+    "  -h, --help              this text\n"
+    "\n"
+    "exit codes:\n"
+    "  0  every case ran and verified\n"
+    "  1  a case gave a wrong result or failed (see its status and reason)\n"
+    "  2  usage error: unknown flag, bad axis or value, nothing matches the filter\n"
+    "  3  database error: cannot open or write it, corrupt, or not a varbench database\n"
+    "  4  no CUDA device: CPU references ran and were stored, GPU variants recorded as skipped\n"
+    "  5  CUDA or CUPTI failure outside a case (device setup)\n"
+    "  130 interrupted (the run is stored with status 'interrupted')\n";
+
+struct opts {
+    const char *filter, *db;
+    int device; /* -1: all */
+    struct vb_overrides axes;
+    struct vb_sampling sampling;
+    int quick;
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "varbench run: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(see 'varbench run --help')\n");
+    return 2;
+}
+
+static int parse_number(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    double d = strtod(s, &end);
+    if (!*s || *end || !(d >= lo && d <= hi)) return -1;
+    *out = d;
+    return 0;
+}
+
+enum { O_DB = 256, O_DEVICE, O_AXIS, O_QUICK, O_NOISE, O_MINS, O_MINT, O_TIMEOUT };
+
+/* parse fills o from argv; returns 0, 1 for --help (printed), or an exit code >= 2. */
+static int parse(int argc, char **argv, struct opts *o)
+{
+    static const struct option lo[] = {
+        {"filter", required_argument, NULL, 'f'},   {"db", required_argument, NULL, O_DB},
+        {"device", required_argument, NULL, O_DEVICE}, {"axis", required_argument, NULL, O_AXIS},
+        {"quick", no_argument, NULL, O_QUICK},      {"max-noise", required_argument, NULL, O_NOISE},
+        {"min-samples", required_argument, NULL, O_MINS},
+        {"min-time", required_argument, NULL, O_MINT},
+        {"timeout", required_argument, NULL, O_TIMEOUT}, {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
+    double noise = -1, mins = -1, mint = -1, tmo = -1, d;
+    struct vb_err err;
+    int c;
+    memset(o, 0, sizeof *o);
+    o->db = "./varbench.db";
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":f:h", lo, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            o->filter = optarg;
+            break;
+        case O_DB:
+            if (!*optarg) return usage_error("--db needs a file name%s", "");
+            o->db = optarg;
+            break;
+        case O_DEVICE:
+            if (!strcmp(optarg, "all")) o->device = -1;
+            else if (parse_number(optarg, 0, MAX_DEVICES - 1, &d) == 0 && d == (int)d) o->device = (int)d;
+            else return usage_error("bad --device '%s': a device index or 'all'", optarg);
+            break;
+        case O_AXIS:
+            if (vb_axes_parse(&o->axes, optarg, &err)) return usage_error("%s", err.msg);
+            break;
+        case O_QUICK:
+            o->quick = 1;
+            break;
+        case O_NOISE:
+            if (parse_number(optarg, 0, 100, &noise)) return usage_error("bad --max-noise '%s': a percentage", optarg);
+            break;
+        case O_MINS:
+            if (parse_number(optarg, 1, 1e7, &mins) || mins != (int)mins)
+                return usage_error("bad --min-samples '%s': a positive integer", optarg);
+            break;
+        case O_MINT:
+            if (parse_number(optarg, 0, 3600, &mint)) return usage_error("bad --min-time '%s': seconds", optarg);
+            break;
+        case O_TIMEOUT:
+            if (parse_number(optarg, 0.001, 86400, &tmo)) return usage_error("bad --timeout '%s': seconds", optarg);
+            break;
+        case 'h':
+            fputs(usage, stdout);
+            return 1;
+        case ':':
+            return usage_error("option '%s' needs a value", argv[optind - 1]);
+        default:
+            return usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc) return usage_error("unexpected argument '%s'", argv[optind]);
+    if (o->quick) vb_sampling_quick(&o->sampling);
+    else vb_sampling_default(&o->sampling);
+    if (noise >= 0) o->sampling.max_noise = noise / 100;
+    if (mins >= 0) o->sampling.min_samples = (int)mins;
+    if (mint >= 0) o->sampling.min_time_s = mint;
+    if (tmo >= 0) o->sampling.timeout_s = tmo;
+    return 0;
+}
+
+/* selected: does the filter select any variant of f (any GPU one when gpu_only)? */
+static int selected(const struct vb_family *f, const char *filter)
+{
+    int j;
+    for (j = 0; j < f->nvariants; j++)
+        if (vb_variant_matches(f, &f->variants[j], filter)) return 1;
+    return 0;
+}
+
+/* check_selection: something matches the filter, and every --axis names an axis of a selected
+ * family with values in range. Returns 0 or an exit code. */
+static int check_selection(struct opts *o, struct vb_point *pts)
+{
+    struct vb_err err;
+    int i, any = 0;
+    for (i = 0; vb_families[i]; i++) {
+        if (!selected(vb_families[i], o->filter)) continue;
+        any = 1;
+        if (vb_axes_expand(vb_families[i], &o->axes, pts, MAX_POINTS, &err) < 0)
+            return usage_error("%s", err.msg);
+    }
+    if (!any) return usage_error("no variant matches '%s' (see 'varbench list')", o->filter);
+    for (i = 0; i < o->axes.n; i++)
+        if (!o->axes.o[i].used)
+            return usage_error("no selected family has an axis '%s' (see 'varbench list')",
+                               o->axes.o[i].name);
+    return 0;
+}
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    vb_interrupted = 1;
+}
+
+struct tally {
+    int cases, ok, wrong, failed, skipped, interrupted;
+};
+
+/* run_family runs every selected variant of f at every point on device dev (-1: none). */
+static int run_family(const struct vb_family *f, struct opts *o, struct vb_point *pts, int dev,
+                      const char *nodev, struct vb_store *st, int64_t run_id, struct tally *t,
+                      struct vb_err *err)
+{
+    int np = vb_axes_expand(f, &o->axes, pts, MAX_POINTS, err), k, j;
+    for (k = 0; k < np && !vb_interrupted; k++) {
+        size_t n = f->out_len(&pts[k]);
+        double *ref = malloc(sizeof *ref * (n ? n : 1));
+        if (!ref) return vb_err_set(err, VB_E_SYS, "out of memory for the reference (%zu values)", n);
+        if (f->reference(&pts[k], ref, err)) {
+            free(ref);
+            return vb_err_context(err, "family '%s' reference", f->name);
+        }
+        for (j = 0; j < f->nvariants && !vb_interrupted; j++) {
+            const struct vb_variant *v = &f->variants[j];
+            struct vb_case_result r;
+            if (!vb_variant_matches(f, v, o->filter)) continue;
+            /* with several devices, CPU variants run once (on the first pass) */
+            if (!(v->flags & VB_GPU) && dev > 0 && o->device < 0) continue;
+            vb_runner_case(f, v, &pts[k], dev, nodev, ref, &o->sampling, &r);
+            vb_table_row(stdout, &r);
+            t->cases++;
+            t->ok += r.status == VB_STATUS_OK;
+            t->wrong += r.status == VB_STATUS_WRONG;
+            t->failed += r.status == VB_STATUS_FAILED;
+            t->skipped += r.status == VB_STATUS_SKIPPED;
+            t->interrupted += r.status == VB_STATUS_INTERRUPTED;
+            if (vb_store_case(st, run_id, &r, NULL, err)) {
+                vb_case_result_free(&r);
+                free(ref);
+                return -1;
+            }
+            vb_case_result_free(&r);
+        }
+        free(ref);
+    }
+    return np < 0 ? -1 : 0;
+}
+
+static void options_line(const struct opts *o, char *buf, size_t n)
+{
+    size_t used = 0;
+    int i, k;
+    used += (size_t)snprintf(buf, n, "filter=%s device=%d quick=%d max_noise=%g min_samples=%d "
+                                     "min_time=%g timeout=%g",
+                             o->filter ? o->filter : "*", o->device, o->quick,
+                             o->sampling.max_noise, o->sampling.min_samples,
+                             o->sampling.min_time_s, o->sampling.timeout_s);
+    for (i = 0; i < o->axes.n && used < n; i++) {
+        used += (size_t)snprintf(buf + used, n - used, " axis:%s=", o->axes.o[i].name);
+        for (k = 0; k < o->axes.o[i].n && used < n; k++)
+            used += (size_t)snprintf(buf + used, n - used, "%s%ld", k ? "," : "", o->axes.o[i].v[k]);
+    }
+}
+
+int vb_cmd_run(int argc, char **argv)
+{
+    static struct vb_point pts[MAX_POINTS];
+    struct opts o;
+    struct vb_err err, nodev_err;
+    struct vb_store *st = NULL;
+    struct vb_run_info info;
+    struct vb_host_env host;
+    struct tally t = {0};
+    struct sigaction sa;
+    char cwd[1024], optline[1024], nodev[1200] = "";
+    int64_t run_id = 0;
+    int rc, ndev = 0, d, first, last, code;
+    vb_err_clear(&err);
+    if ((rc = parse(argc, argv, &o))) return rc == 1 ? 0 : rc;
+    if ((rc = check_selection(&o, pts))) return rc;
+    if (vb_store_open(o.db, &st, &err)) return vb_report_error("run", &err);
+    options_line(&o, optline, sizeof optline);
+    info.kind = "suite";
+    info.command_line = vb_command_line;
+    info.cwd = getcwd(cwd, sizeof cwd) ? cwd : NULL;
+    info.git_commit = vb_git_commit;
+    info.version = VB_VERSION;
+    info.options = optline;
+    if (vb_store_run_begin(st, &info, &run_id, &err)) goto db_fail;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    vb_env_host(&host);
+    if (vb_store_host(st, run_id, &host, &err)) goto db_fail;
+    printf("varbench run %lld -> %s (host %s, %s)\n", (long long)run_id, o.db, host.hostname,
+           host.cpu);
+
+    vb_err_clear(&nodev_err);
+    if (vb_gpu_count(&ndev, &nodev_err)) {
+        if (nodev_err.code != VB_E_NODEV) {
+            err = nodev_err;
+            goto cuda_fail;
+        }
+        snprintf(nodev, sizeof nodev, "no CUDA device (%s)", nodev_err.msg);
+        fprintf(stderr, "varbench run: no CUDA device: %s\nhint: %s\n", nodev_err.msg, nodev_err.hint);
+        printf("no CUDA device: CPU references run; GPU variants are recorded as skipped\n");
+    } else if (o.device >= ndev) {
+        vb_err_set(&err, VB_E_USAGE, "device %d does not exist (%d device%s here)", o.device, ndev,
+                   ndev == 1 ? "" : "s");
+        vb_err_hint(&err, "use --device 0..%d or --device all", ndev - 1);
+        goto fail;
+    }
+    first = ndev ? (o.device < 0 ? 0 : o.device) : -1;
+    last = ndev ? (o.device < 0 ? ndev - 1 : o.device) : -1;
+    for (d = first; d >= 0 && d <= last; d++) {
+        struct vb_gpu_env g;
+        struct vb_ceiling c[VB_CEIL_COUNT];
+        if (vb_env_gpu(d, &g, &err) || vb_store_gpu(st, run_id, &g, &err)) {
+            if (err.code == VB_E_DB) goto db_fail;
+            goto cuda_fail;
+        }
+        if (vb_ceilings_measure(256u << 20, 10, c, &err)) goto cuda_fail;
+        if (vb_store_ceilings(st, run_id, d, c, &err)) goto db_fail;
+        vb_table_gpu(stdout, &g, c);
+    }
+    if (ndev && vb_activity_start(&err)) {
+        fprintf(stderr, "varbench run: warning: CUPTI activity tracing unavailable: %s\n%s%s%s",
+                err.msg, err.hint[0] ? "hint: " : "", err.hint, err.hint[0] ? "\n" : "");
+        printf("CUPTI unavailable: cases are timed with host clocks only (no per-copy or kernel "
+               "records)\n");
+        vb_err_clear(&err);
+    }
+    vb_table_header(stdout);
+    for (d = first; d <= last && !vb_interrupted; d++) {
+        int i;
+        for (i = 0; vb_families[i] && !vb_interrupted; i++) {
+            if (!selected(vb_families[i], o.filter)) continue;
+            if (run_family(vb_families[i], &o, pts, d, nodev, st, run_id, &t, &err)) {
+                if (err.code == VB_E_DB) goto db_fail;
+                goto fail;
+            }
+        }
+        if (d < 0) break;
+    }
+    vb_activity_stop();
+    code = vb_interrupted ? vb_code_exit(VB_E_INTERRUPTED)
+           : (t.wrong || t.failed) ? vb_code_exit(VB_E_WRONG)
+           : (t.skipped && !ndev) ? vb_code_exit(VB_E_NODEV) : 0;
+    snprintf(optline, sizeof optline, "%d cases: %d ok, %d wrong-result, %d failed, %d skipped%s",
+             t.cases, t.ok, t.wrong, t.failed, t.skipped, vb_interrupted ? ", interrupted" : "");
+    if (vb_store_run_end(st, run_id, vb_interrupted ? "interrupted" : "complete", code, optline,
+                         &err))
+        goto db_fail;
+    printf("run %lld stored in %s: %s\n", (long long)run_id, o.db, optline);
+    vb_store_close(st);
+    return code;
+
+cuda_fail:
+    if (err.code != VB_E_NODEV && err.code != VB_E_SYS && err.code != VB_E_USAGE) err.code = VB_E_CUDA;
+fail:
+    vb_activity_stop();
+    code = vb_report_error("run", &err);
+    vb_store_run_end(st, run_id, "failed", code, err.msg, &nodev_err); /* best effort */
+    vb_store_close(st);
+    return code;
+db_fail:
+    vb_activity_stop();
+    code = vb_report_error("run", &err);
+    vb_store_close(st);
+    return code;
+}

@@ -1,0 +1,56 @@
+/*
+ * err: the one error type of varbench. A struct vb_err is filled where a call fails
+ * (library, call text, file, line, the library's own error name) and gains context on
+ * its way up ("variant 'mesh/host-mesh': cudaMemcpy: out of memory"). Library code never
+ * prints or exits; only main() prints the message and its hint and picks the exit code.
+ */
+#ifndef VB_ERR_H
+#define VB_ERR_H
+
+#include <stddef.h>
+
+/* X(name, exit code, description): the documented exit codes of every command. */
+#define VB_ERRORS(X)                                                                   \
+    X(OK, 0, "success")                                                                \
+    X(WRONG, 1, "a case failed or gave a wrong result")                                \
+    X(USAGE, 2, "usage error: bad command, flag or value")                             \
+    X(DB, 3, "database error: cannot open, read or write the database")                \
+    X(NODEV, 4, "no CUDA device: CPU references ran, GPU variants were skipped")       \
+    X(CUDA, 5, "CUDA, CUPTI or driver failure outside a single case")                  \
+    X(SYS, 6, "system error: memory, file or process")                                 \
+    X(INTERRUPTED, 130, "interrupted: the run is marked interrupted in the database")
+
+enum vb_code {
+#define X(name, rc, desc) VB_E_##name,
+    VB_ERRORS(X)
+#undef X
+        VB_E_COUNT
+};
+
+struct vb_err {
+    enum vb_code code;
+    char msg[1024];
+    char hint[512];
+};
+
+/* vb_code_exit returns the process exit status documented for code. */
+int vb_code_exit(enum vb_code code);
+const char *vb_code_desc(enum vb_code code);
+
+/* vb_err_set fills err (if not NULL) and returns -1, so callers write `return vb_err_set(...)`. */
+int vb_err_set(struct vb_err *err, enum vb_code code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* vb_err_hint sets err's hint line; returns -1. */
+int vb_err_hint(struct vb_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* vb_err_context prepends "context: " to err's message; returns -1. */
+int vb_err_context(struct vb_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void vb_err_clear(struct vb_err *err);
+
+/* Library checkers: return 0 on success, else fill err (with a hint for known codes), return -1. */
+int vb_err_cuda(struct vb_err *err, int rc, const char *call, const char *file, int line);
+int vb_err_cupti(struct vb_err *err, int rc, const char *call, const char *file, int line);
+
+#define VB_CUDA(err, call) vb_err_cuda((err), (int)(call), #call, __FILE__, __LINE__)
+#define VB_CUPTI(err, call) vb_err_cupti((err), (int)(call), #call, __FILE__, __LINE__)
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * varbench: the command table (perf/git style). main() is the only place that sets up
+ * process-wide state (NVTX injection before any NVTX call), prints errors and picks the
+ * exit code.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "err.h"
+#include "nvtx.h"
+
+struct cmd {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *help;
+};
+
+static const struct cmd cmds[] = {
+    {"list", vb_cmd_list, "list the variant catalog, its axes and seeds"},
+    {"run", vb_cmd_run, "run variants under CUPTI, verify them, store everything in SQLite"},
+};
+
+const char *vb_command_line = "";
+
+static void usage(FILE *out)
+{
+    size_t i;
+    fprintf(out, "usage: varbench <command> [options]   (varbench <command> --help for more)\n\n"
+                 "varbench %s: CUDA variant benchmarks and profiles in one SQLite file.\n\n"
+                 "commands:\n", VB_VERSION);
+    for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].help);
+    fprintf(out, "\nexit codes (every command):\n");
+    for (i = 0; i < VB_E_COUNT; i++)
+        fprintf(out, "  %-4d %s\n", vb_code_exit((enum vb_code)i), vb_code_desc((enum vb_code)i));
+}
+
+int vb_report_error(const char *cmd, const struct vb_err *err)
+{
+    fprintf(stderr, "varbench %s: %s\n", cmd, err->msg);
+    if (err->hint[0]) fprintf(stderr, "hint: %s\n", err->hint);
+    return vb_code_exit(err->code);
+}
+
+/* join_args builds the command line for the runs table (arguments with spaces quoted). */
+static char *join_args(int argc, char **argv)
+{
+    size_t len = 1;
+    char *s;
+    int i;
+    for (i = 0; i < argc; i++) len += strlen(argv[i]) + 3;
+    s = malloc(len);
+    if (!s) return NULL;
+    s[0] = '\0';
+    for (i = 0; i < argc; i++) {
+        int q = strchr(argv[i], ' ') != NULL || !argv[i][0];
+        strcat(s, i ? " " : "");
+        strcat(s, q ? "'" : "");
+        strcat(s, argv[i]);
+        strcat(s, q ? "'" : "");
+    }
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    char *line;
+    size_t i;
+    int rc;
+    vb_nvtx_setup();
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("varbench %s (%s)\n", VB_VERSION, vb_git_commit);
+        return 0;
+    }
+    for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (!strcmp(argv[1], cmds[i].name)) break;
+    if (i == sizeof cmds / sizeof cmds[0]) {
+        fprintf(stderr, "varbench: '%s' is not a varbench command (see 'varbench --help')\n",
+                argv[1]);
+        return 2;
+    }
+    line = join_args(argc, argv);
+    vb_command_line = line ? line : argv[0];
+    rc = cmds[i].fn(argc - 1, argv + 1);
+    free(line);
+    return rc;
+}

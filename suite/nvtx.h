@@ -1,0 +1,37 @@
+/*
+ * nvtx: NVTX ranges around the phases of a sample, routed to CUPTI. NVTX reaches CUPTI
+ * only when NVTX_INJECTION64_PATH names libcupti.so before the first NVTX call, so
+ * vb_nvtx_setup must run first thing in main(). Without CUPTI the calls are no-ops.
+ */
+#ifndef VB_NVTX_H
+#define VB_NVTX_H
+
+/* The phases of one sample, named as they appear in NVTX_EVENTS. */
+#define VB_PHASES(X)                                                                     \
+    X(HOST_BUILD, "host mesh build")                                                     \
+    X(H2D, "H2D")                                                                        \
+    X(KERNEL, "kernel")                                                                  \
+    X(D2H, "D2H")                                                                        \
+    X(HOST_POST, "host post-processing")                                                 \
+    X(OVERLAP, "kernel+D2H overlapped")                                                  \
+    X(CPU, "cpu compute")
+
+enum vb_phase {
+#define X(id, text) VB_PHASE_##id,
+    VB_PHASES(X)
+#undef X
+        VB_PHASE_COUNT
+};
+
+/* vb_nvtx_setup points NVTX_INJECTION64_PATH at the loaded libcupti unless the user set it.
+ * Returns the path used (static storage) or NULL when it could not be found. */
+const char *vb_nvtx_setup(void);
+const char *vb_phase_name(enum vb_phase p);
+
+/* Phase ranges nest as push/pop; every begin needs its end on the same thread. */
+void vb_nvtx_phase_begin(enum vb_phase p);
+void vb_nvtx_phase_end(void);
+void vb_nvtx_push(const char *text);
+void vb_nvtx_pop(void);
+
+#endif

@@ -1,0 +1,120 @@
+/*
+ * registry: checks over the generated family table and the name and point helpers that
+ * `list`, `run` and the tests share.
+ */
+#include "registry.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+
+static int check_name(const char *what, const char *name, struct vb_err *err)
+{
+    const char *c;
+    if (!name || !*name) return vb_err_set(err, VB_E_USAGE, "%s has no name", what);
+    for (c = name; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-' || *c == '_'))
+            return vb_err_set(err, VB_E_USAGE, "%s '%s': names use [a-z0-9_-] only", what, name);
+    return 0;
+}
+
+static int check_axes(const struct vb_family *f, struct vb_err *err)
+{
+    int a, b, k;
+    if (f->naxes < 1 || f->naxes > VB_MAX_AXES)
+        return vb_err_set(err, VB_E_USAGE, "family '%s': %d axes (1..%d allowed)", f->name,
+                          f->naxes, VB_MAX_AXES);
+    for (a = 0; a < f->naxes; a++) {
+        const struct vb_axis *x = &f->axes[a];
+        if (check_name("axis", x->name, err)) return vb_err_context(err, "family '%s'", f->name);
+        if (!x->doc || !*x->doc)
+            return vb_err_set(err, VB_E_USAGE, "axis '%s/%s' has no doc", f->name, x->name);
+        if (x->ndefaults < 1 || x->ndefaults > VB_MAX_AXIS_VALUES || x->min > x->max)
+            return vb_err_set(err, VB_E_USAGE, "axis '%s/%s': bad defaults or range", f->name,
+                              x->name);
+        for (k = 0; k < x->ndefaults; k++)
+            if (x->defaults[k] < x->min || x->defaults[k] > x->max)
+                return vb_err_set(err, VB_E_USAGE, "axis '%s/%s': default %ld outside [%ld, %ld]",
+                                  f->name, x->name, x->defaults[k], x->min, x->max);
+        if (x->same_as && vb_family_axis(f, x->same_as) < 0)
+            return vb_err_set(err, VB_E_USAGE, "axis '%s/%s' follows unknown axis '%s'", f->name,
+                              x->name, x->same_as);
+        for (b = 0; b < a; b++)
+            if (!strcmp(f->axes[b].name, x->name))
+                return vb_err_set(err, VB_E_USAGE, "family '%s': axis '%s' twice", f->name,
+                                  x->name);
+    }
+    return 0;
+}
+
+int vb_registry_check(const struct vb_family *const *fams, struct vb_err *err)
+{
+    int i, j, k, refs;
+    for (i = 0; fams[i]; i++) {
+        const struct vb_family *f = fams[i];
+        if (check_name("family", f->name, err)) return -1;
+        if (!f->summary || !*f->summary || !f->seed || !*f->seed)
+            return vb_err_set(err, VB_E_USAGE, "family '%s' lacks a summary or seed", f->name);
+        if (!f->out_len || !f->reference || !(f->atol >= 0) || !(f->rtol >= 0))
+            return vb_err_set(err, VB_E_USAGE, "family '%s' lacks out_len, reference or tolerance",
+                              f->name);
+        for (k = 0; k < i; k++)
+            if (!strcmp(fams[k]->name, f->name))
+                return vb_err_set(err, VB_E_USAGE, "family '%s' defined twice", f->name);
+        if (check_axes(f, err)) return -1;
+        if (f->nvariants < 2)
+            return vb_err_set(err, VB_E_USAGE, "family '%s' needs a reference and a variant",
+                              f->name);
+        for (refs = 0, j = 0; j < f->nvariants; j++) {
+            const struct vb_variant *v = &f->variants[j];
+            if (check_name("variant", v->name, err))
+                return vb_err_context(err, "family '%s'", f->name);
+            if (!v->summary || !*v->summary)
+                return vb_err_set(err, VB_E_USAGE, "variant '%s/%s' has no summary", f->name,
+                                  v->name);
+            if (!v->setup || !v->run || !v->poison || !v->fetch || !v->teardown)
+                return vb_err_set(err, VB_E_USAGE, "variant '%s/%s' lacks a hook", f->name,
+                                  v->name);
+            if ((v->flags & VB_GPU) && !v->traffic)
+                return vb_err_set(err, VB_E_USAGE, "GPU variant '%s/%s' states no traffic",
+                                  f->name, v->name);
+            if (v->flags & VB_REFERENCE) refs++;
+            for (k = 0; k < j; k++)
+                if (!strcmp(f->variants[k].name, v->name))
+                    return vb_err_set(err, VB_E_USAGE, "variant '%s/%s' defined twice", f->name,
+                                      v->name);
+        }
+        if (refs != 1)
+            return vb_err_set(err, VB_E_USAGE, "family '%s' has %d CPU references (1 needed)",
+                              f->name, refs);
+    }
+    return 0;
+}
+
+int vb_variant_matches(const struct vb_family *f, const struct vb_variant *v, const char *glob)
+{
+    char full[256];
+    if (!glob || !*glob) return 1;
+    snprintf(full, sizeof full, "%s/%s", f->name, v->name);
+    if (!strchr(glob, '/')) return fnmatch(glob, f->name, 0) == 0 || fnmatch(glob, full, 0) == 0;
+    return fnmatch(glob, full, 0) == 0;
+}
+
+char *vb_point_format(const struct vb_family *f, const struct vb_point *p, char *buf, size_t n)
+{
+    size_t used = 0;
+    int a;
+    buf[0] = '\0';
+    for (a = 0; a < f->naxes && used < n; a++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s=%ld", a ? "," : "", f->axes[a].name,
+                                 p->v[a]);
+    return buf;
+}
+
+int vb_family_axis(const struct vb_family *f, const char *name)
+{
+    int a;
+    for (a = 0; a < f->naxes; a++)
+        if (!strcmp(f->axes[a].name, name)) return a;
+    return -1;
+}

@@ -1,0 +1,65 @@
+/*
+ * result: what one case produced, as the runner measures it and the store keeps it. Plain
+ * data shared by runner.c, store.c and table.c; no functions.
+ */
+#ifndef VB_RESULT_H
+#define VB_RESULT_H
+
+#include <stdint.h>
+
+#include "activity.h"
+#include "registry.h"
+#include "stats.h"
+
+/* X(id, name): case statuses as stored in cases.status. */
+#define VB_STATUSES(X)                                                                   \
+    X(OK, "ok")                                                                          \
+    X(WRONG, "wrong-result")                                                             \
+    X(SKIPPED, "skipped")                                                                \
+    X(FAILED, "failed")                                                                  \
+    X(INTERRUPTED, "interrupted")
+
+enum vb_status {
+#define X(id, name) VB_STATUS_##id,
+    VB_STATUSES(X)
+#undef X
+        VB_STATUS_COUNT
+};
+const char *vb_status_name(enum vb_status s);
+
+enum vb_sample_kind { VB_SAMPLE_VERIFY, VB_SAMPLE_WARMUP, VB_SAMPLE_TIMED };
+
+/* One sample: its window on the records' clock and what the records inside it add up to. */
+struct vb_sample {
+    enum vb_sample_kind kind;
+    uint64_t start, end; /* CUPTI clock (CLOCK_REALTIME ns) */
+    double e2e_ns;       /* host monotonic clock around the variant's run() */
+    uint64_t h2d_bytes, d2h_bytes, memset_bytes;
+    int h2d_count, d2h_count, kernel_count, memset_count;
+    double h2d_ns, d2h_ns, kernel_ns, memset_ns; /* sums of record durations */
+};
+
+struct vb_case_result {
+    const struct vb_family *family;
+    const struct vb_variant *variant;
+    struct vb_point point;
+    char axes[256];
+    int device; /* CUDA device index, -1 for CPU-only variants */
+    enum vb_status status;
+    char reason[1024];
+    double max_abs_err, max_rel_err; /* NaN when not verified */
+    uint64_t start_ns, end_ns;
+    /* samples: verify and warm-up first, then the timed ones */
+    struct vb_sample *samples;
+    int nsamples, ntimed;
+    const char *stop_reason; /* "converged", "timeout", "min-samples", ... */
+    int have_records;        /* CUPTI records were collected for this case */
+    /* statistics over the timed samples (milliseconds) */
+    struct vb_stats e2e_ms, kernel_ms, h2d_ms, d2h_ms;
+    /* traffic of the median-e2e timed sample; traffic_varies when samples disagree */
+    uint64_t h2d_bytes, d2h_bytes;
+    int h2d_count, d2h_count, kernel_count, traffic_varies;
+    struct vb_activity activity; /* raw records, owned */
+};
+
+#endif

@@ -1,0 +1,54 @@
+/*
+ * stats: summary statistics over raw samples. Mean and variance use Welford's update so
+ * that samples of large magnitude (nanoseconds since epoch differences) do not lose
+ * precision; the median sorts a private copy.
+ */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double vb_stats_median(const double *x, size_t n)
+{
+    double *t, m;
+    if (n == 0) return NAN;
+    t = malloc(n * sizeof *t);
+    if (!t) return NAN;
+    memcpy(t, x, n * sizeof *t);
+    qsort(t, n, sizeof *t, cmp_double);
+    m = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    free(t);
+    return m;
+}
+
+int vb_stats_compute(const double *x, size_t n, struct vb_stats *out)
+{
+    double mean = 0, m2 = 0;
+    size_t i;
+    out->n = n;
+    if (n == 0) {
+        out->median = out->min = out->max = out->mean = out->stdev = NAN;
+        out->noise = INFINITY;
+        return 0;
+    }
+    out->min = out->max = x[0];
+    for (i = 0; i < n; i++) {
+        double d = x[i] - mean;
+        mean += d / (double)(i + 1);
+        m2 += d * (x[i] - mean);
+        if (x[i] < out->min) out->min = x[i];
+        if (x[i] > out->max) out->max = x[i];
+    }
+    out->mean = mean;
+    out->stdev = n > 1 ? sqrt(m2 / (double)(n - 1)) : NAN;
+    out->noise = (n > 1 && mean != 0) ? out->stdev / fabs(mean) : INFINITY;
+    out->median = vb_stats_median(x, n);
+    return isnan(out->median) ? -1 : 0;
+}

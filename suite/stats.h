@@ -1,0 +1,25 @@
+/*
+ * stats: summary statistics of a sample set (median, min, max, mean, sample standard
+ * deviation, relative noise). Used by the runner's stopping rule after every sample, so
+ * it must stay cheap for a few thousand samples; it never modifies its input.
+ */
+#ifndef VB_STATS_H
+#define VB_STATS_H
+
+#include <stddef.h>
+
+struct vb_stats {
+    size_t n;
+    double median, min, max, mean, stdev; /* stdev: sample (n-1) standard deviation */
+    double noise;                         /* stdev / mean; INFINITY when n < 2 or mean == 0 */
+};
+
+/* vb_stats_compute summarises x[0..n). n == 0 gives all-NaN statistics. Returns 0, or -1 if
+ * the scratch copy for the median cannot be allocated. */
+int vb_stats_compute(const double *x, size_t n, struct vb_stats *out);
+
+/* vb_stats_median returns the median of x[0..n) (NaN for n == 0) without changing x, or NaN if
+ * memory runs out. */
+double vb_stats_median(const double *x, size_t n);
+
+#endif

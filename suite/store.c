@@ -1,0 +1,681 @@
+/*
+ * store: SQLite persistence (see store.h). Every value is a bound parameter; statements
+ * are prepared once per store and reused (keyed by the address of their SQL text).
+ */
+#include "store.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_STMTS 32
+
+struct vb_store {
+    sqlite3 *db;
+    char path[1024];
+    struct {
+        const char *sql;
+        sqlite3_stmt *st;
+    } cache[MAX_STMTS];
+    int ncache;
+};
+
+static const char schema[] =
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);\n"
+    "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT NOT NULL UNIQUE);\n"
+    "CREATE TABLE runs(id INTEGER PRIMARY KEY, kind TEXT NOT NULL CHECK(kind IN ('suite','trace')),\n"
+    "  status TEXT NOT NULL CHECK(status IN ('running','complete','interrupted','failed')),\n"
+    "  command_line TEXT NOT NULL, cwd TEXT, git_commit TEXT, varbench_version TEXT,\n"
+    "  options TEXT, start_utc TEXT NOT NULL, end_utc TEXT, exit_code INTEGER, message TEXT);\n"
+    "CREATE TABLE host_env(run_id INTEGER PRIMARY KEY REFERENCES runs(id), hostname TEXT,\n"
+    "  os TEXT, kernel TEXT, cpu_model TEXT, cpu_count INTEGER, memory_bytes INTEGER);\n"
+    "CREATE TABLE TARGET_INFO_GPU(run_id INTEGER NOT NULL REFERENCES runs(id), id INTEGER NOT NULL,\n"
+    "  name TEXT, uuid TEXT, busLocation TEXT, computeMajor INTEGER, computeMinor INTEGER,\n"
+    "  smCount INTEGER, totalMemory INTEGER, l2CacheSize INTEGER, clockRate INTEGER,\n"
+    "  smClockMeasuredMHz REAL, memoryClockRate INTEGER, memoryBusWidth INTEGER,\n"
+    "  pcieLinkSpeed TEXT, pcieGen INTEGER, pcieWidth INTEGER, driverVersion TEXT,\n"
+    "  cudaDriverVersion INTEGER, cudaRuntimeVersion INTEGER, cuptiVersion INTEGER,\n"
+    "  PRIMARY KEY(run_id, id));\n"
+    "CREATE TABLE ceilings(run_id INTEGER NOT NULL REFERENCES runs(id), device_id INTEGER NOT NULL,\n"
+    "  name TEXT NOT NULL, bytes INTEGER, reps INTEGER, median_ns REAL, gbps REAL,\n"
+    "  PRIMARY KEY(run_id, device_id, name));\n"
+    "CREATE TABLE variants(id INTEGER PRIMARY KEY, family TEXT NOT NULL, name TEXT NOT NULL,\n"
+    "  summary TEXT, seed TEXT, is_reference INTEGER NOT NULL, needs_gpu INTEGER NOT NULL,\n"
+    "  UNIQUE(family, name));\n"
+    "CREATE TABLE cases(id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id),\n"
+    "  variant_id INTEGER NOT NULL REFERENCES variants(id), device_id INTEGER, axes TEXT NOT NULL,\n"
+    "  status TEXT NOT NULL CHECK(status IN ('ok','wrong-result','skipped','failed','interrupted')),\n"
+    "  reason TEXT, max_abs_err REAL, max_rel_err REAL, start INTEGER, end INTEGER,\n"
+    "  samples INTEGER NOT NULL, stop_reason TEXT, have_records INTEGER NOT NULL,\n"
+    "  e2e_median_ns REAL, e2e_min_ns REAL, e2e_max_ns REAL, e2e_mean_ns REAL, e2e_stdev_ns REAL,\n"
+    "  e2e_noise REAL, kernel_median_ns REAL, h2d_median_ns REAL, d2h_median_ns REAL,\n"
+    "  h2d_bytes INTEGER, h2d_count INTEGER, d2h_bytes INTEGER, d2h_count INTEGER,\n"
+    "  kernel_count INTEGER, traffic_varies INTEGER);\n"
+    "CREATE INDEX cases_run ON cases(run_id);\n"
+    "CREATE TABLE case_axes(case_id INTEGER NOT NULL REFERENCES cases(id), name TEXT NOT NULL,\n"
+    "  value INTEGER NOT NULL, PRIMARY KEY(case_id, name));\n"
+    "CREATE TABLE samples(id INTEGER PRIMARY KEY, case_id INTEGER NOT NULL REFERENCES cases(id),\n"
+    "  idx INTEGER NOT NULL, kind TEXT NOT NULL CHECK(kind IN ('verify','warmup','timed')),\n"
+    "  start INTEGER, end INTEGER, e2e_ns REAL NOT NULL, h2d_bytes INTEGER, h2d_count INTEGER,\n"
+    "  h2d_ns REAL, d2h_bytes INTEGER, d2h_count INTEGER, d2h_ns REAL, kernel_count INTEGER,\n"
+    "  kernel_ns REAL, memset_bytes INTEGER, memset_count INTEGER, memset_ns REAL);\n"
+    "CREATE INDEX samples_case ON samples(case_id);\n"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(case_id INTEGER NOT NULL REFERENCES cases(id),\n"
+    "  sample_id INTEGER REFERENCES samples(id), start INTEGER NOT NULL, end INTEGER NOT NULL,\n"
+    "  deviceId INTEGER, contextId INTEGER, streamId INTEGER, correlationId INTEGER,\n"
+    "  gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER, blockY INTEGER, blockZ INTEGER,\n"
+    "  staticSharedMemory INTEGER, dynamicSharedMemory INTEGER, registersPerThread INTEGER,\n"
+    "  shortName INTEGER REFERENCES StringIds(id), mangledName INTEGER REFERENCES StringIds(id));\n"
+    "CREATE INDEX kernel_case ON CUPTI_ACTIVITY_KIND_KERNEL(case_id);\n"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(case_id INTEGER NOT NULL REFERENCES cases(id),\n"
+    "  sample_id INTEGER REFERENCES samples(id), start INTEGER NOT NULL, end INTEGER NOT NULL,\n"
+    "  deviceId INTEGER, contextId INTEGER, streamId INTEGER, correlationId INTEGER,\n"
+    "  bytes INTEGER NOT NULL, copyKind INTEGER REFERENCES ENUM_CUDA_MEMCPY_OPER(id),\n"
+    "  srcKind INTEGER, dstKind INTEGER);\n"
+    "CREATE INDEX memcpy_case ON CUPTI_ACTIVITY_KIND_MEMCPY(case_id);\n"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET(case_id INTEGER NOT NULL REFERENCES cases(id),\n"
+    "  sample_id INTEGER REFERENCES samples(id), start INTEGER NOT NULL, end INTEGER NOT NULL,\n"
+    "  deviceId INTEGER, contextId INTEGER, streamId INTEGER, correlationId INTEGER,\n"
+    "  value INTEGER, bytes INTEGER NOT NULL, memKind INTEGER);\n"
+    "CREATE INDEX memset_case ON CUPTI_ACTIVITY_KIND_MEMSET(case_id);\n"
+    "CREATE TABLE NVTX_EVENTS(case_id INTEGER NOT NULL REFERENCES cases(id),\n"
+    "  sample_id INTEGER REFERENCES samples(id), start INTEGER NOT NULL, end INTEGER,\n"
+    "  text TEXT, eventType INTEGER NOT NULL);\n"
+    "CREATE INDEX nvtx_case ON NVTX_EVENTS(case_id);\n"
+    "CREATE TABLE ENUM_CUDA_MEMCPY_OPER(id INTEGER PRIMARY KEY, name TEXT NOT NULL,\n"
+    "  label TEXT NOT NULL);\n"
+    "INSERT INTO ENUM_CUDA_MEMCPY_OPER VALUES (0,'CUDA_MEMCPY_OPER_UNKNOWN','Unknown'),\n"
+    "  (1,'CUDA_MEMCPY_OPER_HTOD','Host-to-Device'),(2,'CUDA_MEMCPY_OPER_DTOH','Device-to-Host'),\n"
+    "  (3,'CUDA_MEMCPY_OPER_HTOA','Host-to-Array'),(4,'CUDA_MEMCPY_OPER_ATOH','Array-to-Host'),\n"
+    "  (5,'CUDA_MEMCPY_OPER_ATOA','Array-to-Array'),(6,'CUDA_MEMCPY_OPER_ATOD','Array-to-Device'),\n"
+    "  (7,'CUDA_MEMCPY_OPER_DTOA','Device-to-Array'),(8,'CUDA_MEMCPY_OPER_DTOD','Device-to-Device'),\n"
+    "  (9,'CUDA_MEMCPY_OPER_HTOH','Host-to-Host'),(10,'CUDA_MEMCPY_OPER_PTOP','Peer-to-Peer');\n"
+    "CREATE VIEW case_summary AS SELECT c.run_id, c.id AS case_id, v.family || '/' || v.name AS\n"
+    "  variant, c.axes, c.status, c.samples, c.e2e_median_ns / 1e6 AS e2e_ms,\n"
+    "  c.kernel_median_ns / 1e6 AS kernel_ms, c.h2d_bytes, c.h2d_count,\n"
+    "  c.h2d_median_ns / 1e6 AS h2d_ms, c.d2h_bytes, c.d2h_count, c.d2h_median_ns / 1e6 AS d2h_ms,\n"
+    "  c.max_abs_err, c.max_rel_err, c.reason FROM cases c JOIN variants v ON v.id = c.variant_id;\n"
+    "INSERT INTO meta VALUES ('application', 'varbench');\n";
+
+/* sql_fail fills err from the connection's last error; returns -1. */
+static int sql_fail(struct vb_store *s, struct vb_err *err, const char *what)
+{
+    int rc = sqlite3_extended_errcode(s->db);
+    vb_err_set(err, VB_E_DB, "database '%s': %s: %s", s->path, what, sqlite3_errmsg(s->db));
+    switch (rc & 0xff) {
+    case SQLITE_READONLY:
+    case SQLITE_CANTOPEN:
+    case SQLITE_PERM:
+        vb_err_hint(err, "check that the file and its folder are writable, or pass --db with "
+                         "another path");
+        break;
+    case SQLITE_NOTADB:
+    case SQLITE_CORRUPT:
+        vb_err_hint(err, "the file is not an intact SQLite database: move it away or pass --db "
+                         "with another path (varbench never overwrites it)");
+        break;
+    case SQLITE_FULL:
+        vb_err_hint(err, "the disk is full: free space and run again");
+        break;
+    case SQLITE_BUSY:
+        vb_err_hint(err, "another process holds the database: wait for it or use another --db");
+        break;
+    default:
+        break;
+    }
+    return -1;
+}
+
+static int exec(struct vb_store *s, const char *sql, struct vb_err *err)
+{
+    if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) return sql_fail(s, err, sql);
+    return 0;
+}
+
+/* stmt returns the cached prepared statement for sql (reset, bindings cleared), or NULL. */
+static sqlite3_stmt *stmt(struct vb_store *s, const char *sql, struct vb_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int i;
+    for (i = 0; i < s->ncache; i++)
+        if (s->cache[i].sql == sql) {
+            sqlite3_reset(s->cache[i].st);
+            sqlite3_clear_bindings(s->cache[i].st);
+            return s->cache[i].st;
+        }
+    if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK) {
+        sql_fail(s, err, "prepare");
+        return NULL;
+    }
+    if (s->ncache < MAX_STMTS) {
+        s->cache[s->ncache].sql = sql;
+        s->cache[s->ncache++].st = st;
+    }
+    return st;
+}
+
+/* bind binds arguments by type letter: i int64, n int, u uint64, U uint64 (0 -> NULL),
+ * d double (non-finite -> NULL), t text (NULL -> NULL). */
+static int bind(sqlite3_stmt *st, const char *types, va_list ap)
+{
+    int k, rc = SQLITE_OK;
+    for (k = 0; types[k] && rc == SQLITE_OK; k++) {
+        int col = k + 1;
+        switch (types[k]) {
+        case 'i':
+            rc = sqlite3_bind_int64(st, col, va_arg(ap, int64_t));
+            break;
+        case 'n':
+            rc = sqlite3_bind_int64(st, col, va_arg(ap, int));
+            break;
+        case 'u':
+            rc = sqlite3_bind_int64(st, col, (sqlite3_int64)va_arg(ap, uint64_t));
+            break;
+        case 'U': {
+            uint64_t u = va_arg(ap, uint64_t);
+            rc = u ? sqlite3_bind_int64(st, col, (sqlite3_int64)u) : sqlite3_bind_null(st, col);
+            break;
+        }
+        case 'd': {
+            double d = va_arg(ap, double);
+            rc = isfinite(d) ? sqlite3_bind_double(st, col, d) : sqlite3_bind_null(st, col);
+            break;
+        }
+        case 't': {
+            const char *t = va_arg(ap, const char *);
+            rc = t ? sqlite3_bind_text(st, col, t, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, col);
+            break;
+        }
+        default:
+            rc = SQLITE_MISUSE;
+        }
+    }
+    return rc;
+}
+
+/* put runs a cached statement with bound arguments to completion; sets *rowid if not NULL. */
+static int put(struct vb_store *s, const char *sql, int64_t *rowid, struct vb_err *err,
+               const char *types, ...)
+{
+    sqlite3_stmt *st = stmt(s, sql, err);
+    va_list ap;
+    int rc;
+    if (!st) return -1;
+    if ((int)strlen(types) != sqlite3_bind_parameter_count(st))
+        return vb_err_set(err, VB_E_DB, "internal: %d values bound to '%.60s...'", (int)strlen(types),
+                          sql);
+    va_start(ap, types);
+    rc = bind(st, types, ap);
+    va_end(ap);
+    if (rc != SQLITE_OK) return sql_fail(s, err, "bind");
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {}
+    if (rc != SQLITE_DONE) return sql_fail(s, err, "write");
+    if (rowid) *rowid = sqlite3_last_insert_rowid(s->db);
+    sqlite3_reset(st);
+    return 0;
+}
+
+static int user_version(struct vb_store *s, int *v, int *ntables, struct vb_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+    *v = *ntables = 0;
+    if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+        return sql_fail(s, err, "reading the schema version");
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) *v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW) return sql_fail(s, err, "reading the schema version");
+    if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) != SQLITE_OK)
+        return sql_fail(s, err, "reading the schema");
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) *ntables = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW) return sql_fail(s, err, "reading the schema");
+    return 0;
+}
+
+/* Migrations from schema version k to k+1 go here, index k-1; none yet. */
+static const char *const migrations[] = {NULL};
+
+int vb_store_open(const char *path, struct vb_store **out, struct vb_err *err)
+{
+    struct vb_store *s = calloc(1, sizeof *s);
+    int v, ntables, memory = !strcmp(path, ":memory:"), flags;
+    struct stat sb;
+    char sql[64];
+    *out = NULL;
+    if (!s) return vb_err_set(err, VB_E_SYS, "out of memory");
+    snprintf(s->path, sizeof s->path, "%s", path);
+    if (!memory && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        free(s);
+        vb_err_set(err, VB_E_DB, "database '%s': not a regular file", path);
+        return vb_err_hint(err, "pass --db with a file path");
+    }
+    flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+        if (s->db) {
+            sql_fail(s, err, "open");
+        } else {
+            vb_err_set(err, VB_E_DB, "database '%s': cannot open", path);
+        }
+        vb_store_close(s);
+        return -1;
+    }
+    sqlite3_extended_result_codes(s->db, 1);
+    sqlite3_busy_timeout(s->db, 5000);
+    if (user_version(s, &v, &ntables, err)) goto fail;
+    if (v > VB_SCHEMA_VERSION) {
+        vb_err_set(err, VB_E_DB, "database '%s' has schema %d, newer than this varbench's %d", path,
+                   v, VB_SCHEMA_VERSION);
+        vb_err_hint(err, "use a newer varbench, or another --db");
+        goto fail;
+    }
+    if (v == 0 && ntables > 0) {
+        vb_err_set(err, VB_E_DB, "database '%s' is an SQLite file but not a varbench database",
+                   path);
+        vb_err_hint(err, "pass --db with another path (varbench does not touch this file)");
+        goto fail;
+    }
+    /* Take the write lock now: an unwritable file fails here, before any work is done. */
+    if (exec(s, "BEGIN IMMEDIATE", err)) goto fail;
+    if (v == 0) {
+        snprintf(sql, sizeof sql, "PRAGMA user_version = %d", VB_SCHEMA_VERSION);
+        if (exec(s, schema, err) || exec(s, sql, err)) goto rollback;
+    }
+    for (; v > 0 && v < VB_SCHEMA_VERSION; v++) {
+        snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);
+        if (exec(s, migrations[v - 1], err) || exec(s, sql, err)) goto rollback;
+    }
+    if (exec(s, "COMMIT", err)) goto rollback;
+    if (exec(s, "PRAGMA foreign_keys = ON", err)) goto fail;
+    *out = s;
+    return 0;
+rollback:
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+fail:
+    vb_store_close(s);
+    return -1;
+}
+
+void vb_store_close(struct vb_store *s)
+{
+    int i;
+    if (!s) return;
+    for (i = 0; i < s->ncache; i++) sqlite3_finalize(s->cache[i].st);
+    if (s->db) sqlite3_close(s->db);
+    free(s);
+}
+
+static void utc_now(char *buf, size_t n)
+{
+    struct timespec ts;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
+}
+
+int vb_store_run_begin(struct vb_store *s, const struct vb_run_info *info, int64_t *run_id,
+                       struct vb_err *err)
+{
+    static const char sql[] = "INSERT INTO runs(kind, status, command_line, cwd, git_commit, "
+                              "varbench_version, options, start_utc) VALUES (?,'running',?,?,?,?,?,?)";
+    char now[40];
+    utc_now(now, sizeof now);
+    return put(s, sql, run_id, err, "ttttttt", info->kind, info->command_line, info->cwd,
+               info->git_commit, info->version, info->options, now);
+}
+
+int vb_store_run_end(struct vb_store *s, int64_t run_id, const char *status, int exit_code,
+                     const char *message, struct vb_err *err)
+{
+    static const char sql[] =
+        "UPDATE runs SET status = ?, end_utc = ?, exit_code = ?, message = ? WHERE id = ?";
+    char now[40];
+    utc_now(now, sizeof now);
+    return put(s, sql, NULL, err, "ttnti", status, now, exit_code, message, run_id);
+}
+
+int vb_store_host(struct vb_store *s, int64_t run_id, const struct vb_host_env *h,
+                  struct vb_err *err)
+{
+    static const char sql[] = "INSERT INTO host_env VALUES (?,?,?,?,?,?,?)";
+    return put(s, sql, NULL, err, "ittttnu", run_id, h->hostname, h->os, h->kernel, h->cpu,
+               h->ncpu, h->mem_bytes);
+}
+
+int vb_store_gpu(struct vb_store *s, int64_t run_id, const struct vb_gpu_env *g,
+                 struct vb_err *err)
+{
+    static const char sql[] = "INSERT INTO TARGET_INFO_GPU VALUES "
+                              "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    return put(s, sql, NULL, err, "intttnnnuundnntnntnnu", run_id, g->id, g->name, g->uuid, g->bus,
+               g->cc_major, g->cc_minor, g->sm_count, g->total_mem, g->l2_bytes, g->clock_khz,
+               g->sm_clock_mhz, g->mem_clock_khz, g->mem_bus_width, g->pcie_speed, g->pcie_gen,
+               g->pcie_width, g->driver, g->cuda_driver_version, g->cuda_runtime_version,
+               (uint64_t)g->cupti_version);
+}
+
+int vb_store_ceilings(struct vb_store *s, int64_t run_id, int device,
+                      const struct vb_ceiling c[VB_CEIL_COUNT], struct vb_err *err)
+{
+    static const char sql[] = "INSERT INTO ceilings VALUES (?,?,?,?,?,?,?)";
+    int i;
+    for (i = 0; i < VB_CEIL_COUNT; i++)
+        if (put(s, sql, NULL, err, "intundd", run_id, device, c[i].name, c[i].bytes, c[i].reps,
+                c[i].median_ns, c[i].gbps))
+            return -1;
+    return 0;
+}
+
+/* string_id returns the StringIds id of text, inserting it once. */
+static int string_id(struct vb_store *s, const char *text, int64_t *id, struct vb_err *err)
+{
+    static const char ins[] = "INSERT INTO StringIds(value) VALUES (?) ON CONFLICT(value) DO "
+                              "UPDATE SET value = excluded.value RETURNING id";
+    sqlite3_stmt *st = stmt(s, ins, err);
+    int rc;
+    if (!st) return -1;
+    if (sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT) != SQLITE_OK)
+        return sql_fail(s, err, "bind");
+    rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) return sql_fail(s, err, "StringIds");
+    *id = sqlite3_column_int64(st, 0);
+    while (sqlite3_step(st) == SQLITE_ROW) {}
+    sqlite3_reset(st);
+    return 0;
+}
+
+static int variant_id(struct vb_store *s, const struct vb_family *f, const struct vb_variant *v,
+                      int64_t *id, struct vb_err *err)
+{
+    static const char ins[] =
+        "INSERT INTO variants(family, name, summary, seed, is_reference, needs_gpu) "
+        "VALUES (?,?,?,?,?,?) ON CONFLICT(family, name) DO UPDATE SET summary = excluded.summary, "
+        "seed = excluded.seed RETURNING id";
+    sqlite3_stmt *st = stmt(s, ins, err);
+    int rc;
+    if (!st) return -1;
+    if (sqlite3_bind_text(st, 1, f->name, -1, SQLITE_STATIC) ||
+        sqlite3_bind_text(st, 2, v->name, -1, SQLITE_STATIC) ||
+        sqlite3_bind_text(st, 3, v->summary, -1, SQLITE_STATIC) ||
+        sqlite3_bind_text(st, 4, f->seed, -1, SQLITE_STATIC) ||
+        sqlite3_bind_int(st, 5, !!(v->flags & VB_REFERENCE)) ||
+        sqlite3_bind_int(st, 6, !!(v->flags & VB_GPU)))
+        return sql_fail(s, err, "bind");
+    rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) return sql_fail(s, err, "variants");
+    *id = sqlite3_column_int64(st, 0);
+    while (sqlite3_step(st) == SQLITE_ROW) {}
+    sqlite3_reset(st);
+    return 0;
+}
+
+static const char *const sample_kinds[] = {"verify", "warmup", "timed"};
+
+/* sample_of returns the index of the sample whose window holds t, or -1 (samples sorted). */
+static int sample_of(const struct vb_case_result *r, uint64_t t)
+{
+    int lo = 0, hi = r->nsamples - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (t < r->samples[mid].start) hi = mid - 1;
+        else if (t > r->samples[mid].end) lo = mid + 1;
+        else return mid;
+    }
+    return -1;
+}
+
+/* short_name extracts the identifier from an Itanium-mangled name ("_Z18mesh_a_kernelPKd..."),
+ * or copies an unmangled one. */
+static void short_name(const char *mangled, char *buf, size_t n)
+{
+    const char *p = mangled;
+    long len;
+    char *end;
+    if (strncmp(p, "_Z", 2) == 0) {
+        p += 2;
+        if (*p == 'N') p++; /* nested: take the first component */
+        len = strtol(p, &end, 10);
+        if (len > 0 && (size_t)len < n && strlen(end) >= (size_t)len) {
+            memcpy(buf, end, (size_t)len);
+            buf[len] = '\0';
+            return;
+        }
+    }
+    snprintf(buf, n, "%s", mangled);
+}
+
+static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case_result *r,
+                       const int64_t *sample_ids, struct vb_err *err)
+{
+    static const char kq[] = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES "
+                             "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    static const char cq[] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
+    static const char mq[] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (?,?,?,?,?,?,?,?,?,?,?)";
+    /* eventType 59 is NvtxPushPopRange in the Nsight Systems export */
+    static const char nq[] = "INSERT INTO NVTX_EVENTS VALUES (?,?,?,?,?,59)";
+    const struct vb_activity *a = &r->activity;
+    size_t i;
+    int k;
+#define SAMPLE_ID(t) ((k = sample_of(r, (t))) >= 0 ? sample_ids[k] : (int64_t)0)
+    for (i = 0; i < a->nkernels; i++) {
+        const struct vb_kernel_rec *x = &a->kernels[i];
+        char sn[256];
+        int64_t sid, mid, smp = SAMPLE_ID(x->start);
+        short_name(x->name, sn, sizeof sn);
+        if (string_id(s, sn, &sid, err) || string_id(s, x->name, &mid, err)) return -1;
+        if (put(s, kq, NULL, err, "iiuunnnnnnnnnnnnnii", case_id, smp, x->start, x->end,
+                (int)x->device, (int)x->context, (int)x->stream, (int)x->correlation, x->grid[0],
+                x->grid[1], x->grid[2], x->block[0], x->block[1], x->block[2], x->static_smem,
+                x->dynamic_smem, (int)x->registers, sid, mid))
+            return -1;
+    }
+    for (i = 0; i < a->ncopies; i++) {
+        const struct vb_copy_rec *x = &a->copies[i];
+        if (put(s, cq, NULL, err, "iiuunnnnunnn", case_id, SAMPLE_ID(x->start), x->start, x->end,
+                (int)x->device, (int)x->context, (int)x->stream, (int)x->correlation, x->bytes,
+                (int)x->copy_kind, (int)x->src_kind, (int)x->dst_kind))
+            return -1;
+    }
+    for (i = 0; i < a->nmemsets; i++) {
+        const struct vb_memset_rec *x = &a->memsets[i];
+        if (put(s, mq, NULL, err, "iiuunnnnnun", case_id, SAMPLE_ID(x->start), x->start, x->end,
+                (int)x->device, (int)x->context, (int)x->stream, (int)x->correlation,
+                (int)x->value, x->bytes, (int)x->memory_kind))
+            return -1;
+    }
+    for (i = 0; i < a->nranges; i++) {
+        const struct vb_range_rec *x = &a->ranges[i];
+        if (put(s, nq, NULL, err, "iiuUt", case_id, SAMPLE_ID(x->start), x->start, x->end, x->text))
+            return -1;
+    }
+#undef SAMPLE_ID
+    return 0;
+}
+
+/* The sample_id 0 written for records outside every sample is stored as NULL. */
+static int null_orphans(struct vb_store *s, int64_t case_id, struct vb_err *err)
+{
+    static const char *const q[] = {
+        "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET sample_id = NULL WHERE case_id = ? AND sample_id = 0",
+        "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET sample_id = NULL WHERE case_id = ? AND sample_id = 0",
+        "UPDATE CUPTI_ACTIVITY_KIND_MEMSET SET sample_id = NULL WHERE case_id = ? AND sample_id = 0",
+        "UPDATE NVTX_EVENTS SET sample_id = NULL WHERE case_id = ? AND sample_id = 0",
+    };
+    size_t i;
+    for (i = 0; i < sizeof q / sizeof q[0]; i++)
+        if (put(s, q[i], NULL, err, "i", case_id)) return -1;
+    return 0;
+}
+
+int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_result *r,
+                  int64_t *case_id, struct vb_err *err)
+{
+    static const char cq[] =
+        "INSERT INTO cases(run_id, variant_id, device_id, axes, status, reason, max_abs_err, "
+        "max_rel_err, start, end, samples, stop_reason, have_records, e2e_median_ns, e2e_min_ns, "
+        "e2e_max_ns, e2e_mean_ns, e2e_stdev_ns, e2e_noise, kernel_median_ns, h2d_median_ns, "
+        "d2h_median_ns, h2d_bytes, h2d_count, d2h_bytes, d2h_count, kernel_count, traffic_varies) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    static const char aq[] = "INSERT INTO case_axes VALUES (?,?,?)";
+    static const char sq[] =
+        "INSERT INTO samples(case_id, idx, kind, start, end, e2e_ns, h2d_bytes, h2d_count, h2d_ns, "
+        "d2h_bytes, d2h_count, d2h_ns, kernel_count, kernel_ns, memset_bytes, memset_count, "
+        "memset_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    int64_t vid = 0, cid = 0, *sids = NULL;
+    int i, dev_null = r->device < 0;
+    if (exec(s, "BEGIN", err)) return -1;
+    if (variant_id(s, r->family, r->variant, &vid, err)) goto fail;
+    if (put(s, cq, &cid, err, "iiitttdduuntndddddddddununnn", run_id, vid,
+            (int64_t)(dev_null ? 0 : r->device), r->axes, vb_status_name(r->status),
+            r->reason[0] ? r->reason : NULL, r->max_abs_err, r->max_rel_err, r->start_ns,
+            r->end_ns, r->ntimed, r->stop_reason, r->have_records, r->e2e_ms.median * 1e6,
+            r->e2e_ms.min * 1e6, r->e2e_ms.max * 1e6, r->e2e_ms.mean * 1e6, r->e2e_ms.stdev * 1e6,
+            r->e2e_ms.noise, r->kernel_ms.median * 1e6, r->h2d_ms.median * 1e6,
+            r->d2h_ms.median * 1e6, r->h2d_bytes, r->h2d_count, r->d2h_bytes, r->d2h_count,
+            r->kernel_count, r->traffic_varies))
+        goto fail;
+    if (dev_null && put(s, "UPDATE cases SET device_id = NULL WHERE id = ?", NULL, err, "i", cid))
+        goto fail;
+    for (i = 0; i < r->family->naxes; i++)
+        if (put(s, aq, NULL, err, "iti", cid, r->family->axes[i].name, (int64_t)r->point.v[i]))
+            goto fail;
+    sids = malloc(sizeof *sids * (size_t)(r->nsamples ? r->nsamples : 1));
+    if (!sids) {
+        vb_err_set(err, VB_E_SYS, "out of memory");
+        goto fail;
+    }
+    for (i = 0; i < r->nsamples; i++) {
+        const struct vb_sample *x = &r->samples[i];
+        int have = r->have_records;
+        if (put(s, sq, &sids[i], err, "intuudundundndund", cid, i, sample_kinds[x->kind],
+                x->start, x->end, x->e2e_ns, x->h2d_bytes, x->h2d_count,
+                have ? x->h2d_ns : NAN, x->d2h_bytes, x->d2h_count, have ? x->d2h_ns : NAN,
+                x->kernel_count, have ? x->kernel_ns : NAN, x->memset_bytes, x->memset_count,
+                have ? x->memset_ns : NAN))
+            goto fail;
+    }
+    if (put_records(s, cid, r, sids, err) || null_orphans(s, cid, err)) goto fail;
+    if (exec(s, "COMMIT", err)) goto fail;
+    free(sids);
+    if (case_id) *case_id = cid;
+    return 0;
+fail:
+    free(sids);
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}
+
+static void col_text(sqlite3_stmt *st, int c, char *buf, size_t n)
+{
+    const unsigned char *t = sqlite3_column_text(st, c);
+    snprintf(buf, n, "%s", t ? (const char *)t : "");
+}
+
+static double col_double(sqlite3_stmt *st, int c)
+{
+    return sqlite3_column_type(st, c) == SQLITE_NULL ? NAN : sqlite3_column_double(st, c);
+}
+
+int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows, int *n,
+                   struct vb_err *err)
+{
+    static const char q[] =
+        "SELECT c.id, v.family || '/' || v.name, c.axes, c.status, c.reason, c.samples, "
+        "c.e2e_median_ns, c.kernel_median_ns, c.h2d_median_ns, c.d2h_median_ns, c.max_abs_err, "
+        "c.h2d_bytes, c.d2h_bytes, c.h2d_count, c.d2h_count FROM cases c "
+        "JOIN variants v ON v.id = c.variant_id WHERE c.run_id = ? ORDER BY c.id";
+    sqlite3_stmt *st = stmt(s, q, err);
+    struct vb_case_row *out = NULL;
+    int cap = 0, cnt = 0, rc;
+    *rows = NULL;
+    *n = 0;
+    if (!st) return -1;
+    if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) return sql_fail(s, err, "bind");
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        struct vb_case_row *r;
+        if (cnt == cap) {
+            void *p = realloc(out, sizeof *out * (size_t)(cap = cap ? cap * 2 : 16));
+            if (!p) {
+                free(out);
+                sqlite3_reset(st);
+                return vb_err_set(err, VB_E_SYS, "out of memory");
+            }
+            out = p;
+        }
+        r = &out[cnt++];
+        memset(r, 0, sizeof *r);
+        r->id = sqlite3_column_int64(st, 0);
+        col_text(st, 1, r->variant, sizeof r->variant);
+        col_text(st, 2, r->axes, sizeof r->axes);
+        col_text(st, 3, r->status, sizeof r->status);
+        col_text(st, 4, r->reason, sizeof r->reason);
+        r->samples = sqlite3_column_int(st, 5);
+        r->e2e_median_ns = col_double(st, 6);
+        r->kernel_median_ns = col_double(st, 7);
+        r->h2d_median_ns = col_double(st, 8);
+        r->d2h_median_ns = col_double(st, 9);
+        r->max_abs_err = col_double(st, 10);
+        r->h2d_bytes = sqlite3_column_int64(st, 11);
+        r->d2h_bytes = sqlite3_column_int64(st, 12);
+        r->h2d_count = sqlite3_column_int64(st, 13);
+        r->d2h_count = sqlite3_column_int64(st, 14);
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE) {
+        free(out);
+        return sql_fail(s, err, "reading cases");
+    }
+    *rows = out;
+    *n = cnt;
+    return 0;
+}
+
+int vb_store_count(struct vb_store *s, const char *table, int64_t case_id, int64_t *n,
+                   struct vb_err *err)
+{
+    static const char *const tables[] = {"runs", "cases", "samples", "variants", "StringIds",
+        "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+        "NVTX_EVENTS", "case_axes", "TARGET_INFO_GPU", "host_env", "ceilings"};
+    char q[160];
+    sqlite3_stmt *st = NULL;
+    size_t i;
+    int rc;
+    for (i = 0; i < sizeof tables / sizeof tables[0]; i++)
+        if (!strcmp(table, tables[i])) break;
+    if (i == sizeof tables / sizeof tables[0])
+        return vb_err_set(err, VB_E_USAGE, "no table '%s' in the schema", table);
+    /* the table name comes from the list above, never from the caller's text */
+    snprintf(q, sizeof q, "SELECT count(*) FROM %s%s", tables[i],
+             case_id > 0 ? " WHERE case_id = ?" : "");
+    if (sqlite3_prepare_v2(s->db, q, -1, &st, NULL) != SQLITE_OK) return sql_fail(s, err, q);
+    if (case_id > 0) sqlite3_bind_int64(st, 1, case_id);
+    rc = sqlite3_step(st);
+    *n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : sql_fail(s, err, q);
+}
+
+int vb_store_run_status(struct vb_store *s, int64_t run_id, char *buf, size_t n,
+                        struct vb_err *err)
+{
+    static const char q[] = "SELECT status FROM runs WHERE id = ?";
+    sqlite3_stmt *st = stmt(s, q, err);
+    int rc;
+    if (!st) return -1;
+    sqlite3_bind_int64(st, 1, run_id);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) col_text(st, 0, buf, n);
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW) return vb_err_set(err, VB_E_DB, "run %lld not found", (long long)run_id);
+    return 0;
+}

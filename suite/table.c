@@ -1,0 +1,72 @@
+/* table: printing results (see table.h). */
+#include "table.h"
+
+#include <math.h>
+#include <string.h>
+
+char *vb_fmt_bytes(unsigned long long n, char *buf, size_t len)
+{
+    char tmp[32];
+    int k, d = snprintf(tmp, sizeof tmp, "%llu", n), o = 0;
+    for (k = 0; k < d && (size_t)o + 2 < len; k++) {
+        if (k && (d - k) % 3 == 0) buf[o++] = ',';
+        buf[o++] = tmp[k];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+static void fmt_ms(double ms, char *buf, size_t len)
+{
+    if (!isfinite(ms)) snprintf(buf, len, "-");
+    else if (ms >= 100) snprintf(buf, len, "%.1f", ms);
+    else if (ms >= 1) snprintf(buf, len, "%.3f", ms);
+    else snprintf(buf, len, "%.4f", ms);
+}
+
+void vb_table_header(FILE *out)
+{
+    fprintf(out, "%-30s %-17s %16s %9s %10s %14s %9s %10s %7s %-12s %9s\n", "variant", "axes",
+            "H2D bytes (n)", "H2D ms", "kernel ms", "D2H bytes (n)", "D2H ms", "e2e ms",
+            "samples", "status", "max err");
+}
+
+void vb_table_row(FILE *out, const struct vb_case_result *r)
+{
+    char name[160], h2d[40], d2h[40], b[32], hm[16], km[16], dm[16], em[16], er[16];
+    snprintf(name, sizeof name, "%s/%s", r->family->name, r->variant->name);
+    if (r->have_records) {
+        snprintf(h2d, sizeof h2d, "%s (%d)", vb_fmt_bytes(r->h2d_bytes, b, sizeof b), r->h2d_count);
+        snprintf(d2h, sizeof d2h, "%s (%d)", vb_fmt_bytes(r->d2h_bytes, b, sizeof b), r->d2h_count);
+    } else {
+        snprintf(h2d, sizeof h2d, "-");
+        snprintf(d2h, sizeof d2h, "-");
+    }
+    fmt_ms(r->h2d_ms.median, hm, sizeof hm);
+    fmt_ms(r->kernel_ms.median, km, sizeof km);
+    fmt_ms(r->d2h_ms.median, dm, sizeof dm);
+    fmt_ms(r->e2e_ms.median, em, sizeof em);
+    if (isnan(r->max_abs_err)) snprintf(er, sizeof er, "-");
+    else snprintf(er, sizeof er, "%.2e", r->max_abs_err);
+    fprintf(out, "%-30s %-17s %16s %9s %10s %14s %9s %10s %7d %-12s %9s\n", name, r->axes, h2d, hm,
+            km, d2h, dm, em, r->ntimed, vb_status_name(r->status), er);
+    if (r->reason[0] && r->status != VB_STATUS_SKIPPED) fprintf(out, "    %s: %s\n", vb_status_name(r->status), r->reason);
+    fflush(out);
+}
+
+void vb_table_gpu(FILE *out, const struct vb_gpu_env *g, const struct vb_ceiling c[VB_CEIL_COUNT])
+{
+    int i;
+    fprintf(out, "device %d: %s (%s), CC %d.%d, %d SMs, %.1f GiB, L2 %.0f MiB, SM clock %.0f MHz "
+                 "measured (%d MHz peak), PCIe gen %d x%d, driver %s, CUDA %d.%d runtime %d.%d, CUPTI %u\n",
+            g->id, g->name, g->uuid, g->cc_major, g->cc_minor, g->sm_count,
+            (double)g->total_mem / (1 << 30), (double)g->l2_bytes / (1 << 20), g->sm_clock_mhz,
+            g->clock_khz / 1000, g->pcie_gen, g->pcie_width, g->driver[0] ? g->driver : "?",
+            g->cuda_driver_version / 1000, g->cuda_driver_version % 1000 / 10,
+            g->cuda_runtime_version / 1000, g->cuda_runtime_version % 1000 / 10, g->cupti_version);
+    if (!c) return;
+    fprintf(out, "ceilings:");
+    for (i = 0; i < VB_CEIL_COUNT; i++)
+        fprintf(out, " %s %.1f GB/s%s", c[i].name, c[i].gbps, i + 1 < VB_CEIL_COUNT ? "," : "");
+    fprintf(out, " (%.0f MiB copies, median of %d)\n", (double)c[0].bytes / (1 << 20), c[0].reps);
+}

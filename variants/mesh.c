@@ -1,0 +1,365 @@
+/*
+ * mesh family (seed 001, "creating arrays on the GPU"): a function evaluated at every
+ * point of a lat/lon mesh, and the ladder that removes transfers step by step: a mesh
+ * built on the host and copied in full (t38), scalars broadcast instead of full arrays
+ * (t39), the mesh generated on the device (t40), then pinned output memory and output
+ * copies overlapped with the kernel in row chunks. Output: d[ny][nx] in double.
+ * Workload: nx = ny up to 32768 (8.6 GB per array); every case fits one device.
+ */
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mesh.h"
+#include "mesh_math.h"
+#include "nvtx.h"
+#include "registry.h"
+
+#define CHUNKS 8 /* row chunks (and streams) of mesh/device-mesh-overlap */
+
+enum kind { HOST_MESH, BROADCAST, DEVICE, PINNED, OVERLAP, CPU };
+
+struct mesh {
+    enum kind kind;
+    long nx, ny;
+    size_t n;
+    double *h_lat1, *h_lon1, *h_lat2, *h_lon2, *h_a; /* host mesh and t38's intermediate */
+    double *h_out;                                    /* the answer: pageable or pinned */
+    double *d_lat1, *d_lon1, *d_lat2, *d_lon2, *d_out;
+    cudaStream_t streams[CHUNKS];
+    int nstreams;
+};
+
+static size_t out_len(const struct vb_point *p)
+{
+    return (size_t)p->v[0] * (size_t)p->v[1];
+}
+
+/* reference: the CPU answer in double, one point at a time (also the cpu-reference variant). */
+static int reference(const struct vb_point *p, double *out, struct vb_err *err)
+{
+    long nx = p->v[0], ny = p->v[1], x, y;
+    for (y = 0; y < ny; y++) {
+        double lon1 = vb_mesh_coord(VB_MESH_YB, VB_MESH_YE, y, ny);
+        for (x = 0; x < nx; x++) {
+            double lat1 = vb_mesh_coord(VB_MESH_XB, VB_MESH_XE, x, nx);
+            out[y * nx + x] =
+                vb_mesh_d(vb_mesh_a(lat1, lon1, VB_MESH_LAT2, VB_MESH_LON2), VB_MESH_S);
+        }
+    }
+    return 0;
+}
+
+static void teardown(void *state)
+{
+    struct mesh *m = state;
+    int i;
+    if (!m) return;
+    free(m->h_lat1);
+    free(m->h_lon1);
+    free(m->h_lat2);
+    free(m->h_lon2);
+    free(m->h_a);
+    if (m->kind == PINNED || m->kind == OVERLAP)
+        cudaFreeHost(m->h_out);
+    else
+        free(m->h_out);
+    cudaFree(m->d_lat1);
+    cudaFree(m->d_lon1);
+    cudaFree(m->d_lat2);
+    cudaFree(m->d_lon2);
+    cudaFree(m->d_out);
+    for (i = 0; i < m->nstreams; i++) cudaStreamDestroy(m->streams[i]);
+    free(m);
+}
+
+static int host_alloc(double **p, size_t n, struct vb_err *err)
+{
+    *p = malloc(n * sizeof **p);
+    if (!*p) return vb_err_set(err, VB_E_SYS, "malloc(%zu bytes): out of host memory", n * 8);
+    memset(*p, 0xff, n * sizeof **p); /* touch every page now, not inside a timed sample */
+    return 0;
+}
+
+static int setup_kind(enum kind kind, const struct vb_point *p, void **state, struct vb_err *err)
+{
+    struct mesh *m = calloc(1, sizeof *m);
+    size_t bytes;
+    int i;
+    if (!m) return vb_err_set(err, VB_E_SYS, "out of memory");
+    m->kind = kind;
+    m->nx = p->v[0];
+    m->ny = p->v[1];
+    m->n = out_len(p);
+    bytes = m->n * sizeof(double);
+    *state = m;
+    if (kind == PINNED || kind == OVERLAP) {
+        if (VB_CUDA(err, cudaMallocHost((void **)&m->h_out, bytes))) goto fail;
+        memset(m->h_out, 0xff, bytes);
+    } else if (host_alloc(&m->h_out, m->n, err)) {
+        goto fail;
+    }
+    if (kind == HOST_MESH || kind == BROADCAST) {
+        if (host_alloc(&m->h_lat1, m->n, err) || host_alloc(&m->h_lon1, m->n, err) ||
+            VB_CUDA(err, cudaMalloc((void **)&m->d_lat1, bytes)) ||
+            VB_CUDA(err, cudaMalloc((void **)&m->d_lon1, bytes)))
+            goto fail;
+    }
+    if (kind == HOST_MESH) {
+        if (host_alloc(&m->h_lat2, m->n, err) || host_alloc(&m->h_lon2, m->n, err) ||
+            host_alloc(&m->h_a, m->n, err) ||
+            VB_CUDA(err, cudaMalloc((void **)&m->d_lat2, bytes)) ||
+            VB_CUDA(err, cudaMalloc((void **)&m->d_lon2, bytes)))
+            goto fail;
+    }
+    if (kind != CPU) {
+        if (VB_CUDA(err, cudaMalloc((void **)&m->d_out, bytes))) goto fail;
+        for (i = 0; i < (kind == OVERLAP ? CHUNKS : 1); i++, m->nstreams++)
+            if (VB_CUDA(err, cudaStreamCreateWithFlags(&m->streams[i], cudaStreamNonBlocking)))
+                goto fail;
+    }
+    return 0;
+fail:
+    teardown(m);
+    *state = NULL;
+    return -1;
+}
+
+static int poison(void *state, struct vb_err *err)
+{
+    struct mesh *m = state;
+    size_t bytes = m->n * sizeof(double);
+    memset(m->h_out, 0xff, bytes); /* all-ones: a NaN in double */
+    if (m->h_a) memset(m->h_a, 0xff, bytes);
+    if (m->d_out && (VB_CUDA(err, cudaMemset(m->d_out, 0xff, bytes)) ||
+                     VB_CUDA(err, cudaDeviceSynchronize())))
+        return -1;
+    return 0;
+}
+
+static void fetch(void *state, double *out)
+{
+    struct mesh *m = state;
+    memcpy(out, m->h_out, m->n * sizeof(double));
+}
+
+/* build_host_mesh fills the host arrays as numpy's meshgrid of the seed does. */
+static void build_host_mesh(struct mesh *m, int full)
+{
+    long x, y;
+    vb_nvtx_phase_begin(VB_PHASE_HOST_BUILD);
+    for (y = 0; y < m->ny; y++) {
+        double lon1 = vb_mesh_coord(VB_MESH_YB, VB_MESH_YE, y, m->ny);
+        for (x = 0; x < m->nx; x++) {
+            size_t i = (size_t)y * (size_t)m->nx + (size_t)x;
+            m->h_lat1[i] = vb_mesh_coord(VB_MESH_XB, VB_MESH_XE, x, m->nx);
+            m->h_lon1[i] = lon1;
+            if (full) {
+                m->h_lat2[i] = VB_MESH_LAT2;
+                m->h_lon2[i] = VB_MESH_LON2;
+            }
+        }
+    }
+    vb_nvtx_phase_end();
+}
+
+/* h2d copies n doubles to the device on stream s and waits (one NVTX phase per call site). */
+static int h2d(double *dst, const double *src, size_t n, cudaStream_t s, struct vb_err *err)
+{
+    return VB_CUDA(err, cudaMemcpyAsync(dst, src, n * sizeof(double), cudaMemcpyHostToDevice, s));
+}
+
+/* d2h_out copies the device answer into m->h_out and waits. */
+static int d2h_out(struct mesh *m, double *host, struct vb_err *err)
+{
+    int rc;
+    vb_nvtx_phase_begin(VB_PHASE_D2H);
+    rc = VB_CUDA(err, cudaMemcpyAsync(host, m->d_out, m->n * sizeof(double),
+                                      cudaMemcpyDeviceToHost, m->streams[0])) ||
+         VB_CUDA(err, cudaStreamSynchronize(m->streams[0]));
+    vb_nvtx_phase_end();
+    return rc ? -1 : 0;
+}
+
+/* kernel_phase wraps a launch's result and the wait for it in the kernel phase. */
+static int kernel_done(struct mesh *m, cudaError_t launch, struct vb_err *err)
+{
+    int rc = VB_CUDA(err, launch) || VB_CUDA(err, cudaStreamSynchronize(m->streams[0]));
+    vb_nvtx_phase_end();
+    return rc ? -1 : 0;
+}
+
+static int run_host_mesh(void *state, struct vb_err *err)
+{
+    struct mesh *m = state;
+    cudaStream_t s = m->streams[0];
+    size_t i;
+    int rc;
+    build_host_mesh(m, 1);
+    vb_nvtx_phase_begin(VB_PHASE_H2D);
+    rc = h2d(m->d_lat1, m->h_lat1, m->n, s, err) || h2d(m->d_lon1, m->h_lon1, m->n, s, err) ||
+         h2d(m->d_lat2, m->h_lat2, m->n, s, err) || h2d(m->d_lon2, m->h_lon2, m->n, s, err) ||
+         VB_CUDA(err, cudaStreamSynchronize(s));
+    vb_nvtx_phase_end();
+    if (rc) return -1;
+    vb_nvtx_phase_begin(VB_PHASE_KERNEL);
+    if (kernel_done(m, vb_launch_mesh_host_mesh(m->d_lat1, m->d_lon1, m->d_lat2, m->d_lon2,
+                                                m->d_out, m->n, s), err) ||
+        d2h_out(m, m->h_a, err))
+        return -1;
+    vb_nvtx_phase_begin(VB_PHASE_HOST_POST);
+    for (i = 0; i < m->n; i++) m->h_out[i] = vb_mesh_d(m->h_a[i], VB_MESH_S);
+    vb_nvtx_phase_end();
+    return 0;
+}
+
+static int run_broadcast(void *state, struct vb_err *err)
+{
+    struct mesh *m = state;
+    cudaStream_t s = m->streams[0];
+    int rc;
+    build_host_mesh(m, 0);
+    vb_nvtx_phase_begin(VB_PHASE_H2D);
+    rc = h2d(m->d_lat1, m->h_lat1, m->n, s, err) || h2d(m->d_lon1, m->h_lon1, m->n, s, err) ||
+         VB_CUDA(err, cudaStreamSynchronize(s));
+    vb_nvtx_phase_end();
+    if (rc) return -1;
+    vb_nvtx_phase_begin(VB_PHASE_KERNEL);
+    if (kernel_done(m, vb_launch_mesh_broadcast_scalars(m->d_lat1, m->d_lon1, VB_MESH_LAT2,
+                                                        VB_MESH_LON2, VB_MESH_S, m->d_out, m->n, s),
+                    err))
+        return -1;
+    return d2h_out(m, m->h_out, err);
+}
+
+/* run_device serves device-mesh (pageable output) and device-mesh-pinned (pinned output). */
+static int run_device(void *state, struct vb_err *err)
+{
+    struct mesh *m = state;
+    vb_nvtx_phase_begin(VB_PHASE_KERNEL);
+    if (kernel_done(m, vb_launch_mesh_device_mesh(m->nx, m->ny, 0, m->ny, m->d_out, m->streams[0]),
+                    err))
+        return -1;
+    return d2h_out(m, m->h_out, err);
+}
+
+/* run_overlap: chunk k's kernel and pinned D2H go to stream k, so chunk k's copy overlaps
+ * chunk k+1's kernel; the copies themselves serialise on the one D2H copy engine. */
+static int run_overlap(void *state, struct vb_err *err)
+{
+    struct mesh *m = state;
+    long per = (m->ny + CHUNKS - 1) / CHUNKS, y0;
+    int k, rc = 0;
+    vb_nvtx_phase_begin(VB_PHASE_OVERLAP);
+    for (k = 0, y0 = 0; k < CHUNKS && y0 < m->ny && !rc; k++, y0 += per) {
+        long rows = y0 + per <= m->ny ? per : m->ny - y0;
+        size_t off = (size_t)y0 * (size_t)m->nx, cnt = (size_t)rows * (size_t)m->nx;
+        rc = VB_CUDA(err, vb_launch_mesh_device_mesh(m->nx, m->ny, y0, rows, m->d_out,
+                                                     m->streams[k])) ||
+             VB_CUDA(err, cudaMemcpyAsync(m->h_out + off, m->d_out + off, cnt * sizeof(double),
+                                          cudaMemcpyDeviceToHost, m->streams[k]));
+    }
+    for (k = 0; k < CHUNKS; k++)
+        if (VB_CUDA(err, cudaStreamSynchronize(m->streams[k]))) rc = -1;
+    vb_nvtx_phase_end();
+    return rc ? -1 : 0;
+}
+
+static int run_cpu(void *state, struct vb_err *err)
+{
+    struct mesh *m = state;
+    struct vb_point p = {{m->nx, m->ny}};
+    int rc;
+    vb_nvtx_phase_begin(VB_PHASE_CPU);
+    rc = reference(&p, m->h_out, err);
+    vb_nvtx_phase_end();
+    return rc;
+}
+
+static int setup_host_mesh(const struct vb_point *p, void **s, struct vb_err *e)
+{
+    return setup_kind(HOST_MESH, p, s, e);
+}
+static int setup_broadcast(const struct vb_point *p, void **s, struct vb_err *e)
+{
+    return setup_kind(BROADCAST, p, s, e);
+}
+static int setup_device(const struct vb_point *p, void **s, struct vb_err *e)
+{
+    return setup_kind(DEVICE, p, s, e);
+}
+static int setup_pinned(const struct vb_point *p, void **s, struct vb_err *e)
+{
+    return setup_kind(PINNED, p, s, e);
+}
+static int setup_overlap(const struct vb_point *p, void **s, struct vb_err *e)
+{
+    return setup_kind(OVERLAP, p, s, e);
+}
+static int setup_cpu(const struct vb_point *p, void **s, struct vb_err *e)
+{
+    return setup_kind(CPU, p, s, e);
+}
+
+/* Traffic per sample, as the seed's nvprof tables count it: 8-byte doubles, one copy per array. */
+static void traffic_arrays(const struct vb_point *p, int h2d_arrays, int d2h_copies,
+                           struct vb_traffic *t)
+{
+    uint64_t bytes = (uint64_t)out_len(p) * sizeof(double);
+    t->h2d_bytes = bytes * (uint64_t)h2d_arrays;
+    t->h2d_count = h2d_arrays;
+    t->d2h_bytes = bytes;
+    t->d2h_count = d2h_copies;
+}
+static void traffic_host_mesh(const struct vb_point *p, struct vb_traffic *t)
+{
+    traffic_arrays(p, 4, 1, t);
+}
+static void traffic_broadcast(const struct vb_point *p, struct vb_traffic *t)
+{
+    traffic_arrays(p, 2, 1, t);
+}
+static void traffic_device(const struct vb_point *p, struct vb_traffic *t)
+{
+    traffic_arrays(p, 0, 1, t);
+}
+static void traffic_overlap(const struct vb_point *p, struct vb_traffic *t)
+{
+    long per = (p->v[1] + CHUNKS - 1) / CHUNKS;
+    traffic_arrays(p, 0, (int)((p->v[1] + per - 1) / per), t);
+}
+
+static const struct vb_variant variants[] = {
+    {"cpu-reference", "the function at every mesh point on one CPU core, in double (the oracle)",
+     VB_REFERENCE, setup_cpu, run_cpu, poison, fetch, teardown, NULL},
+    {"host-mesh", "t38: mesh built on the host, 4 full arrays H2D, kernel computes a, atan2 on host",
+     VB_GPU, setup_host_mesh, run_host_mesh, poison, fetch, teardown, traffic_host_mesh},
+    {"broadcast-scalars", "t39: host mesh, lat1/lon1 H2D, lat2/lon2/s as scalars, atan2 fused",
+     VB_GPU, setup_broadcast, run_broadcast, poison, fetch, teardown, traffic_broadcast},
+    {"device-mesh", "t40: mesh generated on the device by a 2D grid, no H2D, D2H to pageable",
+     VB_GPU, setup_device, run_device, poison, fetch, teardown, traffic_device},
+    {"device-mesh-pinned", "device mesh, D2H into page-locked host memory", VB_GPU, setup_pinned,
+     run_device, poison, fetch, teardown, traffic_device},
+    {"device-mesh-overlap", "device mesh in 8 row chunks on 8 streams, pinned D2H overlaps kernels",
+     VB_GPU, setup_overlap, run_overlap, poison, fetch, teardown, traffic_overlap},
+};
+
+static const struct vb_axis axes[] = {
+    {"nx", "mesh columns (lat1 points, the contiguous index)", {1000, 4000}, 2, 2, 32768, NULL},
+    {"ny", "mesh rows (lon1 points); follows nx unless given", {1000}, 1, 2, 32768, "nx"},
+};
+
+const struct vb_family vb_family_mesh = {
+    .name = "mesh",
+    .summary = "distance-like function over a lat/lon mesh: host mesh vs device mesh (FP64)",
+    .seed = "001_3fd93b66030e3e8a.txt",
+    .axes = axes,
+    .naxes = 2,
+    .variants = variants,
+    .nvariants = sizeof variants / sizeof variants[0],
+    .out_len = out_len,
+    .reference = reference,
+    .atol = 1e-15,
+    .rtol = 1e-12,
+};
