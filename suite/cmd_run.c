@@ -35,11 +35,12 @@ static const char usage[] =
     "      --db FILE           database (default ./varbench.db; created if missing)\n"
     "      --device N|all      CUDA device index, or every device (default 0)\n"
     "      --axis NAME=V1,V2   axis values instead of the defaults (repeatable; 1e7 allowed)\n"
-    "      --quick             a short sampling budget (5% noise, 3 samples, 2 s timeout)\n"
+    "      --quick             a short sampling budget (5% noise, 3 samples, 2 s, 1000 samples)\n"
     "      --max-noise PCT     stop when stdev/mean of end-to-end time <= PCT (default 0.5)\n"
     "      --min-samples N     at least N timed samples (default 10)\n"
     "      --min-time S        at least S seconds of timed samples (default 0.5)\n"
-    "      --timeout S         stop a case after S seconds of timed samples (default 15)\n"
+    "      --timeout S         stop sampling a case after S seconds (default 15)\n"
+    "      --max-samples N     stop sampling a case at N timed samples (default 10000)\n"
     "  -h, --help              this text\n"
     "\n"
     "exit codes:\n"
@@ -76,7 +77,7 @@ static int parse_number(const char *s, double lo, double hi, double *out)
     return 0;
 }
 
-enum { O_DB = 256, O_DEVICE, O_AXIS, O_QUICK, O_NOISE, O_MINS, O_MINT, O_TIMEOUT };
+enum { O_DB = 256, O_DEVICE, O_AXIS, O_QUICK, O_NOISE, O_MINS, O_MINT, O_TIMEOUT, O_MAXS };
 
 /* parse fills o from argv; returns 0, 1 for --help (printed), or an exit code >= 2. */
 static int parse(int argc, char **argv, struct opts *o)
@@ -87,9 +88,10 @@ static int parse(int argc, char **argv, struct opts *o)
         {"quick", no_argument, NULL, O_QUICK},      {"max-noise", required_argument, NULL, O_NOISE},
         {"min-samples", required_argument, NULL, O_MINS},
         {"min-time", required_argument, NULL, O_MINT},
-        {"timeout", required_argument, NULL, O_TIMEOUT}, {"help", no_argument, NULL, 'h'},
+        {"timeout", required_argument, NULL, O_TIMEOUT},
+        {"max-samples", required_argument, NULL, O_MAXS}, {"help", no_argument, NULL, 'h'},
         {0, 0, 0, 0}};
-    double noise = -1, mins = -1, mint = -1, tmo = -1, d;
+    double noise = -1, mins = -1, mint = -1, tmo = -1, maxs = -1, d;
     struct vb_err err;
     int c;
     memset(o, 0, sizeof *o);
@@ -129,6 +131,10 @@ static int parse(int argc, char **argv, struct opts *o)
         case O_TIMEOUT:
             if (parse_number(optarg, 0.001, 86400, &tmo)) return usage_error("bad --timeout '%s': seconds", optarg);
             break;
+        case O_MAXS:
+            if (parse_number(optarg, 1, 1e7, &maxs) || maxs != (int)maxs)
+                return usage_error("bad --max-samples '%s': a positive integer", optarg);
+            break;
         case 'h':
             fputs(usage, stdout);
             return 1;
@@ -145,6 +151,7 @@ static int parse(int argc, char **argv, struct opts *o)
     if (mins >= 0) o->sampling.min_samples = (int)mins;
     if (mint >= 0) o->sampling.min_time_s = mint;
     if (tmo >= 0) o->sampling.timeout_s = tmo;
+    if (maxs >= 0) o->sampling.max_samples = (int)maxs;
     return 0;
 }
 
@@ -232,10 +239,10 @@ static void options_line(const struct opts *o, char *buf, size_t n)
     size_t used = 0;
     int i, k;
     used += (size_t)snprintf(buf, n, "filter=%s device=%d quick=%d max_noise=%g min_samples=%d "
-                                     "min_time=%g timeout=%g",
+                                     "min_time=%g timeout=%g max_samples=%d",
                              o->filter ? o->filter : "*", o->device, o->quick,
                              o->sampling.max_noise, o->sampling.min_samples,
-                             o->sampling.min_time_s, o->sampling.timeout_s);
+                             o->sampling.min_time_s, o->sampling.timeout_s, o->sampling.max_samples);
     for (i = 0; i < o->axes.n && used < n; i++) {
         used += (size_t)snprintf(buf + used, n - used, " axis:%s=", o->axes.o[i].name);
         for (k = 0; k < o->axes.o[i].n && used < n; k++)
@@ -334,6 +341,7 @@ int vb_cmd_run(int argc, char **argv)
                          &err))
         goto db_fail;
     printf("run %lld stored in %s: %s\n", (long long)run_id, o.db, optline);
+    if (!ndev) printf("no CUDA device: %d GPU cases recorded as skipped (%s)\n", t.skipped, nodev_err.msg);
     vb_store_close(st);
     return code;
 

@@ -1,6 +1,6 @@
 /*
- * result: what one case produced, as the runner measures it and the store keeps it. Plain
- * data shared by runner.c, store.c and table.c; no functions.
+ * result: what one case produced, as the runner measures it and the store keeps it: data
+ * shared by runner.c, store.c and table.c, and the two lookups they share.
  */
 #ifndef VB_RESULT_H
 #define VB_RESULT_H
@@ -61,5 +61,9 @@ struct vb_case_result {
     int h2d_count, d2h_count, kernel_count, traffic_varies;
     struct vb_activity activity; /* raw records, owned */
 };
+
+/* vb_sample_find returns the index of the sample whose [start, end] window holds t, or -1.
+ * Samples are sequential and synchronous, so their windows are sorted and disjoint. */
+int vb_sample_find(const struct vb_case_result *r, uint64_t t);
 
 #endif

@@ -12,23 +12,13 @@
 
 volatile sig_atomic_t vb_interrupted;
 
-static const char *const status_names[] = {
-#define X(id, name) name,
-    VB_STATUSES(X)
-#undef X
-};
-
-const char *vb_status_name(enum vb_status s)
-{
-    return s < VB_STATUS_COUNT ? status_names[s] : "?";
-}
-
 void vb_sampling_default(struct vb_sampling *s)
 {
     s->max_noise = 0.005;
     s->min_samples = 10;
     s->min_time_s = 0.5;
     s->timeout_s = 15.0;
+    s->max_samples = 10000;
     s->warmups = 1;
 }
 
@@ -38,6 +28,7 @@ void vb_sampling_quick(struct vb_sampling *s)
     s->min_samples = 3;
     s->min_time_s = 0.02;
     s->timeout_s = 2.0;
+    s->max_samples = 1000;
     s->warmups = 1;
 }
 
@@ -100,18 +91,6 @@ static int one_sample(const struct vb_variant *v, void *state, enum vb_sample_ki
     return 0;
 }
 
-static int find_sample(const struct vb_case_result *r, uint64_t t)
-{
-    int lo = 0, hi = r->nsamples - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (t < r->samples[mid].start) hi = mid - 1;
-        else if (t > r->samples[mid].end) lo = mid + 1;
-        else return mid;
-    }
-    return -1;
-}
-
 /* attribute adds each CUPTI record's bytes and duration to the sample it started in. */
 static void attribute(struct vb_case_result *r)
 {
@@ -119,13 +98,13 @@ static void attribute(struct vb_case_result *r)
     size_t i;
     int k;
     for (i = 0; i < a->nkernels; i++)
-        if ((k = find_sample(r, a->kernels[i].start)) >= 0) {
+        if ((k = vb_sample_find(r, a->kernels[i].start)) >= 0) {
             r->samples[k].kernel_count++;
             r->samples[k].kernel_ns += (double)(a->kernels[i].end - a->kernels[i].start);
         }
     for (i = 0; i < a->ncopies; i++) {
         const struct vb_copy_rec *c = &a->copies[i];
-        if ((k = find_sample(r, c->start)) < 0) continue;
+        if ((k = vb_sample_find(r, c->start)) < 0) continue;
         if (c->copy_kind == 1) { /* CUPTI_ACTIVITY_MEMCPY_KIND_HTOD */
             r->samples[k].h2d_count++;
             r->samples[k].h2d_bytes += c->bytes;
@@ -137,7 +116,7 @@ static void attribute(struct vb_case_result *r)
         }
     }
     for (i = 0; i < a->nmemsets; i++)
-        if ((k = find_sample(r, a->memsets[i].start)) >= 0) {
+        if ((k = vb_sample_find(r, a->memsets[i].start)) >= 0) {
             r->samples[k].memset_count++;
             r->samples[k].memset_bytes += a->memsets[i].bytes;
             r->samples[k].memset_ns += (double)(a->memsets[i].end - a->memsets[i].start);
@@ -210,10 +189,11 @@ static void fail(struct vb_case_result *r, enum vb_status st, const struct vb_er
 static int sample_loop(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
                        struct vb_case_result *r, int *cap, struct vb_err *err)
 {
-    double mean = 0, m2 = 0, spent = 0, noise = INFINITY;
+    double mean = 0, m2 = 0, spent = 0, noise = INFINITY, t0;
     int i;
     for (i = 0; i < cfg->warmups; i++)
         if (one_sample(v, state, VB_SAMPLE_WARMUP, r, cap, err)) return -1;
+    t0 = mono_ns();
     for (;;) {
         double x, d;
         int n;
@@ -233,8 +213,12 @@ static int sample_loop(const struct vb_variant *v, void *state, const struct vb_
             r->stop_reason = "converged";
             return 0;
         }
-        if (spent >= cfg->timeout_s) {
+        if ((mono_ns() - t0) * 1e-9 >= cfg->timeout_s) {
             r->stop_reason = n >= cfg->min_samples ? "timeout" : "timeout-before-min-samples";
+            return 0;
+        }
+        if (n >= cfg->max_samples) {
+            r->stop_reason = "max-samples";
             return 0;
         }
     }

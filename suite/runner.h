@@ -17,7 +17,8 @@ struct vb_sampling {
     double max_noise;  /* stop when stdev/mean of e2e <= this ... */
     int min_samples;   /* ... and at least this many timed samples ... */
     double min_time_s; /* ... and this much time in timed samples; */
-    double timeout_s;  /* or when timed samples have taken this long */
+    double timeout_s;  /* or when this much wall-clock time has passed since the first timed one; */
+    int max_samples;   /* or at this many timed samples (bounds memory and database size) */
     int warmups;
 };
 

@@ -261,7 +261,7 @@ int vb_store_open(const char *path, struct vb_store **out, struct vb_err *err)
     flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
         if (s->db) {
-            sql_fail(s, err, "open");
+            sql_fail(s, err, "cannot open");
         } else {
             vb_err_set(err, VB_E_DB, "database '%s': cannot open", path);
         }
@@ -421,19 +421,6 @@ static int variant_id(struct vb_store *s, const struct vb_family *f, const struc
 
 static const char *const sample_kinds[] = {"verify", "warmup", "timed"};
 
-/* sample_of returns the index of the sample whose window holds t, or -1 (samples sorted). */
-static int sample_of(const struct vb_case_result *r, uint64_t t)
-{
-    int lo = 0, hi = r->nsamples - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (t < r->samples[mid].start) hi = mid - 1;
-        else if (t > r->samples[mid].end) lo = mid + 1;
-        else return mid;
-    }
-    return -1;
-}
-
 /* short_name extracts the identifier from an Itanium-mangled name ("_Z18mesh_a_kernelPKd..."),
  * or copies an unmangled one. */
 static void short_name(const char *mangled, char *buf, size_t n)
@@ -466,14 +453,15 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
     const struct vb_activity *a = &r->activity;
     size_t i;
     int k;
-#define SAMPLE_ID(t) ((k = sample_of(r, (t))) >= 0 ? sample_ids[k] : (int64_t)0)
+/* records outside every sample (poisoning, set-up) get a NULL sample_id (bound as 0) */
+#define SAMPLE_ID(t) ((k = vb_sample_find(r, (t))) >= 0 ? sample_ids[k] : (int64_t)0)
     for (i = 0; i < a->nkernels; i++) {
         const struct vb_kernel_rec *x = &a->kernels[i];
         char sn[256];
         int64_t sid, mid, smp = SAMPLE_ID(x->start);
         short_name(x->name, sn, sizeof sn);
         if (string_id(s, sn, &sid, err) || string_id(s, x->name, &mid, err)) return -1;
-        if (put(s, kq, NULL, err, "iiuunnnnnnnnnnnnnii", case_id, smp, x->start, x->end,
+        if (put(s, kq, NULL, err, "iUuunnnnnnnnnnnnnii", case_id, (uint64_t)smp, x->start, x->end,
                 (int)x->device, (int)x->context, (int)x->stream, (int)x->correlation, x->grid[0],
                 x->grid[1], x->grid[2], x->block[0], x->block[1], x->block[2], x->static_smem,
                 x->dynamic_smem, (int)x->registers, sid, mid))
@@ -481,39 +469,24 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
     }
     for (i = 0; i < a->ncopies; i++) {
         const struct vb_copy_rec *x = &a->copies[i];
-        if (put(s, cq, NULL, err, "iiuunnnnunnn", case_id, SAMPLE_ID(x->start), x->start, x->end,
+        if (put(s, cq, NULL, err, "iUuunnnnunnn", case_id, (uint64_t)SAMPLE_ID(x->start), x->start, x->end,
                 (int)x->device, (int)x->context, (int)x->stream, (int)x->correlation, x->bytes,
                 (int)x->copy_kind, (int)x->src_kind, (int)x->dst_kind))
             return -1;
     }
     for (i = 0; i < a->nmemsets; i++) {
         const struct vb_memset_rec *x = &a->memsets[i];
-        if (put(s, mq, NULL, err, "iiuunnnnnun", case_id, SAMPLE_ID(x->start), x->start, x->end,
+        if (put(s, mq, NULL, err, "iUuunnnnnun", case_id, (uint64_t)SAMPLE_ID(x->start), x->start, x->end,
                 (int)x->device, (int)x->context, (int)x->stream, (int)x->correlation,
                 (int)x->value, x->bytes, (int)x->memory_kind))
             return -1;
     }
     for (i = 0; i < a->nranges; i++) {
         const struct vb_range_rec *x = &a->ranges[i];
-        if (put(s, nq, NULL, err, "iiuUt", case_id, SAMPLE_ID(x->start), x->start, x->end, x->text))
+        if (put(s, nq, NULL, err, "iUuUt", case_id, (uint64_t)SAMPLE_ID(x->start), x->start, x->end, x->text))
             return -1;
     }
 #undef SAMPLE_ID
-    return 0;
-}
-
-/* The sample_id 0 written for records outside every sample is stored as NULL. */
-static int null_orphans(struct vb_store *s, int64_t case_id, struct vb_err *err)
-{
-    static const char *const q[] = {
-        "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET sample_id = NULL WHERE case_id = ? AND sample_id = 0",
-        "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET sample_id = NULL WHERE case_id = ? AND sample_id = 0",
-        "UPDATE CUPTI_ACTIVITY_KIND_MEMSET SET sample_id = NULL WHERE case_id = ? AND sample_id = 0",
-        "UPDATE NVTX_EVENTS SET sample_id = NULL WHERE case_id = ? AND sample_id = 0",
-    };
-    size_t i;
-    for (i = 0; i < sizeof q / sizeof q[0]; i++)
-        if (put(s, q[i], NULL, err, "i", case_id)) return -1;
     return 0;
 }
 
@@ -564,7 +537,7 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
                 have ? x->memset_ns : NAN))
             goto fail;
     }
-    if (put_records(s, cid, r, sids, err) || null_orphans(s, cid, err)) goto fail;
+    if (put_records(s, cid, r, sids, err)) goto fail;
     if (exec(s, "COMMIT", err)) goto fail;
     free(sids);
     if (case_id) *case_id = cid;

@@ -1,0 +1,25 @@
+/* result: names and lookups over a case's results (see result.h). */
+#include "result.h"
+
+static const char *const status_names[] = {
+#define X(id, name) name,
+    VB_STATUSES(X)
+#undef X
+};
+
+const char *vb_status_name(enum vb_status s)
+{
+    return s < VB_STATUS_COUNT ? status_names[s] : "?";
+}
+
+int vb_sample_find(const struct vb_case_result *r, uint64_t t)
+{
+    int lo = 0, hi = r->nsamples - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (t < r->samples[mid].start) hi = mid - 1;
+        else if (t > r->samples[mid].end) lo = mid + 1;
+        else return mid;
+    }
+    return -1;
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# cli.sh VARBENCH CASE: one check of varbench's command line against bad input. Each case
+# asserts the exit code, the message, and that no database was touched. Exit 0 pass, 1 fail,
+# 77 skip.
+set -u
+vb=$1
+case_name=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+fail() { echo "FAIL ($case_name): $*" >&2; echo "--- stdout"; cat out 2>/dev/null; echo "--- stderr"; cat err 2>/dev/null; exit 1; }
+# expect CODE TEXT CMD...: run CMD, require exit CODE and TEXT in stdout+stderr
+expect() {
+  local code=$1 text=$2; shift 2
+  "$@" >out 2>err; local rc=$?
+  [ "$rc" -eq "$code" ] || fail "'$*' exited $rc, expected $code"
+  grep -qF -- "$text" out err || fail "'$*' did not say '$text'"
+}
+no_db() { [ ! -e varbench.db ] || fail "a database was created"; }
+# unchanged FILE: the file equals its copy FILE.orig and left no journal behind
+unchanged() { cmp -s "$1" "$1.orig" || fail "$1 was modified"; [ ! -e "$1-journal" ] || fail "journal left"; }
+
+case $case_name in
+help)
+  expect 0 "usage: varbench <command>" "$vb" --help
+  expect 0 "exit codes" "$vb" run --help
+  expect 0 "--filter GLOB" "$vb" list --help
+  expect 2 "usage" "$vb"
+  no_db ;;
+unknown-command)
+  expect 2 "'frobnicate' is not a varbench command" "$vb" frobnicate; no_db ;;
+unknown-flag)
+  expect 2 "unknown option '--frob'" "$vb" run --frob; no_db
+  expect 2 "unexpected argument 'extra'" "$vb" run extra; no_db
+  expect 2 "unknown option" "$vb" list --frob ;;
+missing-value)
+  expect 2 "needs a value" "$vb" run --axis; no_db
+  expect 2 "bad --device 'x'" "$vb" run --device x; no_db
+  expect 2 "bad --timeout '-1'" "$vb" run --timeout -1; no_db ;;
+bad-axis-value)
+  expect 2 "bad value 'abc'" "$vb" run --axis nx=abc; no_db
+  expect 2 "bad value '1.5'" "$vb" run --axis nx=1.5; no_db
+  expect 2 "expected name=v1,v2" "$vb" run --axis nx; no_db ;;
+unknown-axis)
+  expect 2 "no selected family has an axis 'foo'" "$vb" run --filter 'mesh/*' --axis foo=1; no_db ;;
+axis-out-of-range)
+  expect 2 "outside" "$vb" run --axis nx=1; no_db
+  expect 2 "outside" "$vb" run --axis nx=1e9; no_db ;;
+no-match)
+  expect 2 "no variant matches 'nope/*'" "$vb" run --filter 'nope/*'; no_db
+  expect 2 "no variant matches" "$vb" list --filter 'nope/*' ;;
+corrupt-db)
+  head -c 65536 /dev/urandom > bad.db; cp bad.db bad.db.orig
+  expect 3 "not a database" "$vb" run --filter mesh/cpu-reference --axis nx=8 --quick --db bad.db
+  grep -q "hint:" err || fail "no hint"
+  unchanged bad.db ;;
+foreign-db)
+  command -v sqlite3 >/dev/null || { echo "sqlite3 CLI not installed"; exit 77; }
+  sqlite3 other.db "CREATE TABLE notes(x); INSERT INTO notes VALUES (1);" || fail "sqlite3"
+  cp other.db other.db.orig
+  expect 3 "not a varbench database" "$vb" run --filter mesh/cpu-reference --axis nx=8 --quick --db other.db
+  unchanged other.db ;;
+unopenable-db)
+  expect 3 "cannot open" "$vb" run --filter mesh/cpu-reference --axis nx=8 --quick --db /nonexistent-dir/x.db
+  grep -q "hint:" err || fail "no hint"
+  if [ "$(id -u)" -ne 0 ]; then # root writes read-only files, so only a user can test this
+    "$vb" run --filter mesh/cpu-reference --axis nx=8 --quick --db ro.db >/dev/null 2>&1
+    chmod 444 ro.db; cp ro.db ro.db.orig
+    expect 3 "readonly" "$vb" run --filter mesh/cpu-reference --axis nx=8 --quick --db ro.db
+    unchanged ro.db
+  fi ;;
+folder-db)
+  mkdir d
+  expect 3 "not a regular file" "$vb" run --filter mesh/cpu-reference --axis nx=8 --db d ;;
+no-gpu-run)
+  "$vb" run --filter 'mesh/*' --axis nx=40 --quick --db r.db >out 2>err; rc=$?
+  case $rc in
+  4) grep -q "no CUDA device" err || fail "exit 4 without the 'no CUDA device' message"
+     grep -q "hint:" err || fail "no hint"
+     [ "$(grep -c ' skipped ' out)" -eq 5 ] || fail "expected 5 skipped GPU variants"
+     grep -q "mesh/cpu-reference .* ok" out || fail "the CPU reference did not run" ;;
+  0) grep -q "device 0:" out || fail "exit 0 but no device line" ;;
+  *) fail "exit $rc" ;;
+  esac
+  [ -s r.db ] || fail "no database written"
+  # a second run appends to the same database
+  "$vb" run --filter mesh/cpu-reference --axis nx=8 --quick --db r.db >out 2>err || fail "second run"
+  grep -q "varbench run 2 " out || fail "second run is not run 2"
+  if command -v sqlite3 >/dev/null; then
+    [ "$(sqlite3 r.db "SELECT count(*) FROM runs WHERE status = 'complete'")" = 2 ] || fail "runs not complete"
+    [ "$(sqlite3 r.db "SELECT count(*) FROM cases WHERE run_id = 1")" = 6 ] || fail "run 1 lacks cases"
+    [ "$(sqlite3 r.db "SELECT count(*) FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.status = 'ok'")" -gt 0 ] || fail "no samples"
+  fi ;;
+list)
+  expect 0 "mesh/device-mesh-overlap" "$vb" list
+  expect 0 "seed: shared/seeds/001_3fd93b66030e3e8a.txt" "$vb" list --filter 'mesh/host-*'
+  grep -q "device-mesh-overlap" out && fail "filter not applied"
+  true ;;
+gpu-mesh-run)
+  "$vb" run --filter 'mesh/*' --axis nx=500 --quick --db g.db >out 2>err; rc=$?
+  [ "$rc" -eq 4 ] && { echo "no GPU: skipped"; exit 77; }
+  [ "$rc" -eq 0 ] || fail "exit $rc"
+  [ "$(grep -cE '^mesh/.* ok ' out)" -eq 6 ] || fail "not every mesh case ok" ;;
+*) echo "unknown case '$case_name'" >&2; exit 2 ;;
+esac
+echo "pass: $case_name"

@@ -1,0 +1,208 @@
+/* Core module tests: errors, statistics, axes, registry rules, comparison, formatting. */
+#include <cuda_runtime_api.h>
+#include <stdlib.h>
+
+#include "axes.h"
+#include "err.h"
+#include "registry.h"
+#include "runner.h"
+#include "stats.h"
+#include "table.h"
+#include "test.h"
+#include "tests.h"
+
+int test_err_codes(const char *arg)
+{
+    struct vb_err err;
+    ASSERT_INT_EQ(vb_code_exit(VB_E_OK), 0);
+    ASSERT_INT_EQ(vb_code_exit(VB_E_WRONG), 1);
+    ASSERT_INT_EQ(vb_code_exit(VB_E_USAGE), 2);
+    ASSERT_INT_EQ(vb_code_exit(VB_E_DB), 3);
+    ASSERT_INT_EQ(vb_code_exit(VB_E_NODEV), 4);
+    ASSERT_INT_EQ(vb_code_exit(VB_E_INTERRUPTED), 130);
+    ASSERT_INT_EQ(vb_err_set(&err, VB_E_DB, "open '%s'", "x.db"), -1);
+    vb_err_context(&err, "variant '%s'", "mesh/host-mesh");
+    ASSERT_STR_EQ(err.msg, "variant 'mesh/host-mesh': open 'x.db'");
+    ASSERT_INT_EQ(err.code, VB_E_DB);
+    /* the CUDA checker keeps the error's name and turns "no driver" into NODEV with a hint */
+    ASSERT_INT_EQ(VB_CUDA(&err, cudaErrorInsufficientDriver), -1);
+    ASSERT_INT_EQ(err.code, VB_E_NODEV);
+    ASSERT_CONTAINS(err.msg, "cudaErrorInsufficientDriver");
+    ASSERT_CONTAINS(err.hint, "driver");
+    ASSERT_INT_EQ(VB_CUDA(&err, cudaSuccess), 0);
+    return 0;
+}
+
+int test_stats(const char *arg)
+{
+    const double odd[] = {5, 1, 4, 2, 3}, even[] = {4, 1, 3, 2};
+    struct vb_stats s;
+    ASSERT_INT_EQ(vb_stats_compute(odd, 5, &s), 0);
+    ASSERT_NEAR(s.median, 3, 0);
+    ASSERT_NEAR(s.min, 1, 0);
+    ASSERT_NEAR(s.max, 5, 0);
+    ASSERT_NEAR(s.mean, 3, 1e-15);
+    ASSERT_NEAR(s.stdev, sqrt(2.5), 1e-15); /* sample stdev of 1..5 */
+    ASSERT_NEAR(s.noise, sqrt(2.5) / 3, 1e-15);
+    ASSERT_NEAR(vb_stats_median(even, 4), 2.5, 0);
+    /* the input is not reordered */
+    ASSERT_NEAR(odd[0], 5, 0);
+    ASSERT_INT_EQ(vb_stats_compute(odd, 1, &s), 0);
+    ASSERT(isnan(s.stdev) && isinf(s.noise));
+    ASSERT_INT_EQ(vb_stats_compute(NULL, 0, &s), 0);
+    ASSERT(isnan(s.median) && s.n == 0);
+    return 0;
+}
+
+/* Welford keeps precision where the naive sum of squares cancels. */
+int test_stats_large_values(const char *arg)
+{
+    double x[3] = {1e9 + 1, 1e9 + 2, 1e9 + 3};
+    struct vb_stats s;
+    ASSERT_INT_EQ(vb_stats_compute(x, 3, &s), 0);
+    ASSERT_NEAR(s.stdev, 1.0, 1e-6);
+    return 0;
+}
+
+int test_axes_parse(const char *arg)
+{
+    struct vb_overrides ov = {0};
+    struct vb_err err;
+    ASSERT_OK(vb_axes_parse(&ov, "nx=1000,4000", &err));
+    ASSERT_OK(vb_axes_parse(&ov, "model_size=1e7", &err));
+    ASSERT_INT_EQ(ov.n, 2);
+    ASSERT_INT_EQ(ov.o[0].n, 2);
+    ASSERT_INT_EQ(ov.o[0].v[1], 4000);
+    ASSERT_INT_EQ(ov.o[1].v[0], 10000000);
+    ASSERT_OK(vb_axes_parse(&ov, "nx=8", &err)); /* replaces */
+    ASSERT_INT_EQ(ov.n, 2);
+    ASSERT_INT_EQ(ov.o[0].n, 1);
+    ASSERT_INT_EQ(vb_axes_parse(&ov, "nx=abc", &err), -1);
+    ASSERT_INT_EQ(err.code, VB_E_USAGE);
+    ASSERT_CONTAINS(err.msg, "'abc'");
+    ASSERT_INT_EQ(vb_axes_parse(&ov, "nx=1.5", &err), -1);
+    ASSERT_INT_EQ(vb_axes_parse(&ov, "nx=", &err), -1);
+    ASSERT_INT_EQ(vb_axes_parse(&ov, "=5", &err), -1);
+    ASSERT_INT_EQ(vb_axes_parse(&ov, "nx", &err), -1);
+    ASSERT_INT_EQ(vb_axes_parse(&ov, "nx=1,,2", &err), 0); /* empty items are skipped */
+    ASSERT_INT_EQ(vb_axes_parse(&ov, "nx=1e400", &err), -1);
+    return 0;
+}
+
+static const struct vb_family *mesh(void)
+{
+    int i;
+    for (i = 0; vb_families[i]; i++)
+        if (!strcmp(vb_families[i]->name, "mesh")) return vb_families[i];
+    return NULL;
+}
+
+int test_axes_expand(const char *arg)
+{
+    const struct vb_family *f = mesh();
+    struct vb_overrides ov = {0};
+    struct vb_point p[16];
+    struct vb_err err;
+    ASSERT(f);
+    /* defaults: ny follows nx, so the meshes are square */
+    ASSERT_INT_EQ(vb_axes_expand(f, NULL, p, 16, &err), 2);
+    ASSERT_INT_EQ(p[0].v[0], 1000);
+    ASSERT_INT_EQ(p[0].v[1], 1000);
+    ASSERT_INT_EQ(p[1].v[0], 4000);
+    ASSERT_INT_EQ(p[1].v[1], 4000);
+    ASSERT_OK(vb_axes_parse(&ov, "nx=10,20,30", &err));
+    ASSERT_INT_EQ(vb_axes_expand(f, &ov, p, 16, &err), 3);
+    ASSERT_INT_EQ(p[2].v[1], 30);
+    ASSERT(ov.o[0].used);
+    /* both given: the cartesian product, last axis fastest */
+    ASSERT_OK(vb_axes_parse(&ov, "ny=5,6", &err));
+    ASSERT_INT_EQ(vb_axes_expand(f, &ov, p, 16, &err), 6);
+    ASSERT_INT_EQ(p[1].v[0], 10);
+    ASSERT_INT_EQ(p[1].v[1], 6);
+    ASSERT_INT_EQ(p[5].v[0], 30);
+    /* capacity and range are enforced */
+    ASSERT_INT_EQ(vb_axes_expand(f, &ov, p, 4, &err), -1);
+    ASSERT_OK(vb_axes_parse(&ov, "nx=1", &err));
+    ASSERT_INT_EQ(vb_axes_expand(f, &ov, p, 16, &err), -1);
+    ASSERT_CONTAINS(err.msg, "outside");
+    return 0;
+}
+
+int test_registry_catalog(const char *arg)
+{
+    struct vb_err err;
+    int i, j, nmesh = 0;
+    ASSERT_OK(vb_registry_check(vb_families, &err));
+    for (i = 0; vb_families[i]; i++)
+        for (j = 0; j < vb_families[i]->nvariants; j++)
+            nmesh += !strcmp(vb_families[i]->name, "mesh");
+    ASSERT_INT_EQ(nmesh, 6); /* five variants and the CPU reference */
+    return 0;
+}
+
+/* The registry rejects a catalog with a duplicate variant, a missing hook or no reference. */
+int test_registry_rejects(const char *arg)
+{
+    const struct vb_family *f = mesh();
+    struct vb_family bad = *f;
+    struct vb_variant vs[8];
+    const struct vb_family *list[2] = {&bad, NULL};
+    struct vb_err err;
+    memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
+    bad.variants = vs;
+    vs[2].name = vs[1].name;
+    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_CONTAINS(err.msg, "twice");
+    memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
+    vs[3].run = NULL;
+    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_CONTAINS(err.msg, "hook");
+    memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
+    vs[0].flags = 0;
+    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_CONTAINS(err.msg, "reference");
+    memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
+    vs[1].name = "Host Mesh";
+    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    return 0;
+}
+
+int test_registry_glob(const char *arg)
+{
+    const struct vb_family *f = mesh();
+    const struct vb_variant *hm = &f->variants[1];
+    ASSERT_STR_EQ(hm->name, "host-mesh");
+    ASSERT(vb_variant_matches(f, hm, NULL));
+    ASSERT(vb_variant_matches(f, hm, "mesh/*"));
+    ASSERT(vb_variant_matches(f, hm, "mesh"));
+    ASSERT(vb_variant_matches(f, hm, "*/host-*"));
+    ASSERT(!vb_variant_matches(f, hm, "mesh/device-*"));
+    ASSERT(!vb_variant_matches(f, hm, "gufunc/*"));
+    ASSERT(!vb_variant_matches(f, hm, "mes"));
+    return 0;
+}
+
+int test_compare(const char *arg)
+{
+    const double ref[] = {1.0, -2.0, 0.0, 1e-3};
+    double got[] = {1.0 + 1e-13, -2.0, 0.0, 1e-3}, ma, mr;
+    ASSERT_INT_EQ(vb_compare(got, ref, 4, 0, 1e-12, &ma, &mr), 0);
+    ASSERT_NEAR(mr, 1e-13, 1e-15);
+    got[1] = -2.1;
+    ASSERT_INT_EQ(vb_compare(got, ref, 4, 0, 1e-12, &ma, &mr), 1);
+    ASSERT_NEAR(ma, 0.1, 1e-12);
+    got[2] = NAN; /* an unwritten (poisoned) element always fails */
+    ASSERT_INT_EQ(vb_compare(got, ref, 4, 1e9, 1e9, &ma, &mr), 1);
+    ASSERT(isinf(ma));
+    return 0;
+}
+
+int test_fmt_bytes(const char *arg)
+{
+    char b[32];
+    ASSERT_STR_EQ(vb_fmt_bytes(32000000, b, sizeof b), "32,000,000");
+    ASSERT_STR_EQ(vb_fmt_bytes(0, b, sizeof b), "0");
+    ASSERT_STR_EQ(vb_fmt_bytes(999, b, sizeof b), "999");
+    ASSERT_STR_EQ(vb_fmt_bytes(1000, b, sizeof b), "1,000");
+    return 0;
+}

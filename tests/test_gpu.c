@@ -1,0 +1,124 @@
+/* GPU tests, one per GPU variant (generated from the registry): at nx = ny = 1000 the case
+ * verifies against the CPU reference, and CUPTI's memcpy records show exactly the traffic the
+ * descriptor promises, and the byte counts of the issue. Skips (77) without a GPU. */
+#include <stdlib.h>
+
+#include "activity.h"
+#include "gpu.h"
+#include "registry.h"
+#include "runner.h"
+#include "store.h"
+#include "test.h"
+#include "tests.h"
+
+/* The exact traffic of one sample at 1000 x 1000 (doubles): what the seed's nvprof tables show. */
+static const struct {
+    const char *name;
+    uint64_t h2d;
+    int h2d_n;
+    uint64_t d2h;
+    int d2h_n;
+} expected[] = {
+    {"mesh/host-mesh", 32000000, 4, 8000000, 1},
+    {"mesh/broadcast-scalars", 16000000, 2, 8000000, 1},
+    {"mesh/device-mesh", 0, 0, 8000000, 1},
+    {"mesh/device-mesh-pinned", 0, 0, 8000000, 1},
+    {"mesh/device-mesh-overlap", 0, 0, 8000000, 8},
+};
+
+static int find(const char *full, const struct vb_family **f, const struct vb_variant **v)
+{
+    int i, j;
+    char name[160];
+    for (i = 0; vb_families[i]; i++)
+        for (j = 0; j < vb_families[i]->nvariants; j++) {
+            snprintf(name, sizeof name, "%s/%s", vb_families[i]->name,
+                     vb_families[i]->variants[j].name);
+            if (!strcmp(name, full)) {
+                *f = vb_families[i];
+                *v = &vb_families[i]->variants[j];
+                return 0;
+            }
+        }
+    return -1;
+}
+
+/* ranges_named counts the case's NVTX ranges called text. */
+static int ranges_named(const struct vb_activity *a, const char *text)
+{
+    size_t i;
+    int n = 0;
+    for (i = 0; i < a->nranges; i++) n += !strcmp(a->ranges[i].text, text);
+    return n;
+}
+
+int test_gpu_variant(const char *full)
+{
+    const struct vb_family *f;
+    const struct vb_variant *v;
+    struct vb_err err;
+    struct vb_point p;
+    struct vb_sampling cfg;
+    struct vb_case_result r;
+    struct vb_traffic t;
+    struct vb_store *st;
+    int ndev, i, k;
+    int64_t case_id, run_id, copies;
+    double *ref;
+    struct vb_run_info info = {"suite", "test", NULL, "test", "test", ""};
+    ASSERT_INT_EQ(find(full, &f, &v), 0);
+    if (vb_gpu_count(&ndev, &err)) {
+        fprintf(stderr, "skip: %s\n", err.msg);
+        return VB_TEST_SKIP;
+    }
+    ASSERT_OK(vb_activity_start(&err));
+    memset(&p, 0, sizeof p);
+    p.v[0] = p.v[1] = 1000;
+    ref = malloc(sizeof *ref * f->out_len(&p));
+    ASSERT(ref);
+    ASSERT_OK(f->reference(&p, ref, &err));
+    vb_sampling_quick(&cfg);
+    vb_runner_case(f, v, &p, 0, NULL, ref, &cfg, &r);
+    free(ref);
+    if (r.status != VB_STATUS_OK) fprintf(stderr, "reason: %s\n", r.reason);
+    ASSERT_STR_EQ(vb_status_name(r.status), "ok");
+    ASSERT(r.have_records);
+    ASSERT_INT_EQ(r.activity.dropped, 0);
+    ASSERT(!r.traffic_varies);
+    ASSERT(r.kernel_count >= 1 && r.kernel_ms.median > 0);
+    /* the descriptor's promise equals what CUPTI saw */
+    v->traffic(&p, &t);
+    ASSERT_INT_EQ(r.h2d_bytes, t.h2d_bytes);
+    ASSERT_INT_EQ(r.h2d_count, t.h2d_count);
+    ASSERT_INT_EQ(r.d2h_bytes, t.d2h_bytes);
+    ASSERT_INT_EQ(r.d2h_count, t.d2h_count);
+    for (k = 0; k < (int)(sizeof expected / sizeof expected[0]); k++)
+        if (!strcmp(expected[k].name, full)) {
+            ASSERT_INT_EQ(r.h2d_bytes, expected[k].h2d);
+            ASSERT_INT_EQ(r.h2d_count, expected[k].h2d_n);
+            ASSERT_INT_EQ(r.d2h_bytes, expected[k].d2h);
+            ASSERT_INT_EQ(r.d2h_count, expected[k].d2h_n);
+        }
+    /* every sample, verify and warm-up included, moved the same */
+    for (i = 0; i < r.nsamples; i++) {
+        ASSERT_INT_EQ(r.samples[i].h2d_bytes, t.h2d_bytes);
+        ASSERT_INT_EQ(r.samples[i].d2h_bytes, t.d2h_bytes);
+    }
+    /* NVTX phases reached CUPTI: one kernel-bearing phase per sample at least */
+    ASSERT(ranges_named(&r.activity, "kernel") + ranges_named(&r.activity, "kernel+D2H overlapped") >=
+           r.nsamples);
+    if (t.h2d_count) ASSERT_INT_EQ(ranges_named(&r.activity, "H2D"), r.nsamples);
+    /* and everything lands in the store, attributed to its samples */
+    ASSERT_OK(vb_store_open(":memory:", &st, &err));
+    ASSERT_OK(vb_store_run_begin(st, &info, &run_id, &err));
+    ASSERT_OK(vb_store_case(st, run_id, &r, &case_id, &err));
+    ASSERT_OK(vb_store_count(st, "CUPTI_ACTIVITY_KIND_MEMCPY", case_id, &copies, &err));
+    ASSERT_INT_EQ(copies, (int64_t)r.nsamples * (t.h2d_count + t.d2h_count));
+    vb_store_close(st);
+    printf("%s: %d timed samples, e2e %.3f ms, kernel %.4f ms, H2D %llu B in %d, D2H %llu B in %d\n",
+           full, r.ntimed, r.e2e_ms.median, r.kernel_ms.median, (unsigned long long)r.h2d_bytes,
+           r.h2d_count, (unsigned long long)r.d2h_bytes, r.d2h_count);
+    vb_case_result_free(&r);
+    vb_activity_stop();
+    return 0;
+}

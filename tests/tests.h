@@ -1,0 +1,27 @@
+/* The test functions of vbtest, one per line of the table in test_main.c. */
+#ifndef VB_TESTS_H
+#define VB_TESTS_H
+
+int test_err_codes(const char *arg);
+int test_stats(const char *arg);
+int test_stats_large_values(const char *arg);
+int test_axes_parse(const char *arg);
+int test_axes_expand(const char *arg);
+int test_registry_catalog(const char *arg);
+int test_registry_rejects(const char *arg);
+int test_registry_glob(const char *arg);
+int test_compare(const char *arg);
+int test_fmt_bytes(const char *arg);
+int test_mesh_reference_hand(const char *arg);
+int test_mesh_math(const char *arg);
+int test_runner_cpu_and_skip(const char *arg);
+int test_runner_wrong_results(const char *arg);
+int test_store_roundtrip(const char *arg);
+int test_store_persists(const char *arg);
+int test_store_refuses_foreign(const char *arg);
+int test_store_refuses_newer(const char *arg);
+int test_store_refuses_corrupt(const char *arg);
+int test_store_refuses_unopenable(const char *arg);
+int test_gpu_variant(const char *arg);
+
+#endif
