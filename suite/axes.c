@@ -6,15 +6,25 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* parse_value reads one integer axis value: "4000", "1e7" or "10000000". */
-static int parse_value(const char *s, long *out)
+/* parse_value reads one value of axis x: "4000", "1e7", or one of x's labels. */
+static int parse_value(const struct vb_axis *x, const char *s, long *out)
 {
     char *end;
     double d;
+    long k;
     if (!*s) return -1;
+    if (x->labels) {
+        for (k = x->min; k <= x->max; k++)
+            if (!strcmp(x->labels[k], s)) {
+                *out = k;
+                return 0;
+            }
+        return -1;
+    }
     errno = 0;
     d = strtod(s, &end);
     if (errno || *end || !isfinite(d) || d != floor(d) || fabs(d) > 9007199254740992.0) return -1;
@@ -39,10 +49,9 @@ int vb_axes_parse(struct vb_overrides *ov, const char *arg, struct vb_err *err)
         if (o.n == VB_MAX_AXIS_VALUES)
             return vb_err_set(err, VB_E_USAGE, "axis '%s': more than %d values", o.name,
                               VB_MAX_AXIS_VALUES);
-        if (parse_value(tok, &o.v[o.n]))
-            return vb_err_set(err, VB_E_USAGE, "axis '%s': bad value '%s' (an integer, e.g. 4000 "
-                                               "or 1e7)", o.name, tok);
-        o.n++;
+        if (strlen(tok) >= VB_AXIS_TOKEN)
+            return vb_err_set(err, VB_E_USAGE, "axis '%s': value '%.20s...' too long", o.name, tok);
+        strcpy(o.tok[o.n++], tok);
     }
     if (o.n == 0) return vb_err_set(err, VB_E_USAGE, "axis '%s': no values", o.name);
     for (i = 0; i < ov->n; i++)
@@ -67,6 +76,7 @@ static struct vb_axis_override *find(struct vb_overrides *ov, const char *name)
 int vb_axes_expand(const struct vb_family *f, struct vb_overrides *ov, struct vb_point *pts,
                    int cap, struct vb_err *err)
 {
+    long given[VB_MAX_AXES][VB_MAX_AXIS_VALUES];
     const long *vals[VB_MAX_AXES];
     int nvals[VB_MAX_AXES], follow[VB_MAX_AXES], idx[VB_MAX_AXES] = {0};
     int a, k, total = 1;
@@ -76,12 +86,26 @@ int vb_axes_expand(const struct vb_family *f, struct vb_overrides *ov, struct vb
         follow[a] = -1;
         if (o) {
             o->used = 1;
-            for (k = 0; k < o->n; k++)
-                if (o->v[k] < x->min || o->v[k] > x->max)
+            for (k = 0; k < o->n; k++) {
+                if (parse_value(x, o->tok[k], &given[a][k])) {
+                    if (x->labels) {
+                        char all[256] = "";
+                        long l;
+                        for (l = x->min; l <= x->max; l++)
+                            snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s",
+                                     l ? ", " : "", x->labels[l]);
+                        return vb_err_set(err, VB_E_USAGE, "axis '%s' of family '%s': bad value "
+                                          "'%s' (one of %s)", x->name, f->name, o->tok[k], all);
+                    }
+                    return vb_err_set(err, VB_E_USAGE, "axis '%s': bad value '%s' (an integer, "
+                                      "e.g. 4000 or 1e7)", x->name, o->tok[k]);
+                }
+                if (given[a][k] < x->min || given[a][k] > x->max)
                     return vb_err_set(err, VB_E_USAGE,
                                       "axis '%s' of family '%s': %ld outside [%ld, %ld]", x->name,
-                                      f->name, o->v[k], x->min, x->max);
-            vals[a] = o->v;
+                                      f->name, given[a][k], x->min, x->max);
+            }
+            vals[a] = given[a];
             nvals[a] = o->n;
         } else if (x->same_as) {
             follow[a] = vb_family_axis(f, x->same_as);

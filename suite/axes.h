@@ -1,7 +1,8 @@
 /*
  * axes: the --axis name=v1,v2,... overrides of `varbench run`, and the expansion of a
  * family's axes (defaults or overrides, cartesian product, zipped "same_as" axes) into
- * the points its cases run at. Values are integers, written plainly or as 1e7.
+ * the points its cases run at. Values are integers, written plainly or as 1e7, or the
+ * labels of a string axis; they are checked against the axis they name at expansion.
  */
 #ifndef VB_AXES_H
 #define VB_AXES_H
@@ -9,10 +10,11 @@
 #include "registry.h"
 
 #define VB_MAX_OVERRIDES 16
+#define VB_AXIS_TOKEN 48
 
 struct vb_axis_override {
     char name[64];
-    long v[VB_MAX_AXIS_VALUES];
+    char tok[VB_MAX_AXIS_VALUES][VB_AXIS_TOKEN]; /* the values as written */
     int n;
     int used; /* set by vb_axes_expand when some family has this axis */
 };
@@ -27,7 +29,8 @@ struct vb_overrides {
 int vb_axes_parse(struct vb_overrides *ov, const char *arg, struct vb_err *err);
 
 /* vb_axes_expand fills pts (caller-owned, capacity cap) with f's points. Override values are
- * checked against the axis range. Returns the number of points, or -1 (VB_E_USAGE). */
+ * converted for the axis (integer or label) and checked against its range. Returns the number
+ * of points, or -1 (VB_E_USAGE). */
 int vb_axes_expand(const struct vb_family *f, struct vb_overrides *ov, struct vb_point *pts,
                    int cap, struct vb_err *err);
 

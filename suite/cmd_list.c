@@ -55,9 +55,19 @@ int vb_cmd_list(int argc, char **argv)
             if (x->same_as) {
                 printf("(same as %s)", x->same_as);
             } else {
-                for (k = 0; k < x->ndefaults; k++) printf("%s%ld", k ? "," : "", x->defaults[k]);
+                for (k = 0; k < x->ndefaults; k++) {
+                    char v[64];
+                    printf("%s%s", k ? "," : "", vb_axis_value_name(x, x->defaults[k], v, sizeof v));
+                }
             }
-            printf(" [%ld..%ld]", x->min, x->max);
+            if (x->labels) {
+                long l;
+                printf(" {");
+                for (l = x->min; l <= x->max; l++) printf("%s%s", l ? "," : "", x->labels[l]);
+                printf("}");
+            } else {
+                printf(" [%ld..%ld]", x->min, x->max);
+            }
         }
         printf("\n");
         for (j = 0; j < f->nvariants; j++) {

@@ -246,7 +246,7 @@ static void options_line(const struct opts *o, char *buf, size_t n)
     for (i = 0; i < o->axes.n && used < n; i++) {
         used += (size_t)snprintf(buf + used, n - used, " axis:%s=", o->axes.o[i].name);
         for (k = 0; k < o->axes.o[i].n && used < n; k++)
-            used += (size_t)snprintf(buf + used, n - used, "%s%ld", k ? "," : "", o->axes.o[i].v[k]);
+            used += (size_t)snprintf(buf + used, n - used, "%s%s", k ? "," : "", o->axes.o[i].tok[k]);
     }
 }
 

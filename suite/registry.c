@@ -36,6 +36,11 @@ static int check_axes(const struct vb_family *f, struct vb_err *err)
             if (x->defaults[k] < x->min || x->defaults[k] > x->max)
                 return vb_err_set(err, VB_E_USAGE, "axis '%s/%s': default %ld outside [%ld, %ld]",
                                   f->name, x->name, x->defaults[k], x->min, x->max);
+        if (x->labels)
+            for (k = 0; k <= x->max; k++)
+                if (!x->labels[k] || !*x->labels[k] || x->min != 0)
+                    return vb_err_set(err, VB_E_USAGE, "axis '%s/%s': labels do not cover [0, %ld]",
+                                      f->name, x->name, x->max);
         if (x->same_as && vb_family_axis(f, x->same_as) < 0)
             return vb_err_set(err, VB_E_USAGE, "axis '%s/%s' follows unknown axis '%s'", f->name,
                               x->name, x->same_as);
@@ -105,9 +110,20 @@ char *vb_point_format(const struct vb_family *f, const struct vb_point *p, char 
     size_t used = 0;
     int a;
     buf[0] = '\0';
-    for (a = 0; a < f->naxes && used < n; a++)
-        used += (size_t)snprintf(buf + used, n - used, "%s%s=%ld", a ? "," : "", f->axes[a].name,
-                                 p->v[a]);
+    for (a = 0; a < f->naxes && used < n; a++) {
+        char v[64];
+        used += (size_t)snprintf(buf + used, n - used, "%s%s=%s", a ? "," : "", f->axes[a].name,
+                                 vb_axis_value_name(&f->axes[a], p->v[a], v, sizeof v));
+    }
+    return buf;
+}
+
+char *vb_axis_value_name(const struct vb_axis *x, long v, char *buf, size_t n)
+{
+    if (x->labels && v >= x->min && v <= x->max)
+        snprintf(buf, n, "%s", x->labels[v]);
+    else
+        snprintf(buf, n, "%ld", v);
     return buf;
 }
 

@@ -16,13 +16,16 @@
 #define VB_MAX_AXES 8
 #define VB_MAX_AXIS_VALUES 32
 
-/* One axis of a family: the values a case takes by default, and the allowed range. */
+/* One axis of a family: the values a case takes by default, and the allowed range. An axis
+ * with labels is a string axis (nvbench's): its values are indices into labels, written and
+ * parsed as the labels ("func=hermite"); min and max are then 0 and nlabels - 1. */
 struct vb_axis {
     const char *name;
     const char *doc;
     long defaults[VB_MAX_AXIS_VALUES];
     int ndefaults;
     long min, max;
+    const char *const *labels;
     /* When set and the axis is not given with --axis, it takes the value of the axis named here
      * (nvbench's zipped axes: mesh "ny" follows "nx" so that the default meshes are square). */
     const char *same_as;
@@ -94,6 +97,9 @@ int vb_variant_matches(const struct vb_family *f, const struct vb_variant *v, co
 
 /* vb_point_format writes "nx=1000,ny=1000" for p into buf; returns buf. */
 char *vb_point_format(const struct vb_family *f, const struct vb_point *p, char *buf, size_t n);
+
+/* vb_axis_value_name writes axis x's value v ("4000", or its label) into buf; returns buf. */
+char *vb_axis_value_name(const struct vb_axis *x, long v, char *buf, size_t n);
 
 /* vb_family_axis returns the index of axis name in f, or -1. */
 int vb_family_axis(const struct vb_family *f, const char *name);

@@ -59,7 +59,7 @@ static const char schema[] =
     "  kernel_count INTEGER, traffic_varies INTEGER);\n"
     "CREATE INDEX cases_run ON cases(run_id);\n"
     "CREATE TABLE case_axes(case_id INTEGER NOT NULL REFERENCES cases(id), name TEXT NOT NULL,\n"
-    "  value INTEGER NOT NULL, PRIMARY KEY(case_id, name));\n"
+    "  value INTEGER NOT NULL, label TEXT, PRIMARY KEY(case_id, name));\n"
     "CREATE TABLE samples(id INTEGER PRIMARY KEY, case_id INTEGER NOT NULL REFERENCES cases(id),\n"
     "  idx INTEGER NOT NULL, kind TEXT NOT NULL CHECK(kind IN ('verify','warmup','timed')),\n"
     "  start INTEGER, end INTEGER, e2e_ns REAL NOT NULL, h2d_bytes INTEGER, h2d_count INTEGER,\n"
@@ -499,7 +499,7 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
         "e2e_max_ns, e2e_mean_ns, e2e_stdev_ns, e2e_noise, kernel_median_ns, h2d_median_ns, "
         "d2h_median_ns, h2d_bytes, h2d_count, d2h_bytes, d2h_count, kernel_count, traffic_varies) "
         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-    static const char aq[] = "INSERT INTO case_axes VALUES (?,?,?)";
+    static const char aq[] = "INSERT INTO case_axes VALUES (?,?,?,?)";
     static const char sq[] =
         "INSERT INTO samples(case_id, idx, kind, start, end, e2e_ns, h2d_bytes, h2d_count, h2d_ns, "
         "d2h_bytes, d2h_count, d2h_ns, kernel_count, kernel_ns, memset_bytes, memset_count, "
@@ -520,7 +520,8 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
     if (dev_null && put(s, "UPDATE cases SET device_id = NULL WHERE id = ?", NULL, err, "i", cid))
         goto fail;
     for (i = 0; i < r->family->naxes; i++)
-        if (put(s, aq, NULL, err, "iti", cid, r->family->axes[i].name, (int64_t)r->point.v[i]))
+        if (put(s, aq, NULL, err, "itit", cid, r->family->axes[i].name, (int64_t)r->point.v[i],
+                r->family->axes[i].labels ? r->family->axes[i].labels[r->point.v[i]] : NULL))
             goto fail;
     sids = malloc(sizeof *sids * (size_t)(r->nsamples ? r->nsamples : 1));
     if (!sids) {

@@ -72,20 +72,52 @@ int test_axes_parse(const char *arg)
     ASSERT_OK(vb_axes_parse(&ov, "model_size=1e7", &err));
     ASSERT_INT_EQ(ov.n, 2);
     ASSERT_INT_EQ(ov.o[0].n, 2);
-    ASSERT_INT_EQ(ov.o[0].v[1], 4000);
-    ASSERT_INT_EQ(ov.o[1].v[0], 10000000);
+    ASSERT_STR_EQ(ov.o[0].tok[1], "4000");
+    ASSERT_STR_EQ(ov.o[1].tok[0], "1e7");
     ASSERT_OK(vb_axes_parse(&ov, "nx=8", &err)); /* replaces */
     ASSERT_INT_EQ(ov.n, 2);
     ASSERT_INT_EQ(ov.o[0].n, 1);
-    ASSERT_INT_EQ(vb_axes_parse(&ov, "nx=abc", &err), -1);
-    ASSERT_INT_EQ(err.code, VB_E_USAGE);
-    ASSERT_CONTAINS(err.msg, "'abc'");
-    ASSERT_INT_EQ(vb_axes_parse(&ov, "nx=1.5", &err), -1);
     ASSERT_INT_EQ(vb_axes_parse(&ov, "nx=", &err), -1);
+    ASSERT_INT_EQ(err.code, VB_E_USAGE);
     ASSERT_INT_EQ(vb_axes_parse(&ov, "=5", &err), -1);
     ASSERT_INT_EQ(vb_axes_parse(&ov, "nx", &err), -1);
+    ASSERT_CONTAINS(err.msg, "name=v1,v2");
     ASSERT_INT_EQ(vb_axes_parse(&ov, "nx=1,,2", &err), 0); /* empty items are skipped */
-    ASSERT_INT_EQ(vb_axes_parse(&ov, "nx=1e400", &err), -1);
+    ASSERT_INT_EQ(ov.o[0].n, 2);
+    return 0;
+}
+
+/* Values are converted for the axis they name: integers (plain or 1e7) or a string axis' labels. */
+int test_axes_values(const char *arg)
+{
+    static const char *const fruit[] = {"apple", "pear"};
+    static const struct vb_axis ax[] = {{"n", "count", {10}, 1, 1, 100000000, NULL, NULL},
+                                        {"fruit", "kind", {0, 1}, 2, 0, 1, fruit, NULL}};
+    struct vb_family f = {.name = "fx", .axes = ax, .naxes = 2};
+    struct vb_overrides ov = {0};
+    struct vb_point p[8];
+    struct vb_err err;
+    char buf[64];
+    ASSERT_OK(vb_axes_parse(&ov, "n=1e7,5", &err));
+    ASSERT_INT_EQ(vb_axes_expand(&f, &ov, p, 8, &err), 4);
+    ASSERT_INT_EQ(p[0].v[0], 10000000);
+    ASSERT_INT_EQ(p[3].v[0], 5);
+    ASSERT_STR_EQ(vb_point_format(&f, &p[1], buf, sizeof buf), "n=10000000,fruit=pear");
+    ASSERT_OK(vb_axes_parse(&ov, "fruit=pear", &err));
+    ASSERT_INT_EQ(vb_axes_expand(&f, &ov, p, 8, &err), 2);
+    ASSERT_INT_EQ(p[0].v[1], 1);
+    ASSERT_OK(vb_axes_parse(&ov, "fruit=plum", &err));
+    ASSERT_INT_EQ(vb_axes_expand(&f, &ov, p, 8, &err), -1);
+    ASSERT_CONTAINS(err.msg, "one of apple, pear");
+    ASSERT_OK(vb_axes_parse(&ov, "fruit=0", &err)); /* an index is not a label */
+    ASSERT_INT_EQ(vb_axes_expand(&f, &ov, p, 8, &err), -1);
+    const char *bad[] = {"n=abc", "n=1.5", "n=1e400", "n=0"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct vb_overrides o2 = {0};
+        ASSERT_OK(vb_axes_parse(&o2, bad[i], &err));
+        ASSERT_INT_EQ(vb_axes_expand(&f, &o2, p, 8, &err), -1);
+        ASSERT_INT_EQ(err.code, VB_E_USAGE);
+    }
     return 0;
 }
 

@@ -17,6 +17,7 @@ static const struct vb_test table[] = {
     {"stats_large_values", "cpu", test_stats_large_values, NULL},
     {"axes_parse", "cpu", test_axes_parse, NULL},
     {"axes_expand", "cpu", test_axes_expand, NULL},
+    {"axes_values", "cpu", test_axes_values, NULL},
     {"registry_catalog", "cpu", test_registry_catalog, NULL},
     {"registry_rejects", "cpu", test_registry_rejects, NULL},
     {"registry_glob", "cpu", test_registry_glob, NULL},

@@ -150,7 +150,7 @@ static const struct vb_variant fx_variants[] = {
     {"hole", "leaves half the output unwritten", 0, fx_setup_hole, fx_run, fx_poison, fx_fetch, fx_teardown, NULL},
     {"fails", "every run fails", 0, fx_setup_fails, fx_run, fx_poison, fx_fetch, fx_teardown, NULL},
 };
-static const struct vb_axis fx_axes[] = {{"n", "elements", {16}, 1, 16, 16, NULL}};
+static const struct vb_axis fx_axes[] = {{"n", "elements", {16}, 1, 16, 16, NULL, NULL}};
 static const struct vb_family fx_family = {"fixture", "runner fixture", "none", fx_axes, 1,
                                            fx_variants, 4, fx_len, fx_ref, 0, 1e-9};
 

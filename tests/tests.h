@@ -7,6 +7,7 @@ int test_stats(const char *arg);
 int test_stats_large_values(const char *arg);
 int test_axes_parse(const char *arg);
 int test_axes_expand(const char *arg);
+int test_axes_values(const char *arg);
 int test_registry_catalog(const char *arg);
 int test_registry_rejects(const char *arg);
 int test_registry_glob(const char *arg);

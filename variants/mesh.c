@@ -346,8 +346,8 @@ static const struct vb_variant variants[] = {
 };
 
 static const struct vb_axis axes[] = {
-    {"nx", "mesh columns (lat1 points, the contiguous index)", {1000, 4000}, 2, 2, 32768, NULL},
-    {"ny", "mesh rows (lon1 points); follows nx unless given", {1000}, 1, 2, 32768, "nx"},
+    {"nx", "mesh columns (lat1 points, the contiguous index)", {1000, 4000}, 2, 2, 32768, NULL, NULL},
+    {"ny", "mesh rows (lon1 points); follows nx unless given", {1000}, 1, 2, 32768, NULL, "nx"},
 };
 
 const struct vb_family vb_family_mesh = {
