@@ -84,6 +84,9 @@ int vb_registry_check(const struct vb_family *const *fams, struct vb_err *err)
                 return vb_err_set(err, VB_E_USAGE, "GPU variant '%s/%s' states no traffic",
                                   f->name, v->name);
             if (v->flags & VB_REFERENCE) refs++;
+            if ((v->flags & VB_REFERENCE) && (v->flags & (VB_GPU | VB_EXPECT_WRONG)))
+                return vb_err_set(err, VB_E_USAGE, "reference '%s/%s' must be a correct CPU variant",
+                                  f->name, v->name);
             for (k = 0; k < j; k++)
                 if (!strcmp(f->variants[k].name, v->name))
                     return vb_err_set(err, VB_E_USAGE, "variant '%s/%s' defined twice", f->name,

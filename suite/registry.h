@@ -46,6 +46,9 @@ struct vb_traffic {
 enum vb_variant_flags {
     VB_GPU = 1 << 0,       /* needs a CUDA device; skipped (recorded) without one */
     VB_REFERENCE = 1 << 1, /* the family's CPU reference, timed like a variant */
+    /* wrong on purpose (the seed's data race): still verified and stored as wrong-result, but
+     * not a failure of the run; if it ever verifies, that is reported */
+    VB_EXPECT_WRONG = 1 << 2,
 };
 
 struct vb_variant {

@@ -284,8 +284,12 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
     if (bad) {
         r->status = VB_STATUS_WRONG;
         snprintf(r->reason, sizeof r->reason,
-                 "%zu of %zu values out of tolerance (atol %g, rtol %g); max abs error %g", bad, n,
+                 "%s%zu of %zu values out of tolerance (atol %g, rtol %g); max abs error %g",
+                 v->flags & VB_EXPECT_WRONG ? "expected (wrong on purpose): " : "", bad, n,
                  f->atol, f->rtol, r->max_abs_err);
+    } else if (v->flags & VB_EXPECT_WRONG) {
+        snprintf(r->reason, sizeof r->reason,
+                 "expected a wrong result (wrong on purpose) but this sample verified");
     }
     if (sample_loop(v, state, cfg, r, &cap, &err)) {
         fail(r, VB_STATUS_FAILED, &err);

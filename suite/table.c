@@ -26,7 +26,7 @@ static void fmt_ms(double ms, char *buf, size_t len)
 
 void vb_table_header(FILE *out)
 {
-    fprintf(out, "%-30s %-17s %16s %9s %10s %14s %9s %10s %7s %-12s %9s\n", "variant", "axes",
+    fprintf(out, "%-30s %-36s %16s %9s %10s %14s %9s %10s %7s %-12s %9s\n", "variant", "axes",
             "H2D bytes (n)", "H2D ms", "kernel ms", "D2H bytes (n)", "D2H ms", "e2e ms",
             "samples", "status", "max err");
 }
@@ -48,7 +48,7 @@ void vb_table_row(FILE *out, const struct vb_case_result *r)
     fmt_ms(r->e2e_ms.median, em, sizeof em);
     if (isnan(r->max_abs_err)) snprintf(er, sizeof er, "-");
     else snprintf(er, sizeof er, "%.2e", r->max_abs_err);
-    fprintf(out, "%-30s %-17s %16s %9s %10s %14s %9s %10s %7d %-12s %9s\n", name, r->axes, h2d, hm,
+    fprintf(out, "%-30s %-36s %16s %9s %10s %14s %9s %10s %7d %-12s %9s\n", name, r->axes, h2d, hm,
             km, d2h, dm, em, r->ntimed, vb_status_name(r->status), er);
     if (r->reason[0] && r->status != VB_STATUS_SKIPPED) fprintf(out, "    %s: %s\n", vb_status_name(r->status), r->reason);
     fflush(out);

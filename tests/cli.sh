@@ -102,6 +102,24 @@ gpu-mesh-run)
   [ "$rc" -eq 4 ] && { echo "no GPU: skipped"; exit 77; }
   [ "$rc" -eq 0 ] || fail "exit $rc"
   [ "$(grep -cE '^mesh/.* ok ' out)" -eq 6 ] || fail "not every mesh case ok" ;;
+gpu-racecheck)
+  # compute-sanitizer's racecheck finds the race of calx/naive-inner and none in the others
+  command -v compute-sanitizer >/dev/null || { echo "compute-sanitizer not installed"; exit 77; }
+  "$vb" run --filter calx/serial-inner --axis model_size=8 --quick --db probe.db >/dev/null 2>&1
+  [ $? -eq 4 ] && { echo "no GPU: skipped"; exit 77; }
+  for v in naive-inner serial-inner reduce-inner; do
+    compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 3 \
+      "$vb" run --filter "calx/$v" --axis model_size=960 --quick --min-samples 1 --max-samples 2 \
+      --db "san-$v.db" >"out-$v" 2>&1
+    summary=$(grep -o "RACECHECK SUMMARY: [0-9]* hazard" "out-$v")
+    echo "calx/$v: $summary"
+    [ -n "$summary" ] || { cp "out-$v" out; fail "no racecheck summary for $v"; }
+    if [ "$v" = naive-inner ]; then
+      [ "$summary" != "RACECHECK SUMMARY: 0 hazard" ] || { cp "out-$v" out; fail "racecheck missed the race"; }
+    else
+      [ "$summary" = "RACECHECK SUMMARY: 0 hazard" ] || { cp "out-$v" out; fail "hazard reported in $v"; }
+    fi
+  done ;;
 *) echo "unknown case '$case_name'" >&2; exit 2 ;;
 esac
 echo "pass: $case_name"

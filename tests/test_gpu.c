@@ -1,9 +1,12 @@
-/* GPU tests, one per GPU variant (generated from the registry): at nx = ny = 1000 the case
- * verifies against the CPU reference, and CUPTI's memcpy records show exactly the traffic the
- * descriptor promises, and the byte counts of the issue. Skips (77) without a GPU. */
+/* GPU tests, one per GPU variant (generated from the registry). At the family's first default
+ * size (every label of a string axis: both gufunc functions) the case verifies against the CPU
+ * reference (or, for a variant wrong on purpose, is caught wrong), CUPTI's memcpy records show
+ * exactly the traffic the descriptor promises, and the mesh's byte counts are the seed's.
+ * Skips (77) without a GPU. */
 #include <stdlib.h>
 
 #include "activity.h"
+#include "axes.h"
 #include "gpu.h"
 #include "registry.h"
 #include "runner.h"
@@ -52,36 +55,72 @@ static int ranges_named(const struct vb_activity *a, const char *text)
     return n;
 }
 
+/* test_points: the family's default points with each integer axis held at its first default. */
+static int test_points(const struct vb_family *f, struct vb_point *pts, int cap, struct vb_err *err)
+{
+    struct vb_overrides ov;
+    int a;
+    char arg[96];
+    memset(&ov, 0, sizeof ov);
+    for (a = 0; a < f->naxes; a++) {
+        if (f->axes[a].labels || f->axes[a].same_as) continue;
+        snprintf(arg, sizeof arg, "%s=%ld", f->axes[a].name, f->axes[a].defaults[0]);
+        if (vb_axes_parse(&ov, arg, err)) return -1;
+    }
+    return vb_axes_expand(f, &ov, pts, cap, err);
+}
+
+static int one_point(const struct vb_family *f, const struct vb_variant *v, const char *full,
+                     const struct vb_point *pp);
+
 int test_gpu_variant(const char *full)
 {
     const struct vb_family *f;
     const struct vb_variant *v;
+    struct vb_point pts[8];
     struct vb_err err;
-    struct vb_point p;
-    struct vb_sampling cfg;
-    struct vb_case_result r;
-    struct vb_traffic t;
-    struct vb_store *st;
-    int ndev, i, k;
-    int64_t case_id, run_id, copies;
-    double *ref;
-    struct vb_run_info info = {"suite", "test", NULL, "test", "test", ""};
+    int ndev, n, k;
     ASSERT_INT_EQ(find(full, &f, &v), 0);
     if (vb_gpu_count(&ndev, &err)) {
         fprintf(stderr, "skip: %s\n", err.msg);
         return VB_TEST_SKIP;
     }
     ASSERT_OK(vb_activity_start(&err));
-    memset(&p, 0, sizeof p);
-    p.v[0] = p.v[1] = 1000;
+    n = test_points(f, pts, 8, &err);
+    ASSERT(n > 0);
+    for (k = 0; k < n; k++)
+        if (one_point(f, v, full, &pts[k])) return 1;
+    vb_activity_stop();
+    return 0;
+}
+
+static int one_point(const struct vb_family *f, const struct vb_variant *v, const char *full,
+                     const struct vb_point *pp)
+{
+    struct vb_err err;
+    struct vb_point p = *pp;
+    struct vb_sampling cfg;
+    struct vb_case_result r;
+    struct vb_traffic t;
+    struct vb_store *st;
+    int i, k;
+    int64_t case_id, run_id, copies;
+    double *ref;
+    struct vb_run_info info = {"suite", "test", NULL, "test", "test", ""};
     ref = malloc(sizeof *ref * f->out_len(&p));
     ASSERT(ref);
     ASSERT_OK(f->reference(&p, ref, &err));
     vb_sampling_quick(&cfg);
     vb_runner_case(f, v, &p, 0, NULL, ref, &cfg, &r);
     free(ref);
-    if (r.status != VB_STATUS_OK) fprintf(stderr, "reason: %s\n", r.reason);
-    ASSERT_STR_EQ(vb_status_name(r.status), "ok");
+    if (r.reason[0]) fprintf(stderr, "%s %s: %s\n", full, r.axes, r.reason);
+    if (v->flags & VB_EXPECT_WRONG) {
+        /* caught: wrong, with its error stored, on the verify sample of every run */
+        ASSERT_STR_EQ(vb_status_name(r.status), "wrong-result");
+        ASSERT(r.max_abs_err > f->atol);
+    } else {
+        ASSERT_STR_EQ(vb_status_name(r.status), "ok");
+    }
     ASSERT(r.have_records);
     ASSERT_INT_EQ(r.activity.dropped, 0);
     ASSERT(!r.traffic_varies);
@@ -93,7 +132,7 @@ int test_gpu_variant(const char *full)
     ASSERT_INT_EQ(r.d2h_bytes, t.d2h_bytes);
     ASSERT_INT_EQ(r.d2h_count, t.d2h_count);
     for (k = 0; k < (int)(sizeof expected / sizeof expected[0]); k++)
-        if (!strcmp(expected[k].name, full)) {
+        if (!strcmp(expected[k].name, full) && p.v[0] == 1000 && p.v[1] == 1000) {
             ASSERT_INT_EQ(r.h2d_bytes, expected[k].h2d);
             ASSERT_INT_EQ(r.h2d_count, expected[k].h2d_n);
             ASSERT_INT_EQ(r.d2h_bytes, expected[k].d2h);
@@ -115,10 +154,10 @@ int test_gpu_variant(const char *full)
     ASSERT_OK(vb_store_count(st, "CUPTI_ACTIVITY_KIND_MEMCPY", case_id, &copies, &err));
     ASSERT_INT_EQ(copies, (int64_t)r.nsamples * (t.h2d_count + t.d2h_count));
     vb_store_close(st);
-    printf("%s: %d timed samples, e2e %.3f ms, kernel %.4f ms, H2D %llu B in %d, D2H %llu B in %d\n",
-           full, r.ntimed, r.e2e_ms.median, r.kernel_ms.median, (unsigned long long)r.h2d_bytes,
+    printf("%s %s: %s, max err %.3g, %d timed samples, e2e %.3f ms, kernel %.4f ms, H2D %llu B "
+           "in %d, D2H %llu B in %d\n", full, r.axes, vb_status_name(r.status), r.max_abs_err,
+           r.ntimed, r.e2e_ms.median, r.kernel_ms.median, (unsigned long long)r.h2d_bytes,
            r.h2d_count, (unsigned long long)r.d2h_bytes, r.d2h_count);
     vb_case_result_free(&r);
-    vb_activity_stop();
     return 0;
 }

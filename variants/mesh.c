@@ -13,7 +13,7 @@
 
 #include "mesh.h"
 #include "mesh_math.h"
-#include "nvtx.h"
+#include "phase.h"
 #include "registry.h"
 
 #define CHUNKS 8 /* row chunks (and streams) of mesh/device-mesh-overlap */
@@ -164,30 +164,17 @@ static void build_host_mesh(struct mesh *m, int full)
     vb_nvtx_phase_end();
 }
 
-/* h2d copies n doubles to the device on stream s and waits (one NVTX phase per call site). */
+/* h2d queues one array's copy to the device on stream s (the caller waits). */
 static int h2d(double *dst, const double *src, size_t n, cudaStream_t s, struct vb_err *err)
 {
     return VB_CUDA(err, cudaMemcpyAsync(dst, src, n * sizeof(double), cudaMemcpyHostToDevice, s));
 }
 
-/* d2h_out copies the device answer into m->h_out and waits. */
+/* d2h_out copies the device answer into host and waits, in the D2H phase. */
 static int d2h_out(struct mesh *m, double *host, struct vb_err *err)
 {
-    int rc;
-    vb_nvtx_phase_begin(VB_PHASE_D2H);
-    rc = VB_CUDA(err, cudaMemcpyAsync(host, m->d_out, m->n * sizeof(double),
-                                      cudaMemcpyDeviceToHost, m->streams[0])) ||
-         VB_CUDA(err, cudaStreamSynchronize(m->streams[0]));
-    vb_nvtx_phase_end();
-    return rc ? -1 : 0;
-}
-
-/* kernel_phase wraps a launch's result and the wait for it in the kernel phase. */
-static int kernel_done(struct mesh *m, cudaError_t launch, struct vb_err *err)
-{
-    int rc = VB_CUDA(err, launch) || VB_CUDA(err, cudaStreamSynchronize(m->streams[0]));
-    vb_nvtx_phase_end();
-    return rc ? -1 : 0;
+    return vb_phase_copy(VB_PHASE_D2H, host, m->d_out, m->n * sizeof(double),
+                         cudaMemcpyDeviceToHost, m->streams[0], err);
 }
 
 static int run_host_mesh(void *state, struct vb_err *err)
@@ -199,13 +186,11 @@ static int run_host_mesh(void *state, struct vb_err *err)
     build_host_mesh(m, 1);
     vb_nvtx_phase_begin(VB_PHASE_H2D);
     rc = h2d(m->d_lat1, m->h_lat1, m->n, s, err) || h2d(m->d_lon1, m->h_lon1, m->n, s, err) ||
-         h2d(m->d_lat2, m->h_lat2, m->n, s, err) || h2d(m->d_lon2, m->h_lon2, m->n, s, err) ||
-         VB_CUDA(err, cudaStreamSynchronize(s));
-    vb_nvtx_phase_end();
-    if (rc) return -1;
+         h2d(m->d_lat2, m->h_lat2, m->n, s, err) || h2d(m->d_lon2, m->h_lon2, m->n, s, err);
+    if (vb_phase_wait(cudaSuccess, s, err) || rc) return -1;
     vb_nvtx_phase_begin(VB_PHASE_KERNEL);
-    if (kernel_done(m, vb_launch_mesh_host_mesh(m->d_lat1, m->d_lon1, m->d_lat2, m->d_lon2,
-                                                m->d_out, m->n, s), err) ||
+    if (vb_phase_wait(vb_launch_mesh_host_mesh(m->d_lat1, m->d_lon1, m->d_lat2, m->d_lon2,
+                                               m->d_out, m->n, s), s, err) ||
         d2h_out(m, m->h_a, err))
         return -1;
     vb_nvtx_phase_begin(VB_PHASE_HOST_POST);
@@ -221,14 +206,12 @@ static int run_broadcast(void *state, struct vb_err *err)
     int rc;
     build_host_mesh(m, 0);
     vb_nvtx_phase_begin(VB_PHASE_H2D);
-    rc = h2d(m->d_lat1, m->h_lat1, m->n, s, err) || h2d(m->d_lon1, m->h_lon1, m->n, s, err) ||
-         VB_CUDA(err, cudaStreamSynchronize(s));
-    vb_nvtx_phase_end();
-    if (rc) return -1;
+    rc = h2d(m->d_lat1, m->h_lat1, m->n, s, err) || h2d(m->d_lon1, m->h_lon1, m->n, s, err);
+    if (vb_phase_wait(cudaSuccess, s, err) || rc) return -1;
     vb_nvtx_phase_begin(VB_PHASE_KERNEL);
-    if (kernel_done(m, vb_launch_mesh_broadcast_scalars(m->d_lat1, m->d_lon1, VB_MESH_LAT2,
-                                                        VB_MESH_LON2, VB_MESH_S, m->d_out, m->n, s),
-                    err))
+    if (vb_phase_wait(vb_launch_mesh_broadcast_scalars(m->d_lat1, m->d_lon1, VB_MESH_LAT2,
+                                                       VB_MESH_LON2, VB_MESH_S, m->d_out, m->n, s),
+                      s, err))
         return -1;
     return d2h_out(m, m->h_out, err);
 }
@@ -238,8 +221,8 @@ static int run_device(void *state, struct vb_err *err)
 {
     struct mesh *m = state;
     vb_nvtx_phase_begin(VB_PHASE_KERNEL);
-    if (kernel_done(m, vb_launch_mesh_device_mesh(m->nx, m->ny, 0, m->ny, m->d_out, m->streams[0]),
-                    err))
+    if (vb_phase_wait(vb_launch_mesh_device_mesh(m->nx, m->ny, 0, m->ny, m->d_out, m->streams[0]),
+                      m->streams[0], err))
         return -1;
     return d2h_out(m, m->h_out, err);
 }

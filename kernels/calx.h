@@ -1,0 +1,29 @@
+/*
+ * calx kernels' launchers (extern "C", called from variants/calx.c); each returns the
+ * launch's error. x has model_size outputs, a and z as in calx_math.h.
+ */
+#ifndef VB_CALX_KERNELS_H
+#define VB_CALX_KERNELS_H
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The seed's racy version, kept racy on purpose: block per output, thread per term, every
+ * thread does `acc = acc + term` on the block's shared accumulator with no synchronisation
+ * (lost updates: a wrong answer). 2S+1 <= 1024. */
+cudaError_t vb_launch_calx_naive_inner(const double *a, const double *z, double *x,
+                                       long model_size, int S, cudaStream_t s);
+/* Thread per output, the inner sum serial in that thread (the seed's fix). */
+cudaError_t vb_launch_calx_serial_inner(const double *a, const double *z, double *x,
+                                        long model_size, int S, cudaStream_t s);
+/* Warp per output, lanes over the terms, then a warp-shuffle reduction. */
+cudaError_t vb_launch_calx_reduce_inner(const double *a, const double *z, double *x,
+                                        long model_size, int S, cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,227 @@
+/*
+ * calx family (seed 003, "Numba + GPU notes"): the smoothing convolution of a Lorenz-04
+ * model step, and the lesson of its ladder: parallelising the inner sum with plain
+ * read-modify-writes is a data race (a wrong answer, recorded as such and never a win),
+ * the serial inner loop is correct but loses to the CPU at the seed's size because of the
+ * transfers, and a proper reduction parallelises the inner loop correctly. FP64.
+ * Workload: model_size from 960 to 1e7 and more, smooth_steps up to 255.
+ */
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calx.h"
+#include "calx_math.h"
+#include "data.h"
+#include "phase.h"
+#include "registry.h"
+
+enum kind { NAIVE, SERIAL, REDUCE, CPU };
+enum { AX_SIZE, AX_S };
+
+struct calx {
+    enum kind kind;
+    long m;
+    int S;
+    size_t nz, na;
+    double *h_a, *h_z, *h_x; /* pageable, as numpy arrays in the seed */
+    double *d_a, *d_z, *d_x;
+    cudaStream_t s;
+};
+
+static size_t out_len(const struct vb_point *p)
+{
+    return (size_t)p->v[AX_SIZE];
+}
+
+/* inputs: a triangular smoothing kernel (sums to 1) and a wavy, noisy state z */
+static void fill_inputs(long m, int S, double *a, double *z)
+{
+    size_t k, nz = (size_t)m + 2 * (size_t)S + 2;
+    double sum = 0;
+    for (k = 0; k <= 2 * (size_t)S; k++) sum += a[k] = (double)(S + 1) - fabs((double)k - S);
+    for (k = 0; k <= 2 * (size_t)S; k++) a[k] /= sum;
+    for (k = 0; k < nz; k++) z[k] = sin(0.0647 * (double)k) + vb_data_uniform(0xca1c, k, -0.1, 0.1);
+}
+
+static int reference_into(long m, int S, const double *a, const double *z, double *out)
+{
+    long i;
+    for (i = 0; i < m; i++) out[i] = vb_calx_point(a, z, i, S);
+    return 0;
+}
+
+static int reference(const struct vb_point *p, double *out, struct vb_err *err)
+{
+    long m = p->v[AX_SIZE];
+    int S = (int)p->v[AX_S];
+    double *a = malloc(sizeof *a * (2 * (size_t)S + 1));
+    double *z = malloc(sizeof *z * ((size_t)m + 2 * (size_t)S + 2));
+    if (!a || !z) {
+        free(a);
+        free(z);
+        return vb_err_set(err, VB_E_SYS, "out of memory for calx inputs (model_size %ld)", m);
+    }
+    fill_inputs(m, S, a, z);
+    reference_into(m, S, a, z, out);
+    free(a);
+    free(z);
+    return 0;
+}
+
+static void teardown(void *state)
+{
+    struct calx *c = state;
+    if (!c) return;
+    free(c->h_a);
+    free(c->h_z);
+    free(c->h_x);
+    cudaFree(c->d_a);
+    cudaFree(c->d_z);
+    cudaFree(c->d_x);
+    if (c->s) cudaStreamDestroy(c->s);
+    free(c);
+}
+
+static int setup_kind(enum kind kind, const struct vb_point *p, void **state, struct vb_err *err)
+{
+    struct calx *c = calloc(1, sizeof *c);
+    if (!c) return vb_err_set(err, VB_E_SYS, "out of memory");
+    *state = c;
+    c->kind = kind;
+    c->m = p->v[AX_SIZE];
+    c->S = (int)p->v[AX_S];
+    c->na = 2 * (size_t)c->S + 1;
+    c->nz = (size_t)c->m + 2 * (size_t)c->S + 2;
+    c->h_a = malloc(sizeof *c->h_a * c->na);
+    c->h_z = malloc(sizeof *c->h_z * c->nz);
+    c->h_x = malloc(sizeof *c->h_x * (size_t)c->m);
+    if (!c->h_a || !c->h_z || !c->h_x) {
+        vb_err_set(err, VB_E_SYS, "out of host memory (model_size %ld)", c->m);
+        goto fail;
+    }
+    fill_inputs(c->m, c->S, c->h_a, c->h_z);
+    memset(c->h_x, 0xff, sizeof *c->h_x * (size_t)c->m);
+    if (kind != CPU &&
+        (VB_CUDA(err, cudaMalloc((void **)&c->d_a, sizeof(double) * c->na)) ||
+         VB_CUDA(err, cudaMalloc((void **)&c->d_z, sizeof(double) * c->nz)) ||
+         VB_CUDA(err, cudaMalloc((void **)&c->d_x, sizeof(double) * (size_t)c->m)) ||
+         VB_CUDA(err, cudaStreamCreateWithFlags(&c->s, cudaStreamNonBlocking))))
+        goto fail;
+    return 0;
+fail:
+    teardown(c);
+    *state = NULL;
+    return -1;
+}
+
+static int poison(void *state, struct vb_err *err)
+{
+    struct calx *c = state;
+    memset(c->h_x, 0xff, sizeof *c->h_x * (size_t)c->m);
+    if (c->d_x && (VB_CUDA(err, cudaMemset(c->d_x, 0xff, sizeof(double) * (size_t)c->m)) ||
+                   VB_CUDA(err, cudaDeviceSynchronize())))
+        return -1;
+    return 0;
+}
+
+static void fetch(void *state, double *out)
+{
+    struct calx *c = state;
+    memcpy(out, c->h_x, sizeof *out * (size_t)c->m);
+}
+
+/* run_gpu: z and a in (two copies), the kernel, x back: the seed's whole GPU call. */
+static int run_gpu(void *state, struct vb_err *err)
+{
+    struct calx *c = state;
+    cudaError_t launched;
+    int rc;
+    vb_nvtx_phase_begin(VB_PHASE_H2D);
+    rc = VB_CUDA(err, cudaMemcpyAsync(c->d_z, c->h_z, sizeof(double) * c->nz,
+                                      cudaMemcpyHostToDevice, c->s)) ||
+         VB_CUDA(err, cudaMemcpyAsync(c->d_a, c->h_a, sizeof(double) * c->na,
+                                      cudaMemcpyHostToDevice, c->s));
+    if (vb_phase_wait(cudaSuccess, c->s, err) || rc) return -1;
+    vb_nvtx_phase_begin(VB_PHASE_KERNEL);
+    if (c->kind == NAIVE)
+        launched = vb_launch_calx_naive_inner(c->d_a, c->d_z, c->d_x, c->m, c->S, c->s);
+    else if (c->kind == SERIAL)
+        launched = vb_launch_calx_serial_inner(c->d_a, c->d_z, c->d_x, c->m, c->S, c->s);
+    else
+        launched = vb_launch_calx_reduce_inner(c->d_a, c->d_z, c->d_x, c->m, c->S, c->s);
+    if (vb_phase_wait(launched, c->s, err)) return -1;
+    return vb_phase_copy(VB_PHASE_D2H, c->h_x, c->d_x, sizeof(double) * (size_t)c->m,
+                         cudaMemcpyDeviceToHost, c->s, err);
+}
+
+static int run_cpu(void *state, struct vb_err *err)
+{
+    struct calx *c = state;
+    int rc;
+    vb_nvtx_phase_begin(VB_PHASE_CPU);
+    rc = reference_into(c->m, c->S, c->h_a, c->h_z, c->h_x);
+    vb_nvtx_phase_end();
+    return rc;
+}
+
+static int setup_naive(const struct vb_point *p, void **s, struct vb_err *e)
+{
+    if (2 * p->v[AX_S] + 1 > 1024)
+        return vb_err_set(e, VB_E_USAGE, "naive-inner needs 2*smooth_steps+1 <= 1024 threads");
+    return setup_kind(NAIVE, p, s, e);
+}
+static int setup_serial(const struct vb_point *p, void **s, struct vb_err *e)
+{
+    return setup_kind(SERIAL, p, s, e);
+}
+static int setup_reduce(const struct vb_point *p, void **s, struct vb_err *e)
+{
+    return setup_kind(REDUCE, p, s, e);
+}
+static int setup_cpu(const struct vb_point *p, void **s, struct vb_err *e)
+{
+    return setup_kind(CPU, p, s, e);
+}
+
+static void traffic(const struct vb_point *p, struct vb_traffic *t)
+{
+    uint64_t S = (uint64_t)p->v[AX_S];
+    t->h2d_bytes = ((uint64_t)p->v[AX_SIZE] + 2 * S + 2 + 2 * S + 1) * sizeof(double);
+    t->h2d_count = 2;
+    t->d2h_bytes = (uint64_t)p->v[AX_SIZE] * sizeof(double);
+    t->d2h_count = 1;
+}
+
+static const struct vb_variant variants[] = {
+    {"cpu-reference", "the convolution on one CPU core, in double (the oracle; timed for the crossover)",
+     VB_REFERENCE, setup_cpu, run_cpu, poison, fetch, teardown, NULL},
+    {"naive-inner", "the seed's race: block per output, thread per term, unsynchronised acc += term",
+     VB_GPU | VB_EXPECT_WRONG, setup_naive, run_gpu, poison, fetch, teardown, traffic},
+    {"serial-inner", "thread per output, the inner sum serial in that thread (the seed's fix)", VB_GPU,
+     setup_serial, run_gpu, poison, fetch, teardown, traffic},
+    {"reduce-inner", "warp per output, lanes over the terms, warp-shuffle reduction", VB_GPU,
+     setup_reduce, run_gpu, poison, fetch, teardown, traffic},
+};
+
+static const struct vb_axis axes[] = {
+    {"model_size", "outputs x[i] (the seed's 960; swept to 1e7 for the CPU/GPU crossover)",
+     {960, 10000, 100000, 1000000, 10000000}, 5, 1, 400000000, NULL, NULL},
+    {"smooth_steps", "S: 2S+1 terms per output (the seed's 12)", {12}, 1, 1, 255, NULL, NULL},
+};
+
+const struct vb_family vb_family_calx = {
+    .name = "calx",
+    .summary = "smoothing convolution (Lorenz-04): a racy inner loop, its serial fix, a reduction (FP64)",
+    .seed = "003_6d4d069bcf16c9eb.txt",
+    .axes = axes,
+    .naxes = 2,
+    .variants = variants,
+    .nvariants = sizeof variants / sizeof variants[0],
+    .out_len = out_len,
+    .reference = reference,
+    /* 2S+1 terms of size <= 1.1 summed in another order: float64 round-off is ~1e-15 */
+    .atol = 1e-13,
+    .rtol = 1e-12,
+};

@@ -1,0 +1,275 @@
+/*
+ * gufunc family (seed 000, "vectorize for CUDA: returning an array"): a function that
+ * turns each scalar x into a row of `cols` values, computed one thread per row, and the
+ * ladder of layouts that decides store efficiency: the seed's in-place row-major
+ * workaround (every warp store touches 32 rows: 25% efficiency at cols = 4), only the
+ * scalars in, the transposed [cols][rows] layout (coalesced), and a row-major output staged
+ * through shared memory (coalesced again). float32 on the GPU, double in the reference.
+ * Workload: rows up to 16M x cols up to 64 (4 GB per array).
+ */
+#include <cuda_runtime_api.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data.h"
+#include "gufunc.h"
+#include "gufunc_math.h"
+#include "phase.h"
+#include "registry.h"
+
+#define X_SEED 0x6775 /* the input stream of x values */
+
+enum kind { ROW_SLICED, SCALAR_IN, COLUMN_SLICED, ROW_SLICED_SMEM, CPU };
+enum { AX_FUNC, AX_ROWS, AX_COLS };
+
+struct gufunc {
+    enum kind kind;
+    int func, cols;
+    long rows;
+    size_t n;                /* rows * cols */
+    float *h_x, *h_in, *h_out; /* pageable, as numpy arrays in the seed */
+    double *h_ref;           /* the cpu-reference variant's answer */
+    float *d_x, *d_buf;
+    cudaStream_t s;
+};
+
+static size_t out_len(const struct vb_point *p)
+{
+    return (size_t)p->v[AX_ROWS] * (size_t)p->v[AX_COLS];
+}
+
+static double x_of(long r)
+{
+    return vb_data_uniform(X_SEED, (uint64_t)r, -1.5, 1.5);
+}
+
+/* reference: row r of out[rows][cols] from x_of(r), in double. */
+static int reference(const struct vb_point *p, double *out, struct vb_err *err)
+{
+    long r, rows = p->v[AX_ROWS];
+    int cols = (int)p->v[AX_COLS];
+    for (r = 0; r < rows; r++) {
+        double x = (double)(float)x_of(r); /* the float32 input the GPU sees */
+        if (p->v[AX_FUNC] == VB_GUFUNC_POWSUM)
+            vb_powsum_d(x, cols, out + r * cols, 1);
+        else
+            vb_hermite_d(x, cols, out + r * cols, 1);
+    }
+    return 0;
+}
+
+static void teardown(void *state)
+{
+    struct gufunc *g = state;
+    if (!g) return;
+    free(g->h_x);
+    free(g->h_in);
+    free(g->h_out);
+    free(g->h_ref);
+    cudaFree(g->d_x);
+    cudaFree(g->d_buf);
+    if (g->s) cudaStreamDestroy(g->s);
+    free(g);
+}
+
+static void *host_alloc(size_t bytes, struct vb_err *err)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) vb_err_set(err, VB_E_SYS, "malloc(%zu bytes): out of host memory", bytes);
+    else memset(p, 0xff, bytes); /* touch every page outside the timed samples */
+    return p;
+}
+
+static int setup_kind(enum kind kind, const struct vb_point *p, void **state, struct vb_err *err)
+{
+    struct gufunc *g = calloc(1, sizeof *g);
+    long r;
+    if (!g) return vb_err_set(err, VB_E_SYS, "out of memory");
+    *state = g;
+    g->kind = kind;
+    g->func = (int)p->v[AX_FUNC];
+    g->rows = p->v[AX_ROWS];
+    g->cols = (int)p->v[AX_COLS];
+    g->n = out_len(p);
+    if (kind == CPU) {
+        if (!(g->h_ref = host_alloc(g->n * sizeof(double), err))) goto fail;
+        return 0;
+    }
+    if (!(g->h_out = host_alloc(g->n * sizeof(float), err))) goto fail;
+    if (kind == ROW_SLICED) {
+        /* the seed's input array: zeros, with x in column 0 (powsum) or 1 and 1 in column 0 */
+        if (!(g->h_in = host_alloc(g->n * sizeof(float), err))) goto fail;
+        memset(g->h_in, 0, g->n * sizeof(float));
+        for (r = 0; r < g->rows; r++) {
+            float *row = g->h_in + r * g->cols;
+            if (g->func == VB_GUFUNC_POWSUM) {
+                row[0] = (float)x_of(r);
+            } else {
+                row[0] = 1.0f;
+                row[1] = (float)x_of(r);
+            }
+        }
+    } else {
+        if (!(g->h_x = host_alloc((size_t)g->rows * sizeof(float), err))) goto fail;
+        for (r = 0; r < g->rows; r++) g->h_x[r] = (float)x_of(r);
+        if (VB_CUDA(err, cudaMalloc((void **)&g->d_x, (size_t)g->rows * sizeof(float)))) goto fail;
+    }
+    if (VB_CUDA(err, cudaMalloc((void **)&g->d_buf, g->n * sizeof(float))) ||
+        VB_CUDA(err, cudaStreamCreateWithFlags(&g->s, cudaStreamNonBlocking)))
+        goto fail;
+    return 0;
+fail:
+    teardown(g);
+    *state = NULL;
+    return -1;
+}
+
+static int poison(void *state, struct vb_err *err)
+{
+    struct gufunc *g = state;
+    if (g->kind == CPU) {
+        memset(g->h_ref, 0xff, g->n * sizeof(double));
+        return 0;
+    }
+    memset(g->h_out, 0xff, g->n * sizeof(float)); /* all-ones: a NaN in float */
+    if (VB_CUDA(err, cudaMemset(g->d_buf, 0xff, g->n * sizeof(float))) ||
+        VB_CUDA(err, cudaDeviceSynchronize()))
+        return -1;
+    return 0;
+}
+
+/* fetch: the answer in row-major order ([cols][rows] for column-sliced, transposed back). */
+static void fetch(void *state, double *out)
+{
+    struct gufunc *g = state;
+    size_t i;
+    long r;
+    int c;
+    if (g->kind == CPU) {
+        memcpy(out, g->h_ref, g->n * sizeof(double));
+    } else if (g->kind == COLUMN_SLICED) {
+        for (c = 0; c < g->cols; c++)
+            for (r = 0; r < g->rows; r++)
+                out[r * g->cols + c] = g->h_out[(size_t)c * (size_t)g->rows + (size_t)r];
+    } else {
+        for (i = 0; i < g->n; i++) out[i] = g->h_out[i];
+    }
+}
+
+/* run_scalar: X (rows floats) in, launch, the whole output back: the three "()->(n)" layouts. */
+static int run_scalar(void *state, struct vb_err *err)
+{
+    struct gufunc *g = state;
+    cudaError_t launched;
+    if (vb_phase_copy(VB_PHASE_H2D, g->d_x, g->h_x, (size_t)g->rows * sizeof(float),
+                      cudaMemcpyHostToDevice, g->s, err))
+        return -1;
+    vb_nvtx_phase_begin(VB_PHASE_KERNEL);
+    if (g->kind == SCALAR_IN)
+        launched = vb_launch_gufunc_scalar_in(g->func, g->d_x, g->d_buf, g->rows, g->cols, g->s);
+    else if (g->kind == COLUMN_SLICED)
+        launched = vb_launch_gufunc_column_sliced(g->func, g->d_x, g->d_buf, g->rows, g->cols, g->s);
+    else
+        launched = vb_launch_gufunc_row_sliced_smem(g->func, g->d_x, g->d_buf, g->rows, g->cols, g->s);
+    if (vb_phase_wait(launched, g->s, err)) return -1;
+    return vb_phase_copy(VB_PHASE_D2H, g->h_out, g->d_buf, g->n * sizeof(float),
+                         cudaMemcpyDeviceToHost, g->s, err);
+}
+
+/* run_row_sliced: the seed's t2/t3: the whole [rows][cols] array in, in place, and back. */
+static int run_row_sliced(void *state, struct vb_err *err)
+{
+    struct gufunc *g = state;
+    if (vb_phase_copy(VB_PHASE_H2D, g->d_buf, g->h_in, g->n * sizeof(float),
+                      cudaMemcpyHostToDevice, g->s, err))
+        return -1;
+    vb_nvtx_phase_begin(VB_PHASE_KERNEL);
+    if (vb_phase_wait(vb_launch_gufunc_row_sliced(g->func, g->d_buf, g->rows, g->cols, g->s), g->s,
+                      err))
+        return -1;
+    return vb_phase_copy(VB_PHASE_D2H, g->h_out, g->d_buf, g->n * sizeof(float),
+                         cudaMemcpyDeviceToHost, g->s, err);
+}
+
+static int run_cpu(void *state, struct vb_err *err)
+{
+    struct gufunc *g = state;
+    struct vb_point p = {{g->func, g->rows, g->cols}};
+    int rc;
+    vb_nvtx_phase_begin(VB_PHASE_CPU);
+    rc = reference(&p, g->h_ref, err);
+    vb_nvtx_phase_end();
+    return rc;
+}
+
+static int setup_row(const struct vb_point *p, void **s, struct vb_err *e)
+{
+    return setup_kind(ROW_SLICED, p, s, e);
+}
+static int setup_scalar(const struct vb_point *p, void **s, struct vb_err *e)
+{
+    return setup_kind(SCALAR_IN, p, s, e);
+}
+static int setup_column(const struct vb_point *p, void **s, struct vb_err *e)
+{
+    return setup_kind(COLUMN_SLICED, p, s, e);
+}
+static int setup_smem(const struct vb_point *p, void **s, struct vb_err *e)
+{
+    return setup_kind(ROW_SLICED_SMEM, p, s, e);
+}
+static int setup_cpu(const struct vb_point *p, void **s, struct vb_err *e)
+{
+    return setup_kind(CPU, p, s, e);
+}
+
+/* row-sliced moves the whole array both ways; the others send only X (1/cols of it). */
+static void traffic_row(const struct vb_point *p, struct vb_traffic *t)
+{
+    t->h2d_bytes = t->d2h_bytes = (uint64_t)out_len(p) * sizeof(float);
+    t->h2d_count = t->d2h_count = 1;
+}
+static void traffic_scalar(const struct vb_point *p, struct vb_traffic *t)
+{
+    t->h2d_bytes = (uint64_t)p->v[AX_ROWS] * sizeof(float);
+    t->d2h_bytes = (uint64_t)out_len(p) * sizeof(float);
+    t->h2d_count = t->d2h_count = 1;
+}
+
+static const struct vb_variant variants[] = {
+    {"cpu-reference", "each row from its x on one CPU core, in double (the oracle)", VB_REFERENCE,
+     setup_cpu, run_cpu, poison, fetch, teardown, NULL},
+    {"row-sliced", "t2/t3: guvectorize (n)->(n) in place on [rows][cols]: all of it H2D and back",
+     VB_GPU, setup_row, run_row_sliced, poison, fetch, teardown, traffic_row},
+    {"scalar-in", "()->(n): only X goes H2D, one thread writes its row of [rows][cols]", VB_GPU,
+     setup_scalar, run_scalar, poison, fetch, teardown, traffic_scalar},
+    {"column-sliced", "transposed [cols][rows]: consecutive threads write consecutive addresses",
+     VB_GPU, setup_column, run_scalar, poison, fetch, teardown, traffic_scalar},
+    {"row-sliced-smem", "row-major [rows][cols] staged in shared memory, written out coalesced",
+     VB_GPU, setup_smem, run_scalar, poison, fetch, teardown, traffic_scalar},
+};
+
+static const char *const funcs[] = {"powsum", "hermite"};
+
+static const struct vb_axis axes[] = {
+    {"func", "the row function: powsum (x + ... + x^(i+1)) or hermite (He_i(x)/sqrt(i!))", {0, 1},
+     2, 0, 1, funcs, NULL},
+    {"rows", "rows (one x and one thread each)", {1280000, 16000000}, 2, 1, 1L << 28, NULL, NULL},
+    {"cols", "values per row (N); the seed's 4", {4}, 1, 2, 64, NULL, NULL},
+};
+
+const struct vb_family vb_family_gufunc = {
+    .name = "gufunc",
+    .summary = "a row of N values per scalar, one thread per row: the store-pattern ladder (FP32)",
+    .seed = "000_4f12d10000873a39.txt",
+    .axes = axes,
+    .naxes = 3,
+    .variants = variants,
+    .nvariants = sizeof variants / sizeof variants[0],
+    .out_len = out_len,
+    .reference = reference,
+    /* float32 against double: the worst over x in [-1.5, 1.5] and cols up to 64 is 1/7 of this
+     * (tests/test_gufunc.c holds it) */
+    .atol = 5e-6,
+    .rtol = 5e-6,
+};
