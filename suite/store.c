@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #define MAX_STMTS 32
+#define MAX_STRINGS 64
 
 struct vb_store {
     sqlite3 *db;
@@ -24,7 +25,16 @@ struct vb_store {
         sqlite3_stmt *st;
     } cache[MAX_STMTS];
     int ncache;
+    /* StringIds already written (kernel names and NVTX texts repeat in every sample); emptied
+     * when a transaction rolls back, since its ids may then not exist */
+    struct {
+        char *text;
+        int64_t id;
+    } strings[MAX_STRINGS];
+    int nstrings, next_string;
 };
+
+static void forget_strings(struct vb_store *s);
 
 static const char schema[] =
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);\n"
@@ -86,7 +96,7 @@ static const char schema[] =
     "CREATE INDEX memset_case ON CUPTI_ACTIVITY_KIND_MEMSET(case_id);\n"
     "CREATE TABLE NVTX_EVENTS(case_id INTEGER NOT NULL REFERENCES cases(id),\n"
     "  sample_id INTEGER REFERENCES samples(id), start INTEGER NOT NULL, end INTEGER,\n"
-    "  text TEXT, eventType INTEGER NOT NULL);\n"
+    "  text TEXT, textId INTEGER REFERENCES StringIds(id), eventType INTEGER NOT NULL);\n"
     "CREATE INDEX nvtx_case ON NVTX_EVENTS(case_id);\n"
     "CREATE TABLE ENUM_CUDA_MEMCPY_OPER(id INTEGER PRIMARY KEY, name TEXT NOT NULL,\n"
     "  label TEXT NOT NULL);\n"
@@ -309,6 +319,7 @@ void vb_store_close(struct vb_store *s)
     int i;
     if (!s) return;
     for (i = 0; i < s->ncache; i++) sqlite3_finalize(s->cache[i].st);
+    forget_strings(s);
     if (s->db) sqlite3_close(s->db);
     free(s);
 }
@@ -376,8 +387,36 @@ int vb_store_ceilings(struct vb_store *s, int64_t run_id, int device,
     return 0;
 }
 
+static int string_id_db(struct vb_store *s, const char *text, int64_t *id, struct vb_err *err);
+
 /* string_id returns the StringIds id of text, inserting it once. */
 static int string_id(struct vb_store *s, const char *text, int64_t *id, struct vb_err *err)
+{
+    int k;
+    for (k = 0; k < s->nstrings; k++)
+        if (!strcmp(s->strings[k].text, text)) {
+            *id = s->strings[k].id;
+            return 0;
+        }
+    if (string_id_db(s, text, id, err)) return -1;
+    k = s->nstrings < MAX_STRINGS ? s->nstrings++ : s->next_string++ % MAX_STRINGS;
+    free(s->strings[k].text);
+    s->strings[k].text = strdup(text);
+    s->strings[k].id = *id;
+    if (!s->strings[k].text) s->nstrings = k; /* out of memory: simply not cached */
+    return 0;
+}
+
+/* forget_strings empties the cache (after a rollback its ids may not exist). */
+static void forget_strings(struct vb_store *s)
+{
+    int k;
+    for (k = 0; k < s->nstrings; k++) free(s->strings[k].text);
+    s->nstrings = s->next_string = 0;
+}
+
+/* string_id_db looks text up in (or adds it to) StringIds. */
+static int string_id_db(struct vb_store *s, const char *text, int64_t *id, struct vb_err *err)
 {
     static const char ins[] = "INSERT INTO StringIds(value) VALUES (?) ON CONFLICT(value) DO "
                               "UPDATE SET value = excluded.value RETURNING id";
@@ -448,8 +487,9 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
                              "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     static const char cq[] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
     static const char mq[] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (?,?,?,?,?,?,?,?,?,?,?)";
-    /* eventType 59 is NvtxPushPopRange in the Nsight Systems export */
-    static const char nq[] = "INSERT INTO NVTX_EVENTS VALUES (?,?,?,?,?,59)";
+    /* eventType 59 is NvtxPushPopRange in the Nsight Systems export; the text is registered
+     * in StringIds (textId), as nsys does for registered strings */
+    static const char nq[] = "INSERT INTO NVTX_EVENTS VALUES (?,?,?,?,NULL,?,59)";
     const struct vb_activity *a = &r->activity;
     size_t i;
     int k;
@@ -483,7 +523,10 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
     }
     for (i = 0; i < a->nranges; i++) {
         const struct vb_range_rec *x = &a->ranges[i];
-        if (put(s, nq, NULL, err, "iUuUt", case_id, (uint64_t)SAMPLE_ID(x->start), x->start, x->end, x->text))
+        int64_t tid;
+        if (string_id(s, x->text, &tid, err) ||
+            put(s, nq, NULL, err, "iUuUi", case_id, (uint64_t)SAMPLE_ID(x->start), x->start,
+                x->end, tid))
             return -1;
     }
 #undef SAMPLE_ID
@@ -546,6 +589,7 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
 fail:
     free(sids);
     sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    forget_strings(s);
     return -1;
 }
 

@@ -139,7 +139,7 @@ int test_store_roundtrip(const char *arg)
     ASSERT_OK(vb_store_count(st, "variants", 0, &cnt, &err));
     ASSERT_INT_EQ(cnt, 1);
     ASSERT_OK(vb_store_count(st, "StringIds", 0, &cnt, &err));
-    ASSERT_INT_EQ(cnt, 2); /* short and mangled kernel name, once each */
+    ASSERT_INT_EQ(cnt, 3); /* short and mangled kernel name and the NVTX text, once each */
     ASSERT_OK(vb_store_count(st, "ceilings", 0, &cnt, &err));
     ASSERT_INT_EQ(cnt, VB_CEIL_COUNT);
     ASSERT_INT_EQ(vb_store_count(st, "sqlite_master; DROP TABLE runs", 0, &cnt, &err), -1);
