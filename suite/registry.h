@@ -55,9 +55,10 @@ struct vb_variant {
     const char *name;    /* unique within the family; the full name is family/name */
     const char *summary; /* one line for `varbench list` */
     unsigned flags;
-    /* setup allocates the case's state (host and device buffers, streams) for point p on the
-     * current device; nothing of it is timed. Returns 0, or -1 with err filled. */
-    int (*setup)(const struct vb_point *p, void **state, struct vb_err *err);
+    int tag; /* the family's own code for this variant, handed to setup */
+    /* setup allocates the case's state (host and device buffers, streams) for variant `tag` at
+     * point p on the current device; nothing of it is timed. Returns 0, or -1 with err filled. */
+    int (*setup)(int tag, const struct vb_point *p, void **state, struct vb_err *err);
     /* run does one sample, transfers included, and returns only when the answer is in host
      * memory (synchronised). It marks its phases with vb_nvtx_phase_*. */
     int (*run)(void *state, struct vb_err *err);

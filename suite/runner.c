@@ -269,7 +269,7 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
         fail(r, VB_STATUS_FAILED, &err);
         goto pop;
     }
-    if (v->setup(p, &state, &err)) {
+    if (v->setup(v->tag, p, &state, &err)) {
         vb_err_context(&err, "setup");
         fail(r, VB_STATUS_FAILED, &err);
         goto pop;

@@ -93,29 +93,13 @@ static int fx_ref(const struct vb_point *p, double *out, struct vb_err *err)
     for (i = 0; i < p->v[0]; i++) out[i] = 0.5 * (double)i + 1;
     return 0;
 }
-static int fx_setup(enum fx k, void **s, struct vb_err *err)
+static int fx_setup(int k, const struct vb_point *p, void **s, struct vb_err *err)
 {
     struct fx_state *st = calloc(1, sizeof *st);
     if (!st) return vb_err_set(err, VB_E_SYS, "oom");
-    st->kind = k;
+    st->kind = (enum fx)k;
     *s = st;
     return 0;
-}
-static int fx_setup_right(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    return fx_setup(FX_RIGHT, s, e);
-}
-static int fx_setup_off(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    return fx_setup(FX_OFF, s, e);
-}
-static int fx_setup_hole(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    return fx_setup(FX_HOLE, s, e);
-}
-static int fx_setup_fails(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    return fx_setup(FX_FAILS, s, e);
 }
 static int fx_run(void *state, struct vb_err *err)
 {
@@ -145,10 +129,10 @@ static void fx_teardown(void *state)
     free(state);
 }
 static const struct vb_variant fx_variants[] = {
-    {"right", "writes the reference", VB_REFERENCE, fx_setup_right, fx_run, fx_poison, fx_fetch, fx_teardown, NULL},
-    {"off", "one element off by 1e-3", 0, fx_setup_off, fx_run, fx_poison, fx_fetch, fx_teardown, NULL},
-    {"hole", "leaves half the output unwritten", 0, fx_setup_hole, fx_run, fx_poison, fx_fetch, fx_teardown, NULL},
-    {"fails", "every run fails", 0, fx_setup_fails, fx_run, fx_poison, fx_fetch, fx_teardown, NULL},
+    {"right", "writes the reference", VB_REFERENCE, FX_RIGHT, fx_setup, fx_run, fx_poison, fx_fetch, fx_teardown, NULL},
+    {"off", "one element off by 1e-3", 0, FX_OFF, fx_setup, fx_run, fx_poison, fx_fetch, fx_teardown, NULL},
+    {"hole", "leaves half the output unwritten", 0, FX_HOLE, fx_setup, fx_run, fx_poison, fx_fetch, fx_teardown, NULL},
+    {"fails", "every run fails", 0, FX_FAILS, fx_setup, fx_run, fx_poison, fx_fetch, fx_teardown, NULL},
 };
 static const struct vb_axis fx_axes[] = {{"n", "elements", {16}, 1, 16, 16, NULL, NULL}};
 static const struct vb_family fx_family = {"fixture", "runner fixture", "none", fx_axes, 1,

@@ -84,9 +84,13 @@ static void teardown(void *state)
     free(c);
 }
 
-static int setup_kind(enum kind kind, const struct vb_point *p, void **state, struct vb_err *err)
+static int setup(int tag, const struct vb_point *p, void **state, struct vb_err *err)
 {
-    struct calx *c = calloc(1, sizeof *c);
+    enum kind kind = (enum kind)tag;
+    struct calx *c;
+    if (kind == NAIVE && 2 * p->v[AX_S] + 1 > 1024)
+        return vb_err_set(err, VB_E_USAGE, "naive-inner needs 2*smooth_steps+1 <= 1024 threads");
+    c = calloc(1, sizeof *c);
     if (!c) return vb_err_set(err, VB_E_SYS, "out of memory");
     *state = c;
     c->kind = kind;
@@ -166,24 +170,6 @@ static int run_cpu(void *state, struct vb_err *err)
     return rc;
 }
 
-static int setup_naive(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    if (2 * p->v[AX_S] + 1 > 1024)
-        return vb_err_set(e, VB_E_USAGE, "naive-inner needs 2*smooth_steps+1 <= 1024 threads");
-    return setup_kind(NAIVE, p, s, e);
-}
-static int setup_serial(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    return setup_kind(SERIAL, p, s, e);
-}
-static int setup_reduce(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    return setup_kind(REDUCE, p, s, e);
-}
-static int setup_cpu(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    return setup_kind(CPU, p, s, e);
-}
 
 static void traffic(const struct vb_point *p, struct vb_traffic *t)
 {
@@ -196,13 +182,13 @@ static void traffic(const struct vb_point *p, struct vb_traffic *t)
 
 static const struct vb_variant variants[] = {
     {"cpu-reference", "the convolution on one CPU core, in double (the oracle; timed for the crossover)",
-     VB_REFERENCE, setup_cpu, run_cpu, poison, fetch, teardown, NULL},
+     VB_REFERENCE, CPU, setup, run_cpu, poison, fetch, teardown, NULL},
     {"naive-inner", "the seed's race: block per output, thread per term, unsynchronised acc += term",
-     VB_GPU | VB_EXPECT_WRONG, setup_naive, run_gpu, poison, fetch, teardown, traffic},
+     VB_GPU | VB_EXPECT_WRONG, NAIVE, setup, run_gpu, poison, fetch, teardown, traffic},
     {"serial-inner", "thread per output, the inner sum serial in that thread (the seed's fix)", VB_GPU,
-     setup_serial, run_gpu, poison, fetch, teardown, traffic},
+     SERIAL, setup, run_gpu, poison, fetch, teardown, traffic},
     {"reduce-inner", "warp per output, lanes over the terms, warp-shuffle reduction", VB_GPU,
-     setup_reduce, run_gpu, poison, fetch, teardown, traffic},
+     REDUCE, setup, run_gpu, poison, fetch, teardown, traffic},
 };
 
 static const struct vb_axis axes[] = {

@@ -80,8 +80,9 @@ static void *host_alloc(size_t bytes, struct vb_err *err)
     return p;
 }
 
-static int setup_kind(enum kind kind, const struct vb_point *p, void **state, struct vb_err *err)
+static int setup(int tag, const struct vb_point *p, void **state, struct vb_err *err)
 {
+    enum kind kind = (enum kind)tag;
     struct gufunc *g = calloc(1, sizeof *g);
     long r;
     if (!g) return vb_err_set(err, VB_E_SYS, "out of memory");
@@ -202,26 +203,6 @@ static int run_cpu(void *state, struct vb_err *err)
     return rc;
 }
 
-static int setup_row(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    return setup_kind(ROW_SLICED, p, s, e);
-}
-static int setup_scalar(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    return setup_kind(SCALAR_IN, p, s, e);
-}
-static int setup_column(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    return setup_kind(COLUMN_SLICED, p, s, e);
-}
-static int setup_smem(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    return setup_kind(ROW_SLICED_SMEM, p, s, e);
-}
-static int setup_cpu(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    return setup_kind(CPU, p, s, e);
-}
 
 /* row-sliced moves the whole array both ways; the others send only X (1/cols of it). */
 static void traffic_row(const struct vb_point *p, struct vb_traffic *t)
@@ -238,15 +219,15 @@ static void traffic_scalar(const struct vb_point *p, struct vb_traffic *t)
 
 static const struct vb_variant variants[] = {
     {"cpu-reference", "each row from its x on one CPU core, in double (the oracle)", VB_REFERENCE,
-     setup_cpu, run_cpu, poison, fetch, teardown, NULL},
+     CPU, setup, run_cpu, poison, fetch, teardown, NULL},
     {"row-sliced", "t2/t3: guvectorize (n)->(n) in place on [rows][cols]: all of it H2D and back",
-     VB_GPU, setup_row, run_row_sliced, poison, fetch, teardown, traffic_row},
+     VB_GPU, ROW_SLICED, setup, run_row_sliced, poison, fetch, teardown, traffic_row},
     {"scalar-in", "()->(n): only X goes H2D, one thread writes its row of [rows][cols]", VB_GPU,
-     setup_scalar, run_scalar, poison, fetch, teardown, traffic_scalar},
+     SCALAR_IN, setup, run_scalar, poison, fetch, teardown, traffic_scalar},
     {"column-sliced", "transposed [cols][rows]: consecutive threads write consecutive addresses",
-     VB_GPU, setup_column, run_scalar, poison, fetch, teardown, traffic_scalar},
+     VB_GPU, COLUMN_SLICED, setup, run_scalar, poison, fetch, teardown, traffic_scalar},
     {"row-sliced-smem", "row-major [rows][cols] staged in shared memory, written out coalesced",
-     VB_GPU, setup_smem, run_scalar, poison, fetch, teardown, traffic_scalar},
+     VB_GPU, ROW_SLICED_SMEM, setup, run_scalar, poison, fetch, teardown, traffic_scalar},
 };
 
 static const char *const funcs[] = {"powsum", "hermite"};

@@ -82,8 +82,9 @@ static int host_alloc(double **p, size_t n, struct vb_err *err)
     return 0;
 }
 
-static int setup_kind(enum kind kind, const struct vb_point *p, void **state, struct vb_err *err)
+static int setup(int tag, const struct vb_point *p, void **state, struct vb_err *err)
 {
+    enum kind kind = (enum kind)tag;
     struct mesh *m = calloc(1, sizeof *m);
     size_t bytes;
     int i;
@@ -260,30 +261,6 @@ static int run_cpu(void *state, struct vb_err *err)
     return rc;
 }
 
-static int setup_host_mesh(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    return setup_kind(HOST_MESH, p, s, e);
-}
-static int setup_broadcast(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    return setup_kind(BROADCAST, p, s, e);
-}
-static int setup_device(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    return setup_kind(DEVICE, p, s, e);
-}
-static int setup_pinned(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    return setup_kind(PINNED, p, s, e);
-}
-static int setup_overlap(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    return setup_kind(OVERLAP, p, s, e);
-}
-static int setup_cpu(const struct vb_point *p, void **s, struct vb_err *e)
-{
-    return setup_kind(CPU, p, s, e);
-}
 
 /* Traffic per sample, as the seed's nvprof tables count it: 8-byte doubles, one copy per array. */
 static void traffic_arrays(const struct vb_point *p, int h2d_arrays, int d2h_copies,
@@ -315,17 +292,17 @@ static void traffic_overlap(const struct vb_point *p, struct vb_traffic *t)
 
 static const struct vb_variant variants[] = {
     {"cpu-reference", "the function at every mesh point on one CPU core, in double (the oracle)",
-     VB_REFERENCE, setup_cpu, run_cpu, poison, fetch, teardown, NULL},
+     VB_REFERENCE, CPU, setup, run_cpu, poison, fetch, teardown, NULL},
     {"host-mesh", "t38: mesh built on the host, 4 full arrays H2D, kernel computes a, atan2 on host",
-     VB_GPU, setup_host_mesh, run_host_mesh, poison, fetch, teardown, traffic_host_mesh},
+     VB_GPU, HOST_MESH, setup, run_host_mesh, poison, fetch, teardown, traffic_host_mesh},
     {"broadcast-scalars", "t39: host mesh, lat1/lon1 H2D, lat2/lon2/s as scalars, atan2 fused",
-     VB_GPU, setup_broadcast, run_broadcast, poison, fetch, teardown, traffic_broadcast},
+     VB_GPU, BROADCAST, setup, run_broadcast, poison, fetch, teardown, traffic_broadcast},
     {"device-mesh", "t40: mesh generated on the device by a 2D grid, no H2D, D2H to pageable",
-     VB_GPU, setup_device, run_device, poison, fetch, teardown, traffic_device},
-    {"device-mesh-pinned", "device mesh, D2H into page-locked host memory", VB_GPU, setup_pinned,
+     VB_GPU, DEVICE, setup, run_device, poison, fetch, teardown, traffic_device},
+    {"device-mesh-pinned", "device mesh, D2H into page-locked host memory", VB_GPU, PINNED, setup,
      run_device, poison, fetch, teardown, traffic_device},
     {"device-mesh-overlap", "device mesh in 8 row chunks on 8 streams, pinned D2H overlaps kernels",
-     VB_GPU, setup_overlap, run_overlap, poison, fetch, teardown, traffic_overlap},
+     VB_GPU, OVERLAP, setup, run_overlap, poison, fetch, teardown, traffic_overlap},
 };
 
 static const struct vb_axis axes[] = {
