@@ -39,7 +39,8 @@ static void forget_strings(struct vb_store *s);
 static const char schema[] =
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);\n"
     "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT NOT NULL UNIQUE);\n"
-    "CREATE TABLE runs(id INTEGER PRIMARY KEY, kind TEXT NOT NULL CHECK(kind IN ('suite','trace')),\n"
+    "CREATE TABLE runs(id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE,\n"
+    "  kind TEXT NOT NULL CHECK(kind IN ('suite','trace')),\n"
     "  status TEXT NOT NULL CHECK(status IN ('running','complete','interrupted','failed')),\n"
     "  command_line TEXT NOT NULL, cwd TEXT, git_commit TEXT, varbench_version TEXT,\n"
     "  options TEXT, start_utc TEXT NOT NULL, end_utc TEXT, exit_code INTEGER, message TEXT);\n"
@@ -334,14 +335,31 @@ static void utc_now(char *buf, size_t n)
              tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
 }
 
+/* make_uuid writes a random (version 4) UUID: the run's identity across databases, so that
+ * runs merged from several machines are never confused or duplicated. */
+static int make_uuid(char *buf, size_t n)
+{
+    unsigned char b[16];
+    FILE *f = fopen("/dev/urandom", "rb");
+    size_t got = f ? fread(b, 1, sizeof b, f) : 0;
+    if (f) fclose(f);
+    if (got != sizeof b) return -1;
+    b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
+    b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+    snprintf(buf, n, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+             b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+    return 0;
+}
+
 int vb_store_run_begin(struct vb_store *s, const struct vb_run_info *info, int64_t *run_id,
                        struct vb_err *err)
 {
-    static const char sql[] = "INSERT INTO runs(kind, status, command_line, cwd, git_commit, "
-                              "varbench_version, options, start_utc) VALUES (?,'running',?,?,?,?,?,?)";
-    char now[40];
+    static const char sql[] = "INSERT INTO runs(uuid, kind, status, command_line, cwd, git_commit, "
+                              "varbench_version, options, start_utc) VALUES (?,?,'running',?,?,?,?,?,?)";
+    char now[40], uuid[40];
     utc_now(now, sizeof now);
-    return put(s, sql, run_id, err, "ttttttt", info->kind, info->command_line, info->cwd,
+    if (make_uuid(uuid, sizeof uuid)) return vb_err_set(err, VB_E_SYS, "no random bytes for a run id");
+    return put(s, sql, run_id, err, "tttttttt", uuid, info->kind, info->command_line, info->cwd,
                info->git_commit, info->version, info->options, now);
 }
 
