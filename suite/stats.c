@@ -52,3 +52,45 @@ int vb_stats_compute(const double *x, size_t n, struct vb_stats *out)
     out->median = vb_stats_median(x, n);
     return isnan(out->median) ? -1 : 0;
 }
+
+struct tagged {
+    double v;
+    int from_a;
+};
+
+static int cmp_tagged(const void *x, const void *y)
+{
+    double a = ((const struct tagged *)x)->v, b = ((const struct tagged *)y)->v;
+    return (a > b) - (a < b);
+}
+
+double vb_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb)
+{
+    size_t n = na + nb, i, j;
+    struct tagged *t;
+    double ra = 0, ties = 0, u, mu, sigma2, z, nn = (double)n;
+    if (!na || !nb) return NAN;
+    t = malloc(n * sizeof *t);
+    if (!t) return NAN;
+    for (i = 0; i < na; i++) t[i].v = a[i], t[i].from_a = 1;
+    for (i = 0; i < nb; i++) t[na + i].v = b[i], t[na + i].from_a = 0;
+    qsort(t, n, sizeof *t, cmp_tagged);
+    /* ranks 1..n, tied values sharing their mean rank */
+    for (i = 0; i < n; i = j) {
+        double rank, k;
+        for (j = i + 1; j < n && t[j].v == t[i].v; j++) {}
+        k = (double)(j - i);
+        rank = (double)(i + 1 + j) / 2.0;
+        for (size_t m = i; m < j; m++)
+            if (t[m].from_a) ra += rank;
+        ties += k * k * k - k;
+    }
+    free(t);
+    u = ra - (double)na * (double)(na + 1) / 2.0;
+    mu = (double)na * (double)nb / 2.0;
+    sigma2 = (double)na * (double)nb / 12.0 * ((nn + 1) - ties / (nn * (nn - 1)));
+    if (sigma2 <= 0) return 1.0; /* every value equal */
+    z = (fabs(u - mu) - 0.5) / sqrt(sigma2);
+    if (z < 0) z = 0;
+    return erfc(z / sqrt(2.0));
+}

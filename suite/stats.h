@@ -22,4 +22,9 @@ int vb_stats_compute(const double *x, size_t n, struct vb_stats *out);
  * memory runs out. */
 double vb_stats_median(const double *x, size_t n);
 
+/* vb_stats_mann_whitney returns the two-sided p-value of the Mann-Whitney U test that samples a
+ * and b come from the same distribution (normal approximation with tie and continuity
+ * corrections; fit for n >= 5 a side). Returns NaN for an empty side or out of memory. */
+double vb_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb);
+
 #endif

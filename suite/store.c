@@ -255,45 +255,82 @@ static int user_version(struct vb_store *s, int *v, int *ntables, struct vb_err 
 /* Migrations from schema version k to k+1 go here, index k-1; none yet. */
 static const char *const migrations[] = {NULL};
 
-int vb_store_open(const char *path, struct vb_store **out, struct vb_err *err)
+/* connect opens path with flags into a fresh store and reads its schema version and table count;
+ * refuses a non-regular file, a foreign or newer database. Returns the store or NULL. */
+static struct vb_store *connect(const char *path, int flags, int *version, struct vb_err *err)
 {
     struct vb_store *s = calloc(1, sizeof *s);
-    int v, ntables, memory = !strcmp(path, ":memory:"), flags;
+    int ntables, memory = !strcmp(path, ":memory:");
     struct stat sb;
-    char sql[64];
-    *out = NULL;
-    if (!s) return vb_err_set(err, VB_E_SYS, "out of memory");
+    if (!s) {
+        vb_err_set(err, VB_E_SYS, "out of memory");
+        return NULL;
+    }
     snprintf(s->path, sizeof s->path, "%s", path);
     if (!memory && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         free(s);
         vb_err_set(err, VB_E_DB, "database '%s': not a regular file", path);
-        return vb_err_hint(err, "pass --db with a file path");
+        vb_err_hint(err, "pass --db with a file path");
+        return NULL;
     }
-    flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-        if (s->db) {
+    if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        if (s->db)
             sql_fail(s, err, "cannot open");
-        } else {
+        else
             vb_err_set(err, VB_E_DB, "database '%s': cannot open", path);
-        }
         vb_store_close(s);
-        return -1;
+        return NULL;
     }
     sqlite3_extended_result_codes(s->db, 1);
     sqlite3_busy_timeout(s->db, 5000);
-    if (user_version(s, &v, &ntables, err)) goto fail;
-    if (v > VB_SCHEMA_VERSION) {
+    if (user_version(s, version, &ntables, err)) goto fail;
+    if (*version > VB_SCHEMA_VERSION) {
         vb_err_set(err, VB_E_DB, "database '%s' has schema %d, newer than this varbench's %d", path,
-                   v, VB_SCHEMA_VERSION);
+                   *version, VB_SCHEMA_VERSION);
         vb_err_hint(err, "use a newer varbench, or another --db");
         goto fail;
     }
-    if (v == 0 && ntables > 0) {
+    if (*version == 0 && ntables > 0) {
         vb_err_set(err, VB_E_DB, "database '%s' is an SQLite file but not a varbench database",
                    path);
         vb_err_hint(err, "pass --db with another path (varbench does not touch this file)");
         goto fail;
     }
+    return s;
+fail:
+    vb_store_close(s);
+    return NULL;
+}
+
+int vb_store_open_ro(const char *path, struct vb_store **out, struct vb_err *err)
+{
+    struct vb_store *s;
+    int v;
+    *out = NULL;
+    if (access(path, F_OK) != 0) {
+        vb_err_set(err, VB_E_DB, "database '%s' does not exist", path);
+        return vb_err_hint(err, "pass the path of a database written by 'varbench run'");
+    }
+    if (!(s = connect(path, SQLITE_OPEN_READONLY, &v, err))) return -1;
+    if (v != VB_SCHEMA_VERSION) {
+        vb_err_set(err, VB_E_DB, "database '%s' %s", path,
+                   v ? "has an older schema" : "is empty: no varbench runs in it");
+        vb_err_hint(err, v ? "open it once with 'varbench run' to migrate it"
+                           : "pass the path of a database written by 'varbench run'");
+        vb_store_close(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+int vb_store_open(const char *path, struct vb_store **out, struct vb_err *err)
+{
+    struct vb_store *s;
+    int v;
+    char sql[64];
+    *out = NULL;
+    if (!(s = connect(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &v, err))) return -1;
     /* Take the write lock now: an unwritable file fails here, before any work is done. */
     if (exec(s, "BEGIN IMMEDIATE", err)) goto fail;
     if (v == 0) {
@@ -622,58 +659,314 @@ static double col_double(sqlite3_stmt *st, int c)
     return sqlite3_column_type(st, c) == SQLITE_NULL ? NAN : sqlite3_column_double(st, c);
 }
 
-int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows, int *n,
-                   struct vb_err *err)
+/* grow_rows makes room for one more row of size sz in *arr (count n, capacity *cap). */
+static int grow_rows(void **arr, int n, int *cap, size_t sz, struct vb_err *err)
 {
-    static const char q[] =
-        "SELECT c.id, v.family || '/' || v.name, c.axes, c.status, c.reason, c.samples, "
-        "c.e2e_median_ns, c.kernel_median_ns, c.h2d_median_ns, c.d2h_median_ns, c.max_abs_err, "
-        "c.h2d_bytes, c.d2h_bytes, c.h2d_count, c.d2h_count FROM cases c "
-        "JOIN variants v ON v.id = c.variant_id WHERE c.run_id = ? ORDER BY c.id";
-    sqlite3_stmt *st = stmt(s, q, err);
-    struct vb_case_row *out = NULL;
+    void *p;
+    if (n < *cap) return 0;
+    p = realloc(*arr, sz * (size_t)(*cap ? *cap * 2 : 16));
+    if (!p) return vb_err_set(err, VB_E_SYS, "out of memory reading the database");
+    *arr = p;
+    *cap = *cap ? *cap * 2 : 16;
+    return 0;
+}
+
+/* read_rows steps st (bound by the caller) and calls fill for each row into a growing array of
+ * rows of size sz; on success *rows/ *n hold it (caller frees). */
+static int read_rows(struct vb_store *s, sqlite3_stmt *st, size_t sz,
+                     void (*fill)(sqlite3_stmt *, void *), void **rows, int *n, struct vb_err *err)
+{
+    void *out = NULL;
     int cap = 0, cnt = 0, rc;
-    *rows = NULL;
-    *n = 0;
-    if (!st) return -1;
-    if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) return sql_fail(s, err, "bind");
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        struct vb_case_row *r;
-        if (cnt == cap) {
-            void *p = realloc(out, sizeof *out * (size_t)(cap = cap ? cap * 2 : 16));
-            if (!p) {
-                free(out);
-                sqlite3_reset(st);
-                return vb_err_set(err, VB_E_SYS, "out of memory");
-            }
-            out = p;
+        if (grow_rows(&out, cnt, &cap, sz, err)) {
+            free(out);
+            sqlite3_reset(st);
+            return -1;
         }
-        r = &out[cnt++];
-        memset(r, 0, sizeof *r);
-        r->id = sqlite3_column_int64(st, 0);
-        col_text(st, 1, r->variant, sizeof r->variant);
-        col_text(st, 2, r->axes, sizeof r->axes);
-        col_text(st, 3, r->status, sizeof r->status);
-        col_text(st, 4, r->reason, sizeof r->reason);
-        r->samples = sqlite3_column_int(st, 5);
-        r->e2e_median_ns = col_double(st, 6);
-        r->kernel_median_ns = col_double(st, 7);
-        r->h2d_median_ns = col_double(st, 8);
-        r->d2h_median_ns = col_double(st, 9);
-        r->max_abs_err = col_double(st, 10);
-        r->h2d_bytes = sqlite3_column_int64(st, 11);
-        r->d2h_bytes = sqlite3_column_int64(st, 12);
-        r->h2d_count = sqlite3_column_int64(st, 13);
-        r->d2h_count = sqlite3_column_int64(st, 14);
+        memset((char *)out + sz * (size_t)cnt, 0, sz);
+        fill(st, (char *)out + sz * (size_t)cnt++);
     }
     sqlite3_reset(st);
     if (rc != SQLITE_DONE) {
         free(out);
-        return sql_fail(s, err, "reading cases");
+        return sql_fail(s, err, "reading");
     }
     *rows = out;
     *n = cnt;
     return 0;
+}
+
+static void fill_case(sqlite3_stmt *st, void *p)
+{
+    struct vb_case_row *r = p;
+    r->id = sqlite3_column_int64(st, 0);
+    r->run_id = sqlite3_column_int64(st, 1);
+    col_text(st, 2, r->family, sizeof r->family);
+    col_text(st, 3, r->name, sizeof r->name);
+    snprintf(r->variant, sizeof r->variant, "%s/%s", r->family, r->name);
+    col_text(st, 4, r->axes, sizeof r->axes);
+    col_text(st, 5, r->status, sizeof r->status);
+    col_text(st, 6, r->reason, sizeof r->reason);
+    col_text(st, 7, r->device, sizeof r->device);
+    r->is_reference = sqlite3_column_int(st, 8);
+    r->needs_gpu = sqlite3_column_int(st, 9);
+    r->have_records = sqlite3_column_int(st, 10);
+    r->samples = sqlite3_column_int(st, 11);
+    r->e2e_median_ns = col_double(st, 12);
+    r->e2e_mean_ns = col_double(st, 13);
+    r->e2e_stdev_ns = col_double(st, 14);
+    r->e2e_min_ns = col_double(st, 15);
+    r->e2e_max_ns = col_double(st, 16);
+    r->kernel_median_ns = col_double(st, 17);
+    r->h2d_median_ns = col_double(st, 18);
+    r->d2h_median_ns = col_double(st, 19);
+    r->max_abs_err = col_double(st, 20);
+    r->max_rel_err = col_double(st, 21);
+    r->h2d_bytes = sqlite3_column_int64(st, 22);
+    r->d2h_bytes = sqlite3_column_int64(st, 23);
+    r->h2d_count = sqlite3_column_int64(st, 24);
+    r->d2h_count = sqlite3_column_int64(st, 25);
+}
+
+int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows, int *n,
+                   struct vb_err *err)
+{
+    static const char q[] =
+        "SELECT c.id, c.run_id, v.family, v.name, c.axes, c.status, c.reason, "
+        "CASE WHEN c.device_id IS NULL THEN 'cpu: ' || IFNULL(h.cpu_model, '?') "
+        "ELSE IFNULL(g.name, '?') END, v.is_reference, v.needs_gpu, c.have_records, c.samples, "
+        "c.e2e_median_ns, c.e2e_mean_ns, c.e2e_stdev_ns, c.e2e_min_ns, c.e2e_max_ns, "
+        "c.kernel_median_ns, c.h2d_median_ns, c.d2h_median_ns, c.max_abs_err, c.max_rel_err, "
+        "c.h2d_bytes, c.d2h_bytes, c.h2d_count, c.d2h_count FROM cases c "
+        "JOIN variants v ON v.id = c.variant_id LEFT JOIN host_env h ON h.run_id = c.run_id "
+        "LEFT JOIN TARGET_INFO_GPU g ON g.run_id = c.run_id AND g.id = c.device_id "
+        "WHERE c.run_id = ? ORDER BY c.id";
+    sqlite3_stmt *st = stmt(s, q, err);
+    *rows = NULL;
+    *n = 0;
+    if (!st) return -1;
+    if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) return sql_fail(s, err, "bind");
+    return read_rows(s, st, sizeof **rows, fill_case, (void **)rows, n, err);
+}
+
+static void fill_run(sqlite3_stmt *st, void *p)
+{
+    struct vb_run_row *r = p;
+    r->id = sqlite3_column_int64(st, 0);
+    col_text(st, 1, r->uuid, sizeof r->uuid);
+    col_text(st, 2, r->kind, sizeof r->kind);
+    col_text(st, 3, r->status, sizeof r->status);
+    col_text(st, 4, r->command_line, sizeof r->command_line);
+    col_text(st, 5, r->git_commit, sizeof r->git_commit);
+    col_text(st, 6, r->start_utc, sizeof r->start_utc);
+    col_text(st, 7, r->host, sizeof r->host);
+    col_text(st, 8, r->cpu, sizeof r->cpu);
+    col_text(st, 9, r->gpu, sizeof r->gpu);
+    r->exit_code = sqlite3_column_int(st, 10);
+    r->cpu_count = sqlite3_column_int(st, 11);
+}
+
+int vb_store_runs(struct vb_store *s, struct vb_run_row **rows, int *n, struct vb_err *err)
+{
+    static const char q[] =
+        "SELECT r.id, r.uuid, r.kind, r.status, r.command_line, r.git_commit, r.start_utc, "
+        "h.hostname, h.cpu_model, (SELECT name FROM TARGET_INFO_GPU g WHERE g.run_id = r.id "
+        "ORDER BY g.id LIMIT 1), r.exit_code, h.cpu_count FROM runs r "
+        "LEFT JOIN host_env h ON h.run_id = r.id "
+        "ORDER BY r.id";
+    sqlite3_stmt *st = stmt(s, q, err);
+    *rows = NULL;
+    *n = 0;
+    if (!st) return -1;
+    return read_rows(s, st, sizeof **rows, fill_run, (void **)rows, n, err);
+}
+
+int vb_store_latest_run(struct vb_store *s, int64_t *run_id, struct vb_err *err)
+{
+    static const char q[] = "SELECT max(id) FROM runs WHERE status = 'complete'";
+    sqlite3_stmt *st = stmt(s, q, err);
+    int rc;
+    if (!st) return -1;
+    rc = sqlite3_step(st);
+    *run_id = rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL
+                  ? sqlite3_column_int64(st, 0) : -1;
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW) return sql_fail(s, err, "reading runs");
+    if (*run_id < 0) {
+        vb_err_set(err, VB_E_DB, "database '%s' has no complete run", s->path);
+        return vb_err_hint(err, "run 'varbench run --db %s' first", s->path);
+    }
+    return 0;
+}
+
+static void fill_ceiling(sqlite3_stmt *st, void *p)
+{
+    struct vb_ceiling_row *r = p;
+    r->run_id = sqlite3_column_int64(st, 0);
+    r->device = sqlite3_column_int(st, 1);
+    col_text(st, 2, r->name, sizeof r->name);
+    r->gbps = col_double(st, 3);
+}
+
+int vb_store_ceiling_rows(struct vb_store *s, struct vb_ceiling_row **rows, int *n,
+                          struct vb_err *err)
+{
+    static const char q[] = "SELECT run_id, device_id, name, gbps FROM ceilings ORDER BY run_id";
+    sqlite3_stmt *st = stmt(s, q, err);
+    *rows = NULL;
+    *n = 0;
+    if (!st) return -1;
+    return read_rows(s, st, sizeof **rows, fill_ceiling, (void **)rows, n, err);
+}
+
+static void fill_double(sqlite3_stmt *st, void *p)
+{
+    *(double *)p = sqlite3_column_double(st, 0);
+}
+
+int vb_store_samples(struct vb_store *s, int64_t case_id, const char *metric, double **x, int *n,
+                     struct vb_err *err)
+{
+    static const char qe[] = "SELECT e2e_ns FROM samples WHERE case_id = ? AND kind = 'timed' "
+                             "ORDER BY idx";
+    static const char qk[] = "SELECT kernel_ns FROM samples WHERE case_id = ? AND kind = 'timed' "
+                             "AND kernel_ns IS NOT NULL ORDER BY idx";
+    sqlite3_stmt *st;
+    *x = NULL;
+    *n = 0;
+    if (strcmp(metric, "e2e") && strcmp(metric, "kernel"))
+        return vb_err_set(err, VB_E_USAGE, "unknown metric '%s' (e2e or kernel)", metric);
+    if (!(st = stmt(s, strcmp(metric, "e2e") ? qk : qe, err))) return -1;
+    if (sqlite3_bind_int64(st, 1, case_id) != SQLITE_OK) return sql_fail(s, err, "bind");
+    return read_rows(s, st, sizeof **x, fill_double, (void **)x, n, err);
+}
+
+/* Merging. Rows keep their values; ids of runs, cases and samples move up by the target's
+ * largest id, and names (variants, StringIds) are matched by value. */
+struct merge_off {
+    int64_t run, kase, sample;
+};
+
+/* column_expr gives the SELECT expression copying column col from src into main. */
+static void column_expr(const char *table, const char *col, char *buf, size_t n)
+{
+    static const char sid[] = "(SELECT m.id FROM main.StringIds m JOIN src.StringIds x ON "
+                              "x.value = m.value WHERE x.id = %s)";
+    if (!strcmp(col, "id") && !strcmp(table, "runs")) snprintf(buf, n, "id + :offr");
+    else if (!strcmp(col, "id") && !strcmp(table, "cases")) snprintf(buf, n, "id + :offc");
+    else if (!strcmp(col, "id") && !strcmp(table, "samples")) snprintf(buf, n, "id + :offs");
+    else if (!strcmp(col, "run_id")) snprintf(buf, n, "run_id + :offr");
+    else if (!strcmp(col, "case_id")) snprintf(buf, n, "case_id + :offc");
+    else if (!strcmp(col, "sample_id")) snprintf(buf, n, "sample_id + :offs");
+    else if (!strcmp(col, "variant_id"))
+        snprintf(buf, n, "(SELECT m.id FROM main.variants m JOIN src.variants x ON x.family = "
+                         "m.family AND x.name = m.name WHERE x.id = variant_id)");
+    else if (!strcmp(col, "shortName") || !strcmp(col, "mangledName") || !strcmp(col, "textId"))
+        snprintf(buf, n, sid, col);
+    else snprintf(buf, n, "\"%s\"", col);
+}
+
+/* copy_table copies the rows of table that belong to the runs listed in temp.merge_runs. */
+static int copy_table(struct vb_store *s, const char *table, const struct merge_off *off,
+                      struct vb_err *err)
+{
+    char cols[4096] = "", exprs[8192] = "", sql[16384], q[160], e[512];
+    const char *where;
+    sqlite3_stmt *st = NULL;
+    int rc, has_run = 0, has_case = 0, k;
+    snprintf(q, sizeof q, "PRAGMA main.table_info(%s)", table);
+    if (sqlite3_prepare_v2(s->db, q, -1, &st, NULL) != SQLITE_OK) return sql_fail(s, err, q);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *col = (const char *)sqlite3_column_text(st, 1);
+        has_run |= !strcmp(col, "run_id");
+        has_case |= !strcmp(col, "case_id");
+        column_expr(table, col, e, sizeof e);
+        snprintf(cols + strlen(cols), sizeof cols - strlen(cols), "%s\"%s\"", cols[0] ? "," : "", col);
+        snprintf(exprs + strlen(exprs), sizeof exprs - strlen(exprs), "%s%s", exprs[0] ? "," : "", e);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return sql_fail(s, err, q);
+    where = !strcmp(table, "runs") ? "id IN (SELECT id FROM temp.merge_runs)"
+            : has_run ? "run_id IN (SELECT id FROM temp.merge_runs)"
+            : has_case ? "case_id IN (SELECT id FROM src.cases WHERE run_id IN "
+                         "(SELECT id FROM temp.merge_runs))"
+            : NULL;
+    if (!where) return vb_err_set(err, VB_E_DB, "internal: table '%s' belongs to no run", table);
+    snprintf(sql, sizeof sql, "INSERT INTO main.\"%s\"(%s) SELECT %s FROM src.\"%s\" WHERE %s",
+             table, cols, exprs, table, where);
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return sql_fail(s, err, table);
+    for (k = 1; k <= sqlite3_bind_parameter_count(st); k++) {
+        const char *name = sqlite3_bind_parameter_name(st, k);
+        sqlite3_bind_int64(st, k, !strcmp(name, ":offr") ? off->run
+                                  : !strcmp(name, ":offc") ? off->kase : off->sample);
+    }
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : sql_fail(s, err, table);
+}
+
+static int max_id(struct vb_store *s, const char *table, int64_t *out, struct vb_err *err)
+{
+    char q[96];
+    sqlite3_stmt *st;
+    int rc;
+    snprintf(q, sizeof q, "SELECT IFNULL(max(id), 0) FROM main.%s", table);
+    if (sqlite3_prepare_v2(s->db, q, -1, &st, NULL) != SQLITE_OK) return sql_fail(s, err, q);
+    rc = sqlite3_step(st);
+    *out = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : sql_fail(s, err, q);
+}
+
+int vb_store_merge(struct vb_store *s, const char *path, int *added, struct vb_err *err)
+{
+    /* in the order the foreign keys need */
+    static const char *const tables[] = {"runs", "host_env", "TARGET_INFO_GPU", "ceilings",
+        "cases", "case_axes", "samples", "CUPTI_ACTIVITY_KIND_KERNEL",
+        "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET", "NVTX_EVENTS"};
+    struct vb_store *in;
+    struct merge_off off;
+    sqlite3_stmt *st = NULL;
+    size_t i;
+    *added = 0;
+    /* the input must be a varbench database of this schema; it is only ever read */
+    if (vb_store_open_ro(path, &in, err)) return -1;
+    vb_store_close(in);
+    if (sqlite3_prepare_v2(s->db, "ATTACH DATABASE ? AS src", -1, &st, NULL) != SQLITE_OK)
+        return sql_fail(s, err, "attach");
+    sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(st) != SQLITE_DONE) {
+        sqlite3_finalize(st);
+        return sql_fail(s, err, "attach");
+    }
+    sqlite3_finalize(st);
+    if (exec(s, "BEGIN IMMEDIATE", err)) goto detach;
+    if (exec(s, "CREATE TEMP TABLE merge_runs AS SELECT id FROM src.runs WHERE uuid NOT IN "
+                "(SELECT uuid FROM main.runs)", err) ||
+        exec(s, "INSERT OR IGNORE INTO main.StringIds(value) SELECT value FROM src.StringIds", err) ||
+        exec(s, "INSERT OR IGNORE INTO main.variants(family, name, summary, seed, is_reference, "
+                "needs_gpu) SELECT family, name, summary, seed, is_reference, needs_gpu FROM "
+                "src.variants", err) ||
+        max_id(s, "runs", &off.run, err) || max_id(s, "cases", &off.kase, err) ||
+        max_id(s, "samples", &off.sample, err))
+        goto rollback;
+    for (i = 0; i < sizeof tables / sizeof tables[0]; i++)
+        if (copy_table(s, tables[i], &off, err)) goto rollback;
+    if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM temp.merge_runs", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        *added = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (exec(s, "DROP TABLE temp.merge_runs", err) || exec(s, "COMMIT", err)) goto rollback;
+    forget_strings(s);
+    exec(s, "DETACH DATABASE src", err);
+    return 0;
+rollback:
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    forget_strings(s);
+detach:
+    sqlite3_exec(s->db, "DETACH DATABASE src", NULL, NULL, NULL);
+    return vb_err_context(err, "merging '%s'", path);
 }
 
 int vb_store_count(struct vb_store *s, const char *table, int64_t case_id, int64_t *n,

@@ -29,15 +29,39 @@ struct vb_run_info {
     const char *options; /* the effective options, one line */
 };
 
-/* A case as read back (for the tests and any reader that needs no SQL of its own). */
+/* A case as read back, for the stages that read the database (compare, export, report) and
+ * the tests. device is the GPU's name, or "cpu: <host CPU model>" for CPU-only variants. */
 struct vb_case_row {
-    int64_t id;
-    char variant[160], axes[256], status[16], reason[256];
+    int64_t id, run_id;
+    char variant[160], family[64], name[96], axes[256], status[16], reason[256];
+    char device[256];
+    int is_reference, needs_gpu, have_records;
     int samples;
-    double e2e_median_ns, kernel_median_ns, h2d_median_ns, d2h_median_ns;
-    double max_abs_err;
+    double e2e_median_ns, e2e_mean_ns, e2e_stdev_ns, e2e_min_ns, e2e_max_ns;
+    double kernel_median_ns, h2d_median_ns, d2h_median_ns;
+    double max_abs_err, max_rel_err;
     int64_t h2d_bytes, d2h_bytes, h2d_count, d2h_count;
 };
+
+/* A run as read back. */
+struct vb_run_row {
+    int64_t id;
+    char uuid[40], kind[16], status[16], command_line[512], git_commit[64], start_utc[40];
+    char host[256], cpu[256], gpu[256]; /* gpu: device 0's name, "" without one */
+    int exit_code, cpu_count;
+};
+
+/* One measured ceiling of a run. */
+struct vb_ceiling_row {
+    int64_t run_id;
+    int device;
+    char name[32];
+    double gbps;
+};
+
+/* vb_store_open_ro opens an existing database read-only (never creating or changing it);
+ * refuses files that are not varbench databases of this schema. Returns 0 or -1 (VB_E_DB). */
+int vb_store_open_ro(const char *path, struct vb_store **out, struct vb_err *err);
 
 /* vb_store_open opens (or creates) the database at path (":memory:" allowed), creating the
  * schema in an empty file and refusing, untouched, a file that is not a varbench database, is
@@ -63,7 +87,24 @@ int vb_store_ceilings(struct vb_store *s, int64_t run_id, int device,
 int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_result *r,
                   int64_t *case_id, struct vb_err *err);
 
-/* Readers. vb_store_cases returns a malloc'd array of the run's cases (caller frees). */
+/* Readers. vb_store_runs returns a malloc'd array of every run, oldest first (caller frees). */
+int vb_store_runs(struct vb_store *s, struct vb_run_row **rows, int *n, struct vb_err *err);
+/* vb_store_latest_run sets *run_id to the newest complete run; -1 (VB_E_DB) if there is none. */
+int vb_store_latest_run(struct vb_store *s, int64_t *run_id, struct vb_err *err);
+/* vb_store_ceiling_rows returns a malloc'd array of the ceilings of every run (caller frees). */
+int vb_store_ceiling_rows(struct vb_store *s, struct vb_ceiling_row **rows, int *n,
+                          struct vb_err *err);
+/* vb_store_samples returns the case's timed samples of metric "e2e" or "kernel" in ns, in the
+ * order taken, as a malloc'd array (caller frees); kernel samples exist only with records. */
+int vb_store_samples(struct vb_store *s, int64_t case_id, const char *metric, double **x, int *n,
+                     struct vb_err *err);
+
+/* vb_store_merge copies every run of the database at `path` whose uuid this database lacks,
+ * with everything that belongs to it, in one transaction; `path` is opened read-only. Sets
+ * *added to the number of runs copied. Merging the same file twice adds nothing. */
+int vb_store_merge(struct vb_store *s, const char *path, int *added, struct vb_err *err);
+
+/* vb_store_cases returns a malloc'd array of the run's cases (caller frees). */
 int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows, int *n,
                    struct vb_err *err);
 /* vb_store_count counts rows of table (one of the schema's tables) for a case (case_id > 0) or

@@ -5,6 +5,7 @@
 set -u
 vb=$1
 case_name=$2
+vbtest=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -102,6 +103,39 @@ gpu-mesh-run)
   [ "$rc" -eq 4 ] && { echo "no GPU: skipped"; exit 77; }
   [ "$rc" -eq 0 ] || fail "exit $rc"
   [ "$(grep -cE '^mesh/.* ok ' out)" -eq 6 ] || fail "not every mesh case ok" ;;
+compare-codes)
+  "$vbtest" make_fixtures "$tmp" >/dev/null || fail "fixtures"
+  expect 1 "slower" "$vb" compare base.db slow10.db
+  grep -qE "^mesh/device-mesh .*\+10\.[0-9]%.* slower" out || fail "the slower case is not named"
+  grep -q "REGRESSION (exit 1)" out || fail "no regression line"
+  expect 1 "| mesh/device-mesh |" "$vb" compare --format md --junit j.xml base.db slow10.db
+  grep -q '<failure message="slower' j.xml || fail "junit has no failure"
+  [ "$(grep -c '<testcase' j.xml)" -eq 3 ] || fail "junit lacks cases"
+  expect 0 "no regression (exit 0)" "$vb" compare base.db same2.db
+  expect 3 "INCONCLUSIVE (exit 3)" "$vb" compare base.db few.db
+  grep -qE "^mesh/device-mesh-pinned .* noisy" out || fail "too few samples not called noisy"
+  expect 2 "different GPU models" "$vb" compare base.db h100.db
+  expect 0 "hardware comparison" "$vb" compare --across-devices base.db h100.db
+  expect 2 "does not exist" "$vb" compare base.db missing.db
+  head -c 4096 /dev/urandom > junk.db
+  expect 2 "not a database" "$vb" compare base.db junk.db
+  expect 2 "bad --threshold" "$vb" compare --threshold x base.db same2.db ;;
+merge-export)
+  "$vbtest" make_fixtures "$tmp" >/dev/null || fail "fixtures"
+  cp base.db base.db.orig
+  expect 0 "base.db: 1 run added to all.db" "$vb" merge all.db base.db h100.db
+  expect 0 "base.db: 0 runs added to all.db" "$vb" merge all.db base.db
+  unchanged base.db
+  expect 3 "does not exist" "$vb" merge all.db nope.db
+  expect 2 "expected OUT.db" "$vb" merge all.db
+  expect 0 "run_uuid,run_id,variant" "$vb" export --db all.db --run 1 --format csv
+  [ "$(wc -l < out)" -eq 4 ] || fail "csv: expected a header and 3 rows"
+  "$vb" export --db all.db --format json -o b.json || fail "json export"
+  if command -v python3 >/dev/null; then
+    python3 -c "import json,sys; d=json.load(open('b.json')); b=d['benchmarks']; assert d['context']['gpu']=='NVIDIA H100 80GB HBM3'; assert len(b)==12, len(b); assert b[1]['aggregate_name']=='median' and b[1]['run_name']=='mesh/host-mesh/nx:1000/ny:1000', b[1]" || fail "json layout"
+  fi
+  expect 2 "--format is needed" "$vb" export --db all.db
+  expect 3 "has no run 9" "$vb" export --db all.db --run 9 --format csv ;;
 gpu-racecheck)
   # compute-sanitizer's racecheck finds the race of calx/naive-inner and none in the others
   command -v compute-sanitizer >/dev/null || { echo "compute-sanitizer not installed"; exit 77; }

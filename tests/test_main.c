@@ -30,6 +30,9 @@ static const struct vb_test table[] = {
     {"gufunc_seed_powsum", "cpu", test_gufunc_seed_powsum, NULL},
     {"gufunc_seed_hermite", "cpu", test_gufunc_seed_hermite, NULL},
     {"gufunc_float_within_tolerance", "cpu", test_gufunc_float_within_tolerance, NULL},
+    {"compare_verdicts", "cpu", test_compare_verdicts, NULL},
+    {"mann_whitney", "cpu", test_mann_whitney, NULL},
+    {"merge_idempotent", "cpu", test_merge_idempotent, NULL},
     {"store_roundtrip", "cpu", test_store_roundtrip, NULL},
     {"store_persists", "cpu", test_store_persists, NULL},
     {"store_refuses_foreign", "cpu", test_store_refuses_foreign, NULL},
@@ -69,6 +72,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc >= 2 && !strcmp(argv[1], "variant") && argc == 3) return test_gpu_variant(argv[2]);
+    /* a helper for cli.sh, not a test: writes fixture databases into a folder */
+    if (argc == 3 && !strcmp(argv[1], "make_fixtures")) return test_make_fixtures(argv[2]);
     for (i = 0; argc >= 2 && i < sizeof table / sizeof table[0]; i++)
         if (!strcmp(argv[1], table[i].name)) return table[i].fn(argc > 2 ? argv[2] : table[i].arg);
     fprintf(stderr, "usage: vbtest NAME [ARG] | vbtest --ctest EXE\n");

@@ -26,6 +26,10 @@ int test_store_refuses_unopenable(const char *arg);
 int test_gufunc_seed_powsum(const char *arg);
 int test_gufunc_seed_hermite(const char *arg);
 int test_gufunc_float_within_tolerance(const char *arg);
+int test_compare_verdicts(const char *arg);
+int test_mann_whitney(const char *arg);
+int test_merge_idempotent(const char *arg);
+int test_make_fixtures(const char *arg);
 int test_gpu_variant(const char *arg);
 
 #endif

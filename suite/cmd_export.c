@@ -1,0 +1,228 @@
+/*
+ * export: `varbench export`: one run's cases as CSV (one row per case) or as JSON in Google
+ * Benchmark's layout (context + benchmarks with mean/median/stddev/cv aggregates), so existing
+ * dashboards and trackers read varbench's results.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "escape.h"
+#include "store.h"
+
+static const char usage[] =
+    "usage: varbench export [--db FILE] [--run ID] --format csv|json [-o FILE]\n"
+    "\n"
+    "  --db FILE       database (default ./varbench.db)\n"
+    "  --run ID        run to export (default: the newest complete run)\n"
+    "  --format F      csv: one row per case; json: Google Benchmark's JSON layout\n"
+    "  -o FILE         write there instead of standard output\n"
+    "\n"
+    "exit codes: 0 exported, 2 usage error, 3 database error (missing, unreadable, no such run)\n";
+
+/* put_csv writes one CSV field, quoted when it holds a comma, quote or newline. */
+static void put_csv(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void put_num(FILE *f, double v)
+{
+    if (isfinite(v)) fprintf(f, "%.9g", v);
+}
+
+static void export_csv(FILE *f, const struct vb_run_row *run, const struct vb_case_row *c, int n)
+{
+    int i;
+    fputs("run_uuid,run_id,variant,axes,device,status,samples,e2e_median_ms,e2e_mean_ms,"
+          "e2e_stdev_ms,e2e_min_ms,e2e_max_ms,kernel_median_ms,h2d_median_ms,d2h_median_ms,"
+          "h2d_bytes,h2d_count,d2h_bytes,d2h_count,max_abs_err,max_rel_err,reason\n", f);
+    for (i = 0; i < n; i++) {
+        const double v[] = {c[i].e2e_median_ns, c[i].e2e_mean_ns, c[i].e2e_stdev_ns,
+                            c[i].e2e_min_ns, c[i].e2e_max_ns, c[i].kernel_median_ns,
+                            c[i].h2d_median_ns, c[i].d2h_median_ns};
+        size_t k;
+        fprintf(f, "%s,%lld,", run->uuid, (long long)run->id);
+        put_csv(f, c[i].variant);
+        fputc(',', f);
+        put_csv(f, c[i].axes);
+        fputc(',', f);
+        put_csv(f, c[i].device);
+        fprintf(f, ",%s,%d", c[i].status, c[i].samples);
+        for (k = 0; k < sizeof v / sizeof v[0]; k++) {
+            fputc(',', f);
+            put_num(f, v[k] / 1e6);
+        }
+        fprintf(f, ",%lld,%lld,%lld,%lld,", (long long)c[i].h2d_bytes, (long long)c[i].h2d_count,
+                (long long)c[i].d2h_bytes, (long long)c[i].d2h_count);
+        put_num(f, c[i].max_abs_err);
+        fputc(',', f);
+        put_num(f, c[i].max_rel_err);
+        fputc(',', f);
+        put_csv(f, c[i].reason);
+        fputc('\n', f);
+    }
+}
+
+/* bench_name: "mesh/host-mesh/nx:1000/ny:1000", Google Benchmark's arg:value naming. */
+static void bench_name(const struct vb_case_row *c, char *buf, size_t n)
+{
+    size_t k = (size_t)snprintf(buf, n, "%s/", c->variant);
+    const char *a;
+    for (a = c->axes; *a && k + 1 < n; a++) buf[k++] = *a == '=' ? ':' : *a == ',' ? '/' : *a;
+    buf[k < n ? k : n - 1] = '\0';
+}
+
+static void json_str(FILE *f, const char *key, const char *v, int comma)
+{
+    fprintf(f, "      \"%s\": \"", key);
+    vb_put_json(f, v);
+    fprintf(f, "\"%s\n", comma ? "," : "");
+}
+
+static void export_json(FILE *f, const struct vb_run_row *run, const struct vb_case_row *c, int n)
+{
+    static const char *const aggs[] = {"mean", "median", "stddev", "cv"};
+    int i, k, first = 1;
+    fprintf(f, "{\n  \"context\": {\n    \"date\": \"%s\",\n    \"host_name\": \"", run->start_utc);
+    vb_put_json(f, run->host);
+    fprintf(f, "\",\n    \"executable\": \"varbench\",\n    \"num_cpus\": %d,\n    \"mhz_per_cpu\": 0,\n"
+               "    \"cpu_scaling_enabled\": false,\n    \"caches\": [],\n    \"load_avg\": [],\n"
+               "    \"library_build_type\": \"release\",\n    \"varbench_run_uuid\": \"%s\",\n"
+               "    \"varbench_git_commit\": \"", run->cpu_count, run->uuid);
+    vb_put_json(f, run->git_commit);
+    fprintf(f, "\",\n    \"gpu\": \"");
+    vb_put_json(f, run->gpu);
+    fprintf(f, "\"\n  },\n  \"benchmarks\": [");
+    for (i = 0; i < n; i++) {
+        char name[512];
+        double mean = c[i].e2e_mean_ns / 1e6, sd = c[i].e2e_stdev_ns / 1e6;
+        const double val[] = {mean, c[i].e2e_median_ns / 1e6, sd, mean > 0 ? sd / mean : NAN};
+        bench_name(&c[i], name, sizeof name);
+        if (strcmp(c[i].status, "ok")) {
+            fprintf(f, "%s\n    {\n", first ? "" : ",");
+            first = 0;
+            json_str(f, "name", name, 1);
+            json_str(f, "run_name", name, 1);
+            fprintf(f, "      \"run_type\": \"iteration\",\n      \"family_index\": %d,\n"
+                       "      \"per_family_instance_index\": 0,\n      \"repetitions\": 0,\n"
+                       "      \"threads\": 1,\n      \"iterations\": 0,\n      \"error_occurred\": true,\n",
+                    i);
+            {
+                char msg[320];
+                snprintf(msg, sizeof msg, "%s: %s", c[i].status, c[i].reason);
+                json_str(f, "error_message", msg, 0);
+            }
+            fprintf(f, "    }");
+            continue;
+        }
+        for (k = 0; k < 4; k++) {
+            char full[600];
+            snprintf(full, sizeof full, "%s_%s", name, aggs[k]);
+            fprintf(f, "%s\n    {\n", first ? "" : ",");
+            first = 0;
+            json_str(f, "name", full, 1);
+            json_str(f, "run_name", name, 1);
+            fprintf(f, "      \"run_type\": \"aggregate\",\n      \"family_index\": %d,\n"
+                       "      \"per_family_instance_index\": 0,\n      \"repetitions\": %d,\n"
+                       "      \"threads\": 1,\n      \"aggregate_name\": \"%s\",\n"
+                       "      \"aggregate_unit\": \"%s\",\n      \"iterations\": %d,\n",
+                    i, c[i].samples, aggs[k], k == 3 ? "percentage" : "time", c[i].samples);
+            fprintf(f, "      \"real_time\": ");
+            fprintf(f, isfinite(val[k]) ? "%.9g" : "0", val[k]);
+            fprintf(f, ",\n      \"cpu_time\": ");
+            fprintf(f, isfinite(val[k]) ? "%.9g" : "0", val[k]);
+            fprintf(f, ",\n      \"time_unit\": \"ms\",\n      \"h2d_bytes\": %lld,\n"
+                       "      \"d2h_bytes\": %lld,\n      \"kernel_ms\": ",
+                    (long long)c[i].h2d_bytes, (long long)c[i].d2h_bytes);
+            fprintf(f, isfinite(c[i].kernel_median_ns) ? "%.9g" : "0", c[i].kernel_median_ns / 1e6);
+            fprintf(f, "\n    }");
+        }
+    }
+    fprintf(f, "\n  ]\n}\n");
+}
+
+int vb_cmd_export(int argc, char **argv)
+{
+    static const struct option lo[] = {{"db", required_argument, NULL, 'd'},
+        {"run", required_argument, NULL, 'r'}, {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+    const char *db = "./varbench.db", *format = NULL, *outpath = NULL;
+    struct vb_store *s;
+    struct vb_err err;
+    struct vb_run_row *runs = NULL, *run = NULL;
+    struct vb_case_row *cases = NULL;
+    long long want = 0;
+    int c, nr, nc, i, code = 0;
+    FILE *f = stdout;
+    char *end;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
+        switch (c) {
+        case 'd': db = optarg; break;
+        case 'o': outpath = optarg; break;
+        case 'f':
+            if (strcmp(optarg, "csv") && strcmp(optarg, "json")) {
+                fprintf(stderr, "varbench export: bad --format '%s' (csv or json)\n", optarg);
+                return 2;
+            }
+            format = optarg;
+            break;
+        case 'r':
+            want = strtoll(optarg, &end, 10);
+            if (*end || want < 1) {
+                fprintf(stderr, "varbench export: bad --run '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        case 'h': fputs(usage, stdout); return 0;
+        case ':': fprintf(stderr, "varbench export: option '%s' needs a value\n%s", argv[optind - 1], usage); return 2;
+        default: fprintf(stderr, "varbench export: unknown option '%s'\n%s", argv[optind - 1], usage); return 2;
+        }
+    }
+    if (!format || optind < argc) {
+        fprintf(stderr, "varbench export: %s\n%s", format ? "unexpected argument" : "--format is needed", usage);
+        return 2;
+    }
+    if (vb_store_open_ro(db, &s, &err)) return vb_report_error("export", &err);
+    if (!want && vb_store_latest_run(s, (int64_t *)&want, &err)) goto fail;
+    if (vb_store_runs(s, &runs, &nr, &err)) goto fail;
+    for (i = 0; i < nr; i++)
+        if (runs[i].id == want) run = &runs[i];
+    if (!run) {
+        vb_err_set(&err, VB_E_DB, "database '%s' has no run %lld", db, want);
+        goto fail;
+    }
+    if (vb_store_cases(s, run->id, &cases, &nc, &err)) goto fail;
+    if (outpath && !(f = fopen(outpath, "w"))) {
+        vb_err_set(&err, VB_E_SYS, "cannot write '%s'", outpath);
+        goto fail;
+    }
+    if (!strcmp(format, "csv")) export_csv(f, run, cases, nc);
+    else export_json(f, run, cases, nc);
+    if (f != stdout && fclose(f)) {
+        vb_err_set(&err, VB_E_SYS, "cannot write '%s'", outpath);
+        goto fail;
+    }
+    goto out;
+fail:
+    code = vb_report_error("export", &err);
+out:
+    free(runs);
+    free(cases);
+    vb_store_close(s);
+    return code;
+}

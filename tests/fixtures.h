@@ -1,0 +1,22 @@
+/* fixtures: synthetic runs written through the store API, for the tests of the stages that
+ * read databases (compare, merge, export, report). */
+#ifndef VB_FIXTURES_H
+#define VB_FIXTURES_H
+
+#include "store.h"
+
+/* One case of a fixture run: mesh variant `variant` at nx = ny = n, with `samples` timed
+ * samples spread +-1% around median_ms (deterministic), and the given status. */
+struct fx_case {
+    const char *variant;
+    long n;
+    int samples;
+    double median_ms;
+    const char *status; /* "ok", "wrong-result", ... */
+};
+
+/* fx_write_run writes a complete run on GPU `gpu` with the cases; sets *run_id. 0 or -1. */
+int fx_write_run(struct vb_store *s, const char *gpu, const struct fx_case *cases, int n,
+                 int64_t *run_id, struct vb_err *err);
+
+#endif
