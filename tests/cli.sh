@@ -136,6 +136,23 @@ merge-export)
   fi
   expect 2 "--format is needed" "$vb" export --db all.db
   expect 3 "has no run 9" "$vb" export --db all.db --run 9 --format csv ;;
+report)
+  # the report from two GPU models merged: every plot, escaped names, rendered in Chromium
+  command -v gnuplot >/dev/null || { echo "gnuplot not installed"; exit 77; }
+  "$vbtest" make_fixtures "$tmp" >/dev/null || fail "fixtures"
+  "$vb" merge all.db base.db h100.db >/dev/null || fail "merge"
+  expect 0 "report: rep/index.html" "$vb" report --db all.db -o rep
+  for f in index.html report.md; do [ -s "rep/$f" ] || fail "no $f"; done
+  n=$(grep -o '<img class="plot" src="fig[0-9]*.svg"' rep/index.html | wc -l)
+  [ "$n" -ge 3 ] || fail "only $n plots"
+  for s in $(grep -o 'fig[0-9]*\.svg' rep/index.html | sort -u); do [ -s "rep/$s" ] || fail "missing $s"; done
+  grep -q "Hardware comparison" rep/report.md || fail "no hardware comparison"
+  grep -q "&lt;b&gt;fixture&amp;host&lt;/b&gt;" rep/index.html || fail "host name not escaped"
+  grep -q "<b>fixture" rep/index.html && fail "raw HTML from the database"
+  expect 2 "no run 99" "$vb" report --db all.db --run 99 -o rep2
+  VARBENCH_GNUPLOT=/nonexistent/gnuplot "$vb" report --db all.db -o rep3 >out 2>err
+  [ $? -eq 6 ] && grep -q "gnuplot" err || fail "missing gnuplot not reported"
+  python3 "$(dirname "$0")/report_check.py" rep || fail "chromium check" ;;
 gpu-racecheck)
   # compute-sanitizer's racecheck finds the race of calx/naive-inner and none in the others
   command -v compute-sanitizer >/dev/null || { echo "compute-sanitizer not installed"; exit 77; }
