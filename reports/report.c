@@ -332,6 +332,33 @@ static const char *sweep_axis(struct vb_case_row **cs, int n, char *name, size_t
     return NULL;
 }
 
+/* group_key: the case's axes without the swept one and without any axis that equals it in
+ * every case of the family (zipped axes: mesh's ny follows nx), so one group is one sweep. */
+static void group_key(struct vb_case_row **cs, int n, const struct vb_case_row *r, const char *axis,
+                      char *out, size_t len)
+{
+    char buf[256], tmp[256], key[64], v[64], w[64];
+    const char *p;
+    int i, zipped;
+    without_axis(r->axes, axis, buf, sizeof buf);
+    for (p = r->axes; p && *p;) {
+        const char *eq = strchr(p, '=');
+        if (!eq) break;
+        snprintf(key, sizeof key, "%.*s", (int)(eq - p), p);
+        zipped = strcmp(key, axis) != 0;
+        for (i = 0; i < n && zipped; i++)
+            zipped = !axis_value(cs[i]->axes, key, v, sizeof v) &&
+                     !axis_value(cs[i]->axes, axis, w, sizeof w) && !strcmp(v, w);
+        if (zipped) {
+            without_axis(buf, key, tmp, sizeof tmp);
+            snprintf(buf, sizeof buf, "%s", tmp);
+        }
+        p = strchr(p, ',');
+        if (p) p++;
+    }
+    snprintf(out, len, "%s", buf);
+}
+
 /* sweep: end-to-end time over the swept axis, one line per variant, with the floors. */
 static int sweep(struct ctx *c, const struct run_data *rd, const char *family,
                  struct vb_case_row **cs, int n)
@@ -344,25 +371,39 @@ static int sweep(struct ctx *c, const struct run_data *rd, const char *family,
     if (!sweep_axis(cs, n, axis, sizeof axis) || n > 1024) return 0;
     for (i = 0; i < n; i++) {
         FILE *f;
-        int nv = 0;
+        int nv = 0, sizes = 0;
         const char *names[64];
+        char first[64] = "";
         if (done[i]) continue;
-        without_axis(cs[i]->axes, axis, group, sizeof group);
+        group_key(cs, n, cs[i], axis, group, sizeof group);
+        for (j = i; j < n; j++) {
+            group_key(cs, n, cs[j], axis, g2, sizeof g2);
+            if (strcmp(g2, group) || axis_value(cs[j]->axes, axis, v, sizeof v)) continue;
+            if (!sizes++) snprintf(first, sizeof first, "%s", v);
+            else if (!strcmp(v, first)) sizes--;
+        }
+        if (sizes < 2) { /* one size only: nothing to sweep */
+            for (j = i; j < n; j++) {
+                group_key(cs, n, cs[j], axis, g2, sizeof g2);
+                if (!strcmp(g2, group)) done[j] = 1;
+            }
+            continue;
+        }
         if (!(f = figure(c, id, sizeof id))) return -1;
         /* one block per variant, rows: size e2e_ms; then the floors */
         for (j = i; j < n; j++) {
-            without_axis(cs[j]->axes, axis, g2, sizeof g2);
+            group_key(cs, n, cs[j], axis, g2, sizeof g2);
             if (done[j] || strcmp(g2, group) || !is_ok(cs[j])) continue;
             for (k = 0; k < nv && strcmp(names[k], cs[j]->name); k++) {}
             if (k == nv && nv < 64) names[nv++] = cs[j]->name;
         }
         for (j = i; j < n; j++) {
-            without_axis(cs[j]->axes, axis, g2, sizeof g2);
+            group_key(cs, n, cs[j], axis, g2, sizeof g2);
             if (!strcmp(g2, group)) done[j] = 1;
         }
         for (k = 0; k < nv; k++) {
             for (j = i; j < n; j++) {
-                without_axis(cs[j]->axes, axis, g2, sizeof g2);
+                group_key(cs, n, cs[j], axis, g2, sizeof g2);
                 if (strcmp(g2, group) || strcmp(cs[j]->name, names[k])) continue;
                 if (!is_ok(cs[j]) || axis_value(cs[j]->axes, axis, v, sizeof v)) continue;
                 fprintf(f, "%s %.6f\n", v, ms(cs[j]->e2e_median_ns));
@@ -371,7 +412,7 @@ static int sweep(struct ctx *c, const struct run_data *rd, const char *family,
         }
         /* floors from the largest output copied back at each size */
         for (j = i; j < n; j++) {
-            without_axis(cs[j]->axes, axis, g2, sizeof g2);
+            group_key(cs, n, cs[j], axis, g2, sizeof g2);
             if (strcmp(g2, group) || !cs[j]->needs_gpu || !cs[j]->d2h_bytes || d2h <= 0 || hbm <= 0 ||
                 axis_value(cs[j]->axes, axis, v, sizeof v))
                 continue;
@@ -384,7 +425,7 @@ static int sweep(struct ctx *c, const struct run_data *rd, const char *family,
                  family, axis, group[0] ? " at " : "", group, rd->run.gpu[0] ? rd->run.gpu : "the CPU");
         blen = (size_t)snprintf(body, sizeof body,
                                 "set logscale xy\nset format y '%%g'\nset format x '%%g'\nset xlabel '%s'\n"
-                                "set ylabel 'ms per sample (median)'\nset key top left\nplot ",
+                                "set ylabel 'ms per sample (median)'\nset key inside top left\nplot ",
                                 axis);
         for (k = 0; k < nv; k++) {
             safe(names[k], lab, sizeof lab);

@@ -17,7 +17,10 @@ static const char usage[] =
     "usage: varbench compare [options] BASE.db CAND.db\n"
     "\n"
     "Matches the cases of the candidate run with the base run (variant and axes) and judges\n"
-    "each on its raw samples: the ratio of medians, and a Mann-Whitney U test. A case is\n"
+    "each on its raw samples of the metric: the ratio of medians, and a Mann-Whitney U test.\n"
+    "The default metric is the summed kernel time of a sample (CUPTI: the GPU's own work,\n"
+    "reproducible run to run); --metric e2e judges end-to-end time, which includes host work\n"
+    "and pageable copies that move between runs of the same binary. A case is\n"
     "slower or faster only when the change is over the threshold AND significant at alpha;\n"
     "a large but insignificant change, or too few samples, is noisy. A case that verified in\n"
     "the base and is wrong or failed in the candidate is broken.\n"
@@ -25,7 +28,8 @@ static const char usage[] =
     "  --threshold PCT     relative change that matters (default 5)\n"
     "  --alpha A           significance of the rank test (default 0.001)\n"
     "  --min-samples N     fewer timed samples on a side: noisy (default 5)\n"
-    "  --metric e2e|kernel compare end-to-end times (default) or summed kernel times\n"
+    "  --metric kernel|e2e summed kernel time per sample (default) or end-to-end time; CPU-only\n"
+    "                      cases are compared under e2e only\n"
     "  --base-run ID       run of BASE.db (default: its newest complete run)\n"
     "  --cand-run ID       run of CAND.db (default: its newest complete run)\n"
     "  --format table|md   output: aligned table (default) or Markdown (pull-request comment)\n"
@@ -66,19 +70,19 @@ static void print_table(const struct vb_cmp_result *res, const struct vb_cmp_opt
                title, (long long)res->run_base, res->gpu_base[0] ? res->gpu_base : "no GPU",
                (long long)res->run_cand, res->gpu_cand[0] ? res->gpu_cand : "no GPU", o->metric,
                o->threshold * 100, o->alpha);
-        printf("| variant | axes | base ms | candidate ms | change | p | samples | verdict |\n"
-               "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+        printf("| variant | axes | base ms | candidate ms | change | p | samples | verdict | e2e change |\n"
+               "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n");
     } else {
         printf("%s: base run %lld (%s) vs candidate run %lld (%s); metric %s, threshold %g%%, "
                "alpha %g\n", title, (long long)res->run_base,
                res->gpu_base[0] ? res->gpu_base : "no GPU", (long long)res->run_cand,
                res->gpu_cand[0] ? res->gpu_cand : "no GPU", o->metric, o->threshold * 100, o->alpha);
-        printf("%-30s %-36s %10s %10s %8s %9s %11s %s\n", "variant", "axes", "base ms", "cand ms",
-               "change", "p", "samples", "verdict");
+        printf("%-30s %-36s %10s %10s %8s %9s %11s %-13s %s\n", "variant", "axes", "base ms",
+               "cand ms", "change", "p", "samples", "verdict", "e2e change (info)");
     }
     for (i = 0; i < res->nrows; i++) {
         const struct vb_cmp_row *r = &res->rows[i];
-        char mb[24], mc[24], ch[24], p[24], n[32];
+        char mb[24], mc[24], ch[24], p[24], n[32], e2e[24];
         const char *v = vb_verdict_name(r->verdict);
         fmt_ms(r->med_base, mb, sizeof mb);
         fmt_ms(r->med_cand, mc, sizeof mc);
@@ -86,16 +90,19 @@ static void print_table(const struct vb_cmp_result *res, const struct vb_cmp_opt
         if (isfinite(r->p)) snprintf(p, sizeof p, "%.2g", r->p);
         else snprintf(p, sizeof p, "-");
         snprintf(n, sizeof n, "%d/%d", r->n_base, r->n_cand);
+        if (isfinite(r->e2e_ratio)) snprintf(e2e, sizeof e2e, "%+.1f%%", (r->e2e_ratio - 1) * 100);
+        else snprintf(e2e, sizeof e2e, "-");
         if (md) {
             printf("| ");
             vb_put_md(stdout, r->variant);
             printf(" | ");
             vb_put_md(stdout, r->axes);
-            printf(" | %s | %s | %s | %s | %s | %s%s%s |\n", mb, mc, ch, p, n,
+            printf(" | %s | %s | %s | %s | %s | %s%s%s | %s |\n", mb, mc, ch, p, n,
                    r->verdict == VB_VERDICT_SLOWER || r->verdict == VB_VERDICT_BROKEN ? "**" : "", v,
-                   r->verdict == VB_VERDICT_SLOWER || r->verdict == VB_VERDICT_BROKEN ? "**" : "");
+                   r->verdict == VB_VERDICT_SLOWER || r->verdict == VB_VERDICT_BROKEN ? "**" : "", e2e);
         } else {
-            printf("%-30s %-36s %10s %10s %8s %9s %11s %s", r->variant, r->axes, mb, mc, ch, p, n, v);
+            printf("%-30s %-36s %10s %10s %8s %9s %11s %-13s %s", r->variant, r->axes, mb, mc, ch, p,
+                   n, v, e2e);
             if (r->verdict == VB_VERDICT_BROKEN || r->verdict == VB_VERDICT_NOT_COMPARED)
                 printf(" (%s -> %s)", r->status_base, r->status_cand);
             printf("\n");

@@ -24,7 +24,7 @@ void vb_cmp_opts_default(struct vb_cmp_opts *o)
     o->threshold = 0.05;
     o->alpha = 0.001;
     o->min_samples = 5;
-    o->metric = "e2e";
+    o->metric = "kernel";
     o->across_devices = 0;
 }
 
@@ -68,6 +68,11 @@ static int judge(struct vb_store *base, const struct vb_case_row *b, struct vb_s
         r->verdict = VB_VERDICT_BROKEN;
         return 0;
     }
+    r->e2e_ratio = c->e2e_median_ns / b->e2e_median_ns;
+    if (!strcmp(o->metric, "kernel") && !b->needs_gpu) {
+        r->verdict = VB_VERDICT_NOT_COMPARED; /* a CPU-only case has no kernel time */
+        return 0;
+    }
     if (vb_store_samples(base, b->id, o->metric, &xb, &nb, err) ||
         vb_store_samples(cand, c->id, o->metric, &xc, &nc, err)) {
         free(xb);
@@ -105,7 +110,7 @@ static struct vb_cmp_row *add_row(struct vb_cmp_result *res, int *cap, struct vb
     }
     r = &res->rows[res->nrows++];
     memset(r, 0, sizeof *r);
-    r->ratio = r->p = r->med_base = r->med_cand = NAN;
+    r->ratio = r->p = r->med_base = r->med_cand = r->e2e_ratio = NAN;
     return r;
 }
 
