@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,20 @@ static void safe(const char *s, char *out, size_t n)
         out[k++] = (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,=:/+- ()", *s))
                        ? *s : '_';
     out[k] = '\0';
+}
+
+/* append formats onto buf[*len..cap), never past its end (the text is cut instead). */
+static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+    if (*len + 1 >= cap) return;
+    va_start(ap, fmt);
+    k = vsnprintf(buf + *len, cap - *len, fmt, ap);
+    va_end(ap);
+    if (k > 0) *len = *len + (size_t)k < cap ? *len + (size_t)k : cap - 1;
 }
 
 static double ms(double ns)
@@ -423,23 +438,26 @@ static int sweep(struct ctx *c, const struct run_data *rd, const char *family,
         ngroups++;
         snprintf(title, sizeof title, "%s over %s%s%s on %s: end to end, with the measured floors of the device",
                  family, axis, group[0] ? " at " : "", group, rd->run.gpu[0] ? rd->run.gpu : "the CPU");
-        blen = (size_t)snprintf(body, sizeof body,
-                                "set logscale xy\nset format y '%%g'\nset format x '%%g'\nset xlabel '%s'\n"
-                                "set ylabel 'ms per sample (median)'\nset key inside top left\nplot ",
-                                axis);
+        blen = 0;
+        safe(axis, lab, sizeof lab);
+        append(body, sizeof body, &blen,
+               "set logscale xy\nset format y '%%g'\nset format x '%%g'\nset xlabel '%s'\n"
+               "set ylabel 'ms per sample (median)'\nset key inside top left\nplot ",
+               lab);
         for (k = 0; k < nv; k++) {
             safe(names[k], lab, sizeof lab);
-            blen += (size_t)snprintf(body + blen, sizeof body - blen,
-                                     "'%s.dat' index %d using 1:2 with linespoints lw 2 title '%s', ", id, k, lab);
+            append(body, sizeof body, &blen,
+                   "'%s.dat' index %d using 1:2 with linespoints lw 2 title '%s', ", id, k, lab);
         }
         if (d2h > 0 && hbm > 0 && rd->run.gpu[0])
-            snprintf(body + blen, sizeof body - blen,
+            append(body, sizeof body, &blen,
                      "'%s.dat' index %d using 1:2 with lines dt 2 lc rgb 'black' title 'pinned D2H floor "
                      "(output / %.1f GB/s)', '' index %d using 1:3 with lines dt 3 lc rgb 'gray30' "
                      "title 'HBM floor (output written once / %.0f GB/s)'\n",
                      id, nv, d2h, nv, hbm);
         else
-            snprintf(body + blen, sizeof body - blen, "1/0 notitle\n");
+            append(body, sizeof body, &blen, "1/0 notitle\n");
+        if (blen + 2 >= sizeof body) return vb_err_set(c->err, VB_E_SYS, "plot script too long");
         if (render(c, id, title, body)) return -1;
         embed(c, id, title);
     }
@@ -498,14 +516,15 @@ static void run_header(struct ctx *c, const struct run_data *rd)
 {
     char line[1600];
     int k;
-    snprintf(line, sizeof line, "run %lld (%s), %s, %s: GPU %s, host %s (%s), git %s, `%s`",
+    snprintf(line, sizeof line, "run %lld (%s), %s, %s: GPU %s, host %s (%s), git %s, command: %s",
              (long long)rd->run.id, rd->run.uuid, rd->run.start_utc, rd->run.status,
              rd->run.gpu[0] ? rd->run.gpu : "none", rd->run.host, rd->run.cpu, rd->run.git_commit,
              rd->run.command_line);
     fprintf(c->html, "<p class=\"run\">");
     vb_put_xml(c->html, line);
     fprintf(c->html, "</p>\n");
-    fprintf(c->md, "%s\n\n", line);
+    vb_put_md(c->md, line);
+    fprintf(c->md, "\n\n");
     if (!rd->run.gpu[0]) return;
     fprintf(c->html, "<p>measured ceilings:");
     fprintf(c->md, "measured ceilings:");
@@ -572,8 +591,12 @@ static int hardware(struct ctx *c, const struct run_data *rd, int nr)
         fprintf(c->md, " | ");
         vb_put_md(c->md, a->axes);
         fprintf(c->md, " |");
-        safe(a->variant, lab, sizeof lab);
-        fprintf(f, "\"%s %s\"", lab, a->axes);
+        {
+            char ax[256];
+            safe(a->variant, lab, sizeof lab);
+            safe(a->axes, ax, sizeof ax);
+            fprintf(f, "\"%s %s\"", lab, ax);
+        }
         for (k = 0; k < nr; k++) {
             double fl = floor_ms(m[k], &rd[k]);
             fmt_ms(m[k]->e2e_median_ns, cell, sizeof cell);
@@ -597,18 +620,20 @@ static int hardware(struct ctx *c, const struct run_data *rd, int nr)
                    "bandwidth, over its end-to-end time (100%% = at the floor).\n\n");
     if (!shown) return 0;
     {
-        char body[2000];
-        size_t len = (size_t)snprintf(body, sizeof body,
-                                      "set style data histograms\nset style histogram clustered gap 1\n"
-                                      "set style fill solid 0.85 border -1\nset logscale y\n"
-                                      "set ylabel 'ms end to end (median), log scale'\nset xtics rotate by -40 font ',8'\n"
-                                      "set bmargin 12\nplot ");
+        char body[8000];
+        size_t len = 0;
+        append(body, sizeof body, &len,
+               "set style data histograms\nset style histogram clustered gap 1\n"
+               "set style fill solid 0.85 border -1\nset logscale y\n"
+               "set ylabel 'ms end to end (median), log scale'\nset xtics rotate by -40 font ',8'\n"
+               "set bmargin 12\nplot ");
         for (k = 0; k < nr; k++) {
             safe(rd[k].run.gpu, lab, sizeof lab);
-            len += (size_t)snprintf(body + len, sizeof body - len, "%s'%s.dat' using %d%s title '%s'",
-                                    k ? ", " : "", id, k + 2, k ? "" : ":xtic(1)", lab);
+            append(body, sizeof body, &len, "%s'%s.dat' using %d%s title '%s'", k ? ", " : "", id,
+                   k + 2, k ? "" : ":xtic(1)", lab);
         }
-        snprintf(body + len, sizeof body - len, "\n");
+        if (len + 2 >= sizeof body) return vb_err_set(c->err, VB_E_SYS, "plot script too long");
+        append(body, sizeof body, &len, "\n");
         snprintf(title, sizeof title, "the same cases on %d devices", nr);
         if (render(c, id, title, body)) return -1;
         embed(c, id, title);
@@ -674,6 +699,10 @@ int vb_report_write(struct vb_store *s, const struct vb_report_opts *o, int *npl
     char path[1200];
     int nruns, ncr, pick[64], npick = 0, i, j, k, rc = -1, loaded = 0;
     memset(&c, 0, sizeof c);
+    if (strpbrk(o->outdir, "'\"\n\r\\")) {
+        vb_err_set(err, VB_E_USAGE, "output folder '%s' has a quote, backslash or newline", o->outdir);
+        return vb_err_hint(err, "pick a folder name without them (gnuplot scripts quote it)");
+    }
     c.dir = o->outdir;
     c.gnuplot = o->gnuplot;
     c.err = err;

@@ -65,11 +65,11 @@ static void print_table(const struct vb_cmp_result *res, const struct vb_cmp_opt
     int i;
     const char *title = o->across_devices ? "hardware comparison" : "regression check";
     if (md) {
-        printf("### varbench %s\n\nbase run %lld (%s) vs candidate run %lld (%s); metric %s, "
-               "threshold %g%%, alpha %g\n\n",
-               title, (long long)res->run_base, res->gpu_base[0] ? res->gpu_base : "no GPU",
-               (long long)res->run_cand, res->gpu_cand[0] ? res->gpu_cand : "no GPU", o->metric,
-               o->threshold * 100, o->alpha);
+        printf("### varbench %s\n\nbase run %lld (", title, (long long)res->run_base);
+        vb_put_md(stdout, res->gpu_base[0] ? res->gpu_base : "no GPU");
+        printf(") vs candidate run %lld (", (long long)res->run_cand);
+        vb_put_md(stdout, res->gpu_cand[0] ? res->gpu_cand : "no GPU");
+        printf("); metric %s, threshold %g%%, alpha %g\n\n", o->metric, o->threshold * 100, o->alpha);
         printf("| variant | axes | base ms | candidate ms | change | p | samples | verdict | e2e change |\n"
                "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n");
     } else {
@@ -223,13 +223,14 @@ int vb_cmd_compare(int argc, char **argv)
     }
     print_table(&res, &o, md);
     code = o.across_devices ? 0 : vb_cmp_exit(&res);
-    if (junit && write_junit(junit, &res)) {
-        fprintf(stderr, "varbench compare: cannot write '%s'\n", junit);
-        code = 2;
-    }
     printf("%sverdict: %s (exit %d)\n", md ? "\n" : "",
            o.across_devices ? "hardware comparison" : code == 1 ? "REGRESSION" : code == 3 ? "INCONCLUSIVE" : "no regression",
            code);
+    if (junit && write_junit(junit, &res)) {
+        fprintf(stderr, "varbench compare: cannot write the JUnit file '%s' (exit 2; the verdict "
+                        "above stands)\n", junit);
+        code = 2;
+    }
     vb_cmp_result_free(&res);
     vb_store_close(base);
     vb_store_close(cand);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -164,7 +165,7 @@ int vb_cmd_export(int argc, char **argv)
     struct vb_err err;
     struct vb_run_row *runs = NULL, *run = NULL;
     struct vb_case_row *cases = NULL;
-    long long want = 0;
+    int64_t want = 0;
     int c, nr, nc, i, code = 0;
     FILE *f = stdout;
     char *end;
@@ -198,12 +199,12 @@ int vb_cmd_export(int argc, char **argv)
         return 2;
     }
     if (vb_store_open_ro(db, &s, &err)) return vb_report_error("export", &err);
-    if (!want && vb_store_latest_run(s, (int64_t *)&want, &err)) goto fail;
+    if (!want && vb_store_latest_run(s, &want, &err)) goto fail;
     if (vb_store_runs(s, &runs, &nr, &err)) goto fail;
     for (i = 0; i < nr; i++)
         if (runs[i].id == want) run = &runs[i];
     if (!run) {
-        vb_err_set(&err, VB_E_DB, "database '%s' has no run %lld", db, want);
+        vb_err_set(&err, VB_E_DB, "database '%s' has no run %lld", db, (long long)want);
         goto fail;
     }
     if (vb_store_cases(s, run->id, &cases, &nc, &err)) goto fail;

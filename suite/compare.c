@@ -125,6 +125,14 @@ int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *ca
     if ((run_base <= 0 && vb_store_latest_run(base, &run_base, err)) ||
         (run_cand <= 0 && vb_store_latest_run(cand, &run_cand, err)))
         return -1;
+    {
+        char st[32];
+        if (vb_store_run_status(base, run_base, st, sizeof st, err) ||
+            vb_store_run_status(cand, run_cand, st, sizeof st, err)) {
+            err->code = VB_E_USAGE;
+            return -1;
+        }
+    }
     res->run_base = run_base;
     res->run_cand = run_cand;
     if (run_gpu(base, run_base, res->gpu_base, sizeof res->gpu_base, err) ||

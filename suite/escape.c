@@ -18,7 +18,8 @@ void vb_put_xml(FILE *f, const char *s)
 void vb_put_md(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
-        if (*s == '|' || *s == '\\' || *s == '<' || *s == '>' || *s == '*' || *s == '_' || *s == '`')
+        if (*s == '|' || *s == '\\' || *s == '<' || *s == '>' || *s == '*' || *s == '_' || *s == '`' ||
+            *s == '[' || *s == ']')
             fputc('\\', f);
         fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
     }

@@ -9,7 +9,8 @@
 
 /* vb_put_xml writes s with & < > " ' escaped (HTML and XML). */
 void vb_put_xml(FILE *f, const char *s);
-/* vb_put_md writes s for a Markdown table cell: | and \ escaped, newlines as spaces. */
+/* vb_put_md writes s for Markdown text or a table cell: | \ < > * _ ` [ ] escaped, newlines as
+ * spaces. */
 void vb_put_md(FILE *f, const char *s);
 
 /* vb_put_json writes s as the inside of a JSON string. */

@@ -145,8 +145,11 @@ static int sql_fail(struct vb_store *s, struct vb_err *err, const char *what)
 
 static int exec(struct vb_store *s, const char *sql, struct vb_err *err)
 {
-    if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) return sql_fail(s, err, sql);
-    return 0;
+    char what[72];
+    if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK) return 0;
+    /* the statement's start names it; the whole text would crowd out SQLite's message */
+    snprintf(what, sizeof what, "%.60s%s", sql, strlen(sql) > 60 ? "..." : "");
+    return sql_fail(s, err, what);
 }
 
 /* stmt returns the cached prepared statement for sql (reset, bindings cleared), or NULL. */
@@ -273,7 +276,7 @@ static struct vb_store *connect(const char *path, int flags, int *version, struc
         vb_err_hint(err, "pass --db with a file path");
         return NULL;
     }
-    if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+    if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
         if (s->db)
             sql_fail(s, err, "cannot open");
         else
@@ -449,7 +452,7 @@ static int string_id(struct vb_store *s, const char *text, int64_t *id, struct v
 {
     int k;
     for (k = 0; k < s->nstrings; k++)
-        if (!strcmp(s->strings[k].text, text)) {
+        if (s->strings[k].text && !strcmp(s->strings[k].text, text)) {
             *id = s->strings[k].id;
             return 0;
         }
@@ -458,15 +461,17 @@ static int string_id(struct vb_store *s, const char *text, int64_t *id, struct v
     free(s->strings[k].text);
     s->strings[k].text = strdup(text);
     s->strings[k].id = *id;
-    if (!s->strings[k].text) s->nstrings = k; /* out of memory: simply not cached */
-    return 0;
+    return 0; /* out of memory for the copy: the slot stays empty, nothing is cached */
 }
 
 /* forget_strings empties the cache (after a rollback its ids may not exist). */
 static void forget_strings(struct vb_store *s)
 {
     int k;
-    for (k = 0; k < s->nstrings; k++) free(s->strings[k].text);
+    for (k = 0; k < MAX_STRINGS; k++) {
+        free(s->strings[k].text);
+        s->strings[k].text = NULL;
+    }
     s->nstrings = s->next_string = 0;
 }
 
@@ -784,15 +789,16 @@ int vb_store_runs(struct vb_store *s, struct vb_run_row **rows, int *n, struct v
 
 int vb_store_latest_run(struct vb_store *s, int64_t *run_id, struct vb_err *err)
 {
-    static const char q[] = "SELECT max(id) FROM runs WHERE status = 'complete'";
+    /* newest by start time: after a merge the largest id is the last run merged, not the last run */
+    static const char q[] = "SELECT id FROM runs WHERE status = 'complete' "
+                            "ORDER BY start_utc DESC, id DESC LIMIT 1";
     sqlite3_stmt *st = stmt(s, q, err);
     int rc;
     if (!st) return -1;
     rc = sqlite3_step(st);
-    *run_id = rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL
-                  ? sqlite3_column_int64(st, 0) : -1;
+    *run_id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
     sqlite3_reset(st);
-    if (rc != SQLITE_ROW) return sql_fail(s, err, "reading runs");
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return sql_fail(s, err, "reading runs");
     if (*run_id < 0) {
         vb_err_set(err, VB_E_DB, "database '%s' has no complete run", s->path);
         return vb_err_hint(err, "run 'varbench run --db %s' first", s->path);
@@ -919,6 +925,28 @@ static int max_id(struct vb_store *s, const char *table, int64_t *out, struct vb
     return rc == SQLITE_ROW ? 0 : sql_fail(s, err, q);
 }
 
+/* ro_uri writes "file:PATH?mode=ro" with PATH percent-encoded, so ATTACH opens it read-only. */
+static int ro_uri(const char *path, char *buf, size_t n)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t k = (size_t)snprintf(buf, n, "file:");
+    for (; *path; path++) {
+        unsigned char ch = (unsigned char)*path;
+        if (k + 4 >= n) return -1;
+        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+            strchr("/._-", ch)) {
+            buf[k++] = (char)ch;
+        } else {
+            buf[k++] = '%';
+            buf[k++] = hex[ch >> 4];
+            buf[k++] = hex[ch & 15];
+        }
+    }
+    if (k + 9 >= n) return -1;
+    memcpy(buf + k, "?mode=ro", 9);
+    return 0;
+}
+
 int vb_store_merge(struct vb_store *s, const char *path, int *added, struct vb_err *err)
 {
     /* in the order the foreign keys need */
@@ -928,15 +956,17 @@ int vb_store_merge(struct vb_store *s, const char *path, int *added, struct vb_e
     struct vb_store *in;
     struct merge_off off;
     sqlite3_stmt *st = NULL;
+    char uri[4200];
     size_t i;
     *added = 0;
     /* the input must be a varbench database of this schema; it is only ever read */
     if (vb_store_open_ro(path, &in, err)) return -1;
     vb_store_close(in);
+    if (ro_uri(path, uri, sizeof uri))
+        return vb_err_set(err, VB_E_DB, "database path '%s' is too long", path);
     if (sqlite3_prepare_v2(s->db, "ATTACH DATABASE ? AS src", -1, &st, NULL) != SQLITE_OK)
         return sql_fail(s, err, "attach");
-    sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(st) != SQLITE_DONE) {
+    if (sqlite3_bind_text(st, 1, uri, -1, SQLITE_TRANSIENT) != SQLITE_OK || sqlite3_step(st) != SQLITE_DONE) {
         sqlite3_finalize(st);
         return sql_fail(s, err, "attach");
     }
@@ -1005,6 +1035,7 @@ int vb_store_run_status(struct vb_store *s, int64_t run_id, char *buf, size_t n,
     rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) col_text(st, 0, buf, n);
     sqlite3_reset(st);
-    if (rc != SQLITE_ROW) return vb_err_set(err, VB_E_DB, "run %lld not found", (long long)run_id);
+    if (rc != SQLITE_ROW)
+        return vb_err_set(err, VB_E_DB, "database '%s' has no run %lld", s->path, (long long)run_id);
     return 0;
 }

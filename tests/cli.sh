@@ -119,7 +119,10 @@ compare-codes)
   expect 2 "does not exist" "$vb" compare base.db missing.db
   head -c 4096 /dev/urandom > junk.db
   expect 2 "not a database" "$vb" compare base.db junk.db
-  expect 2 "bad --threshold" "$vb" compare --threshold x base.db same2.db ;;
+  expect 2 "bad --threshold" "$vb" compare --threshold x base.db same2.db
+  # a run id that does not exist is an input error, never a pass
+  expect 2 "has no run 99" "$vb" compare --base-run 99 --cand-run 98 base.db base.db
+  expect 2 "has no run 98" "$vb" compare --cand-run 98 base.db same2.db ;;
 merge-export)
   "$vbtest" make_fixtures "$tmp" >/dev/null || fail "fixtures"
   cp base.db base.db.orig
@@ -149,6 +152,15 @@ report)
   grep -q "Hardware comparison" rep/report.md || fail "no hardware comparison"
   grep -q "&lt;b&gt;fixture&amp;host&lt;/b&gt;" rep/index.html || fail "host name not escaped"
   grep -q "<b>fixture" rep/index.html && fail "raw HTML from the database"
+  grep -q "<b>fixture" rep/report.md && fail "raw HTML in report.md"
+  # a database crafted to break out of gnuplot's quotes runs nothing
+  if command -v sqlite3 >/dev/null; then
+    cp all.db evil.db
+    sqlite3 evil.db "UPDATE cases SET axes = 'nx'';system ''touch $tmp/PWNED'';#=' || (id % 2 + 1)" || fail "sqlite3"
+    "$vb" report --db evil.db -o evil >/dev/null 2>&1
+    [ ! -e "$tmp/PWNED" ] || fail "gnuplot ran a command from the database"
+  fi
+  expect 2 "has a quote" "$vb" report --db all.db -o "it's"
   expect 2 "no run 99" "$vb" report --db all.db --run 99 -o rep2
   VARBENCH_GNUPLOT=/nonexistent/gnuplot "$vb" report --db all.db -o rep3 >out 2>err
   [ $? -eq 6 ] && grep -q "gnuplot" err || fail "missing gnuplot not reported"

@@ -39,6 +39,7 @@ static const struct vb_test table[] = {
     {"store_refuses_newer", "cpu", test_store_refuses_newer, NULL},
     {"store_refuses_corrupt", "cpu", test_store_refuses_corrupt, NULL},
     {"store_refuses_unopenable", "cpu", test_store_refuses_unopenable, NULL},
+    {"store_after_rollback", "cpu", test_store_after_rollback, NULL},
 };
 
 /* emit prints the ctest lines for test `id` (label.id) running `exe cmd [arg]`. */

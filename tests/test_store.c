@@ -266,3 +266,37 @@ int test_store_refuses_unopenable(const char *arg)
     ASSERT_CONTAINS(err.msg, "not a regular file");
     return 0;
 }
+
+/* A case that fails to store (rolled back) leaves the store usable: the next case and its
+ * records are written (the string-id cache is emptied, not freed twice). */
+int test_store_after_rollback(const char *arg)
+{
+    struct vb_store *st;
+    struct vb_err err;
+    struct vb_run_info info = {"suite", "test", NULL, "x", "0", ""};
+    struct vb_case_result r;
+    struct vb_sample s[3];
+    struct vb_copy_rec c[3];
+    struct vb_kernel_rec k[3];
+    struct vb_memset_rec m;
+    struct vb_range_rec n[3];
+    int64_t run_id, case_id, cnt;
+    ASSERT_OK(vb_store_open(":memory:", &st, &err));
+    ASSERT_OK(vb_store_run_begin(st, &info, &run_id, &err));
+    fake_case(&r, s, c, k, &m, n);
+    ASSERT_OK(vb_store_case(st, run_id, &r, NULL, &err));
+    r.status = VB_STATUS_COUNT; /* not a status the schema accepts: the insert fails */
+    ASSERT_INT_EQ(vb_store_case(st, run_id, &r, NULL, &err), -1);
+    ASSERT_CONTAINS(err.msg, "CHECK");
+    r.status = VB_STATUS_OK;
+    ASSERT_OK(vb_store_case(st, run_id, &r, &case_id, &err));
+    ASSERT_OK(vb_store_case(st, run_id, &r, NULL, &err));
+    ASSERT_OK(vb_store_count(st, "cases", 0, &cnt, &err));
+    ASSERT_INT_EQ(cnt, 3);
+    ASSERT_OK(vb_store_count(st, "NVTX_EVENTS", case_id, &cnt, &err));
+    ASSERT_INT_EQ(cnt, 3);
+    ASSERT_OK(vb_store_count(st, "StringIds", 0, &cnt, &err));
+    ASSERT_INT_EQ(cnt, 3);
+    vb_store_close(st);
+    return 0;
+}

@@ -23,6 +23,7 @@ int test_store_refuses_foreign(const char *arg);
 int test_store_refuses_newer(const char *arg);
 int test_store_refuses_corrupt(const char *arg);
 int test_store_refuses_unopenable(const char *arg);
+int test_store_after_rollback(const char *arg);
 int test_gufunc_seed_powsum(const char *arg);
 int test_gufunc_seed_hermite(const char *arg);
 int test_gufunc_float_within_tolerance(const char *arg);
