@@ -166,6 +166,17 @@ static void embed(struct ctx *c, const char *id, const char *title)
     fprintf(c->md, "](%s.svg)\n\n", id);
 }
 
+/* heading writes a level-n heading (2 or 3), escaped for each, to both pages. */
+static void heading(struct ctx *c, int level, const char *s)
+{
+    fprintf(c->html, "<h%d>", level);
+    vb_put_xml(c->html, s);
+    fprintf(c->html, "</h%d>\n", level);
+    fprintf(c->md, "%s ", level == 2 ? "##" : "###");
+    vb_put_md(c->md, s);
+    fprintf(c->md, "\n\n");
+}
+
 /* text writes s, escaped for each, to both pages. */
 static void text(struct ctx *c, const char *s)
 {
@@ -479,12 +490,7 @@ static int family_section(struct ctx *c, const struct run_data *rd, const char *
     for (i = 0; i < rd->n; i++)
         if (!strcmp(rd->cases[i].family, family)) cs[n++] = &rd->cases[i];
     snprintf(h, sizeof h, "%s on %s", family, rd->run.gpu[0] ? rd->run.gpu : "the CPU only (no GPU in this run)");
-    fprintf(c->html, "<h2>");
-    vb_put_xml(c->html, h);
-    fprintf(c->html, "</h2>\n");
-    fprintf(c->md, "## ");
-    vb_put_md(c->md, h);
-    fprintf(c->md, "\n\n");
+    heading(c, 2, h);
     for (i = 0; i < n; i++) {
         if (seen[i]) continue;
         snprintf(axes, sizeof axes, "%s", cs[i]->axes);
@@ -493,12 +499,7 @@ static int family_section(struct ctx *c, const struct run_data *rd, const char *
                 seen[j] = 1;
                 pt[np++] = cs[j];
             }
-        fprintf(c->html, "<h3>");
-        vb_put_xml(c->html, axes);
-        fprintf(c->html, "</h3>\n");
-        fprintf(c->md, "### ");
-        vb_put_md(c->md, axes);
-        fprintf(c->md, "\n\n");
+        heading(c, 3, axes);
         sentences(c, pt, np);
         case_table(c, pt, np);
         if (breakdown(c, rd, family, axes, pt, np)) goto out;
