@@ -184,12 +184,6 @@ static void text(struct ctx *c, const char *s)
     vb_put_md(c->md, s);
 }
 
-static void fmt_ms(double ns, char *buf, size_t n)
-{
-    if (!isfinite(ns)) snprintf(buf, n, "-");
-    else snprintf(buf, n, ns >= 1e8 ? "%.1f" : ns >= 1e6 ? "%.3f" : "%.4f", ns / 1e6);
-}
-
 /* case_table: the cases of one family at one point, both pages. */
 static void case_table(struct ctx *c, struct vb_case_row **cs, int n)
 {
@@ -217,11 +211,11 @@ static void case_table(struct ctx *c, struct vb_case_row **cs, int n)
             snprintf(cell[2], 64, "-");
             snprintf(cell[5], 64, "-");
         }
-        fmt_ms(r->h2d_median_ns, cell[3], 64);
-        fmt_ms(r->kernel_median_ns, cell[4], 64);
-        fmt_ms(r->d2h_median_ns, cell[6], 64);
+        vb_fmt_ms(r->h2d_median_ns, cell[3], 64);
+        vb_fmt_ms(r->kernel_median_ns, cell[4], 64);
+        vb_fmt_ms(r->d2h_median_ns, cell[6], 64);
         snprintf(cell[7], 64, "%.3f", other_ms(r));
-        fmt_ms(r->e2e_median_ns, cell[8], 64);
+        vb_fmt_ms(r->e2e_median_ns, cell[8], 64);
         snprintf(cell[9], 64, "%d", r->samples);
         if (isfinite(r->max_abs_err)) snprintf(cell[10], 64, "%.2g", r->max_abs_err);
         else snprintf(cell[10], 64, "-");
@@ -296,8 +290,8 @@ static void step_sentence(struct ctx *c, const struct vb_case_row *a, const stru
     }
     for (k = 1; k < 4; k++)
         if (fabs(db[k] - da[k]) > fabs(db[big] - da[big])) big = k;
-    fmt_ms(a->e2e_median_ns, ea, sizeof ea);
-    fmt_ms(b->e2e_median_ns, eb, sizeof eb);
+    vb_fmt_ms(a->e2e_median_ns, ea, sizeof ea);
+    vb_fmt_ms(b->e2e_median_ns, eb, sizeof eb);
     len = (size_t)snprintf(s, sizeof s, "%s against %s: end to end %s -> %s ms (%.2fx %s). ", b->name,
                            a->name, ea, eb, ta > tb ? ta / tb : tb / ta, ta > tb ? "faster" : "slower");
     len += (size_t)snprintf(s + len, sizeof s - len, "The largest move is in %s (%.3f -> %.3f ms)",
@@ -600,7 +594,7 @@ static int hardware(struct ctx *c, const struct run_data *rd, int nr)
         }
         for (k = 0; k < nr; k++) {
             double fl = floor_ms(m[k], &rd[k]);
-            fmt_ms(m[k]->e2e_median_ns, cell, sizeof cell);
+            vb_fmt_ms(m[k]->e2e_median_ns, cell, sizeof cell);
             fprintf(c->html, "<td>%s</td>", cell);
             fprintf(c->md, " %s |", cell);
             if (isfinite(fl) && fl > 0) snprintf(cell, sizeof cell, "%.0f%%", 100 * fl / ms(m[k]->e2e_median_ns));

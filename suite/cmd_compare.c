@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "escape.h"
+#include "table.h"
 
 static const char usage[] =
     "usage: varbench compare [options] BASE.db CAND.db\n"
@@ -48,12 +49,6 @@ static int bad(const char *what, const char *arg)
     return 2;
 }
 
-static void fmt_ms(double ns, char *buf, size_t n)
-{
-    if (!isfinite(ns)) snprintf(buf, n, "-");
-    else snprintf(buf, n, ns >= 1e8 ? "%.1f" : ns >= 1e6 ? "%.3f" : "%.4f", ns / 1e6);
-}
-
 static void fmt_change(const struct vb_cmp_row *r, char *buf, size_t n)
 {
     if (!isfinite(r->ratio)) snprintf(buf, n, "-");
@@ -84,8 +79,8 @@ static void print_table(const struct vb_cmp_result *res, const struct vb_cmp_opt
         const struct vb_cmp_row *r = &res->rows[i];
         char mb[24], mc[24], ch[24], p[24], n[32], e2e[24];
         const char *v = vb_verdict_name(r->verdict);
-        fmt_ms(r->med_base, mb, sizeof mb);
-        fmt_ms(r->med_cand, mc, sizeof mc);
+        vb_fmt_ms(r->med_base, mb, sizeof mb);
+        vb_fmt_ms(r->med_cand, mc, sizeof mc);
         fmt_change(r, ch, sizeof ch);
         if (isfinite(r->p)) snprintf(p, sizeof p, "%.2g", r->p);
         else snprintf(p, sizeof p, "-");

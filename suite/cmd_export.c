@@ -93,6 +93,15 @@ static void json_str(FILE *f, const char *key, const char *v, int comma)
     fprintf(f, "\"%s\n", comma ? "," : "");
 }
 
+/* open_bench starts one benchmark object (a comma before all but the first). */
+static void open_bench(FILE *f, int *first, const char *name, const char *run_name)
+{
+    fprintf(f, "%s\n    {\n", *first ? "" : ",");
+    *first = 0;
+    json_str(f, "name", name, 1);
+    json_str(f, "run_name", run_name, 1);
+}
+
 static void export_json(FILE *f, const struct vb_run_row *run, const struct vb_case_row *c, int n)
 {
     static const char *const aggs[] = {"mean", "median", "stddev", "cv"};
@@ -113,10 +122,7 @@ static void export_json(FILE *f, const struct vb_run_row *run, const struct vb_c
         const double val[] = {mean, c[i].e2e_median_ns / 1e6, sd, mean > 0 ? sd / mean : NAN};
         bench_name(&c[i], name, sizeof name);
         if (strcmp(c[i].status, "ok")) {
-            fprintf(f, "%s\n    {\n", first ? "" : ",");
-            first = 0;
-            json_str(f, "name", name, 1);
-            json_str(f, "run_name", name, 1);
+            open_bench(f, &first, name, name);
             fprintf(f, "      \"run_type\": \"iteration\",\n      \"family_index\": %d,\n"
                        "      \"per_family_instance_index\": 0,\n      \"repetitions\": 0,\n"
                        "      \"threads\": 1,\n      \"iterations\": 0,\n      \"error_occurred\": true,\n",
@@ -132,10 +138,7 @@ static void export_json(FILE *f, const struct vb_run_row *run, const struct vb_c
         for (k = 0; k < 4; k++) {
             char full[600];
             snprintf(full, sizeof full, "%s_%s", name, aggs[k]);
-            fprintf(f, "%s\n    {\n", first ? "" : ",");
-            first = 0;
-            json_str(f, "name", full, 1);
-            json_str(f, "run_name", name, 1);
+            open_bench(f, &first, full, name);
             fprintf(f, "      \"run_type\": \"aggregate\",\n      \"family_index\": %d,\n"
                        "      \"per_family_instance_index\": 0,\n      \"repetitions\": %d,\n"
                        "      \"threads\": 1,\n      \"aggregate_name\": \"%s\",\n"

@@ -16,12 +16,14 @@ char *vb_fmt_bytes(unsigned long long n, char *buf, size_t len)
     return buf;
 }
 
-static void fmt_ms(double ms, char *buf, size_t len)
+char *vb_fmt_ms(double ns, char *buf, size_t len)
 {
+    double ms = ns / 1e6;
     if (!isfinite(ms)) snprintf(buf, len, "-");
     else if (ms >= 100) snprintf(buf, len, "%.1f", ms);
     else if (ms >= 1) snprintf(buf, len, "%.3f", ms);
     else snprintf(buf, len, "%.4f", ms);
+    return buf;
 }
 
 void vb_table_header(FILE *out)
@@ -42,10 +44,10 @@ void vb_table_row(FILE *out, const struct vb_case_result *r)
         snprintf(h2d, sizeof h2d, "-");
         snprintf(d2h, sizeof d2h, "-");
     }
-    fmt_ms(r->h2d_ms.median, hm, sizeof hm);
-    fmt_ms(r->kernel_ms.median, km, sizeof km);
-    fmt_ms(r->d2h_ms.median, dm, sizeof dm);
-    fmt_ms(r->e2e_ms.median, em, sizeof em);
+    vb_fmt_ms(r->h2d_ms.median * 1e6, hm, sizeof hm);
+    vb_fmt_ms(r->kernel_ms.median * 1e6, km, sizeof km);
+    vb_fmt_ms(r->d2h_ms.median * 1e6, dm, sizeof dm);
+    vb_fmt_ms(r->e2e_ms.median * 1e6, em, sizeof em);
     if (isnan(r->max_abs_err)) snprintf(er, sizeof er, "-");
     else snprintf(er, sizeof er, "%.2e", r->max_abs_err);
     fprintf(out, "%-30s %-36s %16s %9s %10s %14s %9s %10s %7d %-12s %9s\n", name, r->axes, h2d, hm,

@@ -6,19 +6,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "data.h"
 
-static const struct vb_variant *mesh_variant(const struct vb_family **fam, const char *name)
+const struct vb_family *fx_family(const char *name)
 {
-    int i, j;
+    int i;
     for (i = 0; vb_families[i]; i++)
-        if (!strcmp(vb_families[i]->name, "mesh"))
-            for (j = 0; j < vb_families[i]->nvariants; j++)
-                if (!strcmp(vb_families[i]->variants[j].name, name)) {
-                    *fam = vb_families[i];
-                    return &vb_families[i]->variants[j];
-                }
+        if (!strcmp(vb_families[i]->name, name)) return vb_families[i];
     return NULL;
+}
+
+int fx_variant(const char *full, const struct vb_family **f, const struct vb_variant **v)
+{
+    const char *slash = strchr(full, '/');
+    char fam[64];
+    int j;
+    if (!slash || (size_t)(slash - full) >= sizeof fam) return -1;
+    snprintf(fam, sizeof fam, "%.*s", (int)(slash - full), full);
+    if (!(*f = fx_family(fam))) return -1;
+    for (j = 0; j < (*f)->nvariants; j++)
+        if (!strcmp((*f)->variants[j].name, slash + 1)) {
+            *v = &(*f)->variants[j];
+            return 0;
+        }
+    return -1;
+}
+
+void fx_tmp_path(char *buf, size_t n, const char *name)
+{
+    const char *d = getenv("TMPDIR");
+    snprintf(buf, n, "%s/vbtest-%d-%s", d && *d ? d : "/tmp", (int)getpid(), name);
+    unlink(buf);
 }
 
 static enum vb_status status_of(const char *s)
@@ -53,7 +73,9 @@ int fx_write_run(struct vb_store *s, const char *gpu, const struct fx_case *case
         double *ms = calloc((size_t)cases[i].samples + 1, sizeof *ms);
         int rc;
         memset(&r, 0, sizeof r);
-        if (!smp || !ms || !(r.variant = mesh_variant(&r.family, cases[i].variant))) {
+        char full[128];
+        snprintf(full, sizeof full, "mesh/%s", cases[i].variant);
+        if (!smp || !ms || fx_variant(full, &r.family, &r.variant)) {
             free(smp);
             free(ms);
             return vb_err_set(err, VB_E_USAGE, "fixture: bad case %d", i);

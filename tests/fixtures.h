@@ -15,6 +15,13 @@ struct fx_case {
     const char *status; /* "ok", "wrong-result", ... */
 };
 
+/* fx_family returns the family called name, or NULL. */
+const struct vb_family *fx_family(const char *name);
+/* fx_variant finds "family/variant"; 0, or -1 when the catalog has no such variant. */
+int fx_variant(const char *full, const struct vb_family **f, const struct vb_variant **v);
+/* fx_tmp_path writes a fresh path for `name` in $TMPDIR (or /tmp), removing what was there. */
+void fx_tmp_path(char *buf, size_t n, const char *name);
+
 /* fx_write_run writes a complete run on GPU `gpu` with the cases; sets *run_id. 0 or -1. */
 int fx_write_run(struct vb_store *s, const char *gpu, const struct fx_case *cases, int n,
                  int64_t *run_id, struct vb_err *err);

@@ -95,13 +95,6 @@ int test_mann_whitney(const char *arg)
     return 0;
 }
 
-static void tmp_db(char *buf, size_t n, const char *name)
-{
-    const char *d = getenv("TMPDIR");
-    snprintf(buf, n, "%s/vbtest-%d-%s", d && *d ? d : "/tmp", (int)getpid(), name);
-    unlink(buf);
-}
-
 int test_merge_idempotent(const char *arg)
 {
     char pa[512], pb[512], po[512];
@@ -110,9 +103,9 @@ int test_merge_idempotent(const char *arg)
     struct vb_run_row *runs;
     int64_t r, cnt, samples_a, samples_b;
     int added, nr;
-    tmp_db(pa, sizeof pa, "merge-a.db");
-    tmp_db(pb, sizeof pb, "merge-b.db");
-    tmp_db(po, sizeof po, "merge-out.db");
+    fx_tmp_path(pa, sizeof pa, "merge-a.db");
+    fx_tmp_path(pb, sizeof pb, "merge-b.db");
+    fx_tmp_path(po, sizeof po, "merge-out.db");
     ASSERT_OK(vb_store_open(pa, &a, &err));
     ASSERT_OK(fx_write_run(a, "NVIDIA H200", base_cases, 3, &r, &err));
     ASSERT_OK(vb_store_count(a, "samples", 0, &samples_a, &err));

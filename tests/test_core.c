@@ -4,6 +4,7 @@
 
 #include "axes.h"
 #include "err.h"
+#include "fixtures.h"
 #include "registry.h"
 #include "runner.h"
 #include "stats.h"
@@ -121,17 +122,9 @@ int test_axes_values(const char *arg)
     return 0;
 }
 
-static const struct vb_family *mesh(void)
-{
-    int i;
-    for (i = 0; vb_families[i]; i++)
-        if (!strcmp(vb_families[i]->name, "mesh")) return vb_families[i];
-    return NULL;
-}
-
 int test_axes_expand(const char *arg)
 {
-    const struct vb_family *f = mesh();
+    const struct vb_family *f = fx_family("mesh");
     struct vb_overrides ov = {0};
     struct vb_point p[16];
     struct vb_err err;
@@ -175,7 +168,7 @@ int test_registry_catalog(const char *arg)
 /* The registry rejects a catalog with a duplicate variant, a missing hook or no reference. */
 int test_registry_rejects(const char *arg)
 {
-    const struct vb_family *f = mesh();
+    const struct vb_family *f = fx_family("mesh");
     struct vb_family bad = *f;
     struct vb_variant vs[8];
     const struct vb_family *list[2] = {&bad, NULL};
@@ -201,7 +194,7 @@ int test_registry_rejects(const char *arg)
 
 int test_registry_glob(const char *arg)
 {
-    const struct vb_family *f = mesh();
+    const struct vb_family *f = fx_family("mesh");
     const struct vb_variant *hm = &f->variants[1];
     ASSERT_STR_EQ(hm->name, "host-mesh");
     ASSERT(vb_variant_matches(f, hm, NULL));

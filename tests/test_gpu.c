@@ -7,6 +7,7 @@
 
 #include "activity.h"
 #include "axes.h"
+#include "fixtures.h"
 #include "gpu.h"
 #include "registry.h"
 #include "runner.h"
@@ -28,23 +29,6 @@ static const struct {
     {"mesh/device-mesh-pinned", 0, 0, 8000000, 1},
     {"mesh/device-mesh-overlap", 0, 0, 8000000, 8},
 };
-
-static int find(const char *full, const struct vb_family **f, const struct vb_variant **v)
-{
-    int i, j;
-    char name[160];
-    for (i = 0; vb_families[i]; i++)
-        for (j = 0; j < vb_families[i]->nvariants; j++) {
-            snprintf(name, sizeof name, "%s/%s", vb_families[i]->name,
-                     vb_families[i]->variants[j].name);
-            if (!strcmp(name, full)) {
-                *f = vb_families[i];
-                *v = &vb_families[i]->variants[j];
-                return 0;
-            }
-        }
-    return -1;
-}
 
 /* ranges_named counts the case's NVTX ranges called text. */
 static int ranges_named(const struct vb_activity *a, const char *text)
@@ -80,7 +64,7 @@ int test_gpu_variant(const char *full)
     struct vb_point pts[8];
     struct vb_err err;
     int ndev, n, k;
-    ASSERT_INT_EQ(find(full, &f, &v), 0);
+    ASSERT_INT_EQ(fx_variant(full, &f, &v), 0);
     if (vb_gpu_count(&ndev, &err)) {
         fprintf(stderr, "skip: %s\n", err.msg);
         return VB_TEST_SKIP;

@@ -2,6 +2,7 @@
  * tolerance checked against the float32 instantiation of the same code on the CPU. */
 #include <stdlib.h>
 
+#include "fixtures.h"
 #include "gufunc_math.h"
 #include "registry.h"
 #include "runner.h"
@@ -54,12 +55,10 @@ int test_gufunc_seed_hermite(const char *arg)
  * reference over the input range and every cols up to 64, for both functions. */
 int test_gufunc_float_within_tolerance(const char *arg)
 {
-    const struct vb_family *f = NULL;
+    const struct vb_family *f = fx_family("gufunc");
     float fo[64];
     double got[64], ref[64], ma, mr, worst = 0;
     int i, func, cols, k;
-    for (i = 0; vb_families[i]; i++)
-        if (!strcmp(vb_families[i]->name, "gufunc")) f = vb_families[i];
     ASSERT(f);
     for (func = 0; func < 2; func++)
         for (cols = 2; cols <= 64; cols *= 2)

@@ -2,24 +2,17 @@
  * the seed's formula), and the runner on CPU cases, including variants that go wrong. */
 #include <stdlib.h>
 
+#include "fixtures.h"
 #include "mesh_math.h"
 #include "registry.h"
 #include "runner.h"
 #include "test.h"
 #include "tests.h"
 
-static const struct vb_family *family(const char *name)
-{
-    int i;
-    for (i = 0; vb_families[i]; i++)
-        if (!strcmp(vb_families[i]->name, name)) return vb_families[i];
-    return NULL;
-}
-
 /* nx = ny = 3: lat1 in {29, 30, 31} along x, lon1 in {99, 100, 101} along y. */
 int test_mesh_reference_hand(const char *arg)
 {
-    const struct vb_family *f = family("mesh");
+    const struct vb_family *f = fx_family("mesh");
     struct vb_point p = {{3, 3}};
     struct vb_err err;
     double out[9];
@@ -51,7 +44,7 @@ int test_mesh_math(const char *arg)
 /* The CPU reference runs as a timed case without a GPU; GPU variants are skipped, not failed. */
 int test_runner_cpu_and_skip(const char *arg)
 {
-    const struct vb_family *f = family("mesh");
+    const struct vb_family *f = fx_family("mesh");
     struct vb_point p = {{64, 48}};
     struct vb_sampling cfg;
     struct vb_case_result r;
@@ -135,12 +128,12 @@ static const struct vb_variant fx_variants[] = {
     {"fails", "every run fails", 0, FX_FAILS, fx_setup, fx_run, fx_poison, fx_fetch, fx_teardown, NULL},
 };
 static const struct vb_axis fx_axes[] = {{"n", "elements", {16}, 1, 16, 16, NULL, NULL}};
-static const struct vb_family fx_family = {"fixture", "runner fixture", "none", fx_axes, 1,
+static const struct vb_family runner_fixture = {"fixture", "runner fixture", "none", fx_axes, 1,
                                            fx_variants, 4, fx_len, fx_ref, 0, 1e-9};
 
 int test_runner_wrong_results(const char *arg)
 {
-    const struct vb_family *list[2] = {&fx_family, NULL};
+    const struct vb_family *list[2] = {&runner_fixture, NULL};
     struct vb_point p = {{16}};
     struct vb_sampling cfg;
     struct vb_case_result r;
@@ -149,20 +142,20 @@ int test_runner_wrong_results(const char *arg)
     ASSERT_OK(vb_registry_check(list, &err));
     fx_ref(&p, ref, &err);
     vb_sampling_quick(&cfg);
-    vb_runner_case(&fx_family, &fx_variants[FX_RIGHT], &p, -1, NULL, ref, &cfg, &r);
+    vb_runner_case(&runner_fixture, &fx_variants[FX_RIGHT], &p, -1, NULL, ref, &cfg, &r);
     ASSERT_STR_EQ(vb_status_name(r.status), "ok");
     vb_case_result_free(&r);
-    vb_runner_case(&fx_family, &fx_variants[FX_OFF], &p, -1, NULL, ref, &cfg, &r);
+    vb_runner_case(&runner_fixture, &fx_variants[FX_OFF], &p, -1, NULL, ref, &cfg, &r);
     ASSERT_STR_EQ(vb_status_name(r.status), "wrong-result");
     ASSERT_NEAR(r.max_abs_err, 1e-3, 1e-12);
     ASSERT_CONTAINS(r.reason, "1 of 16 values");
     ASSERT(r.ntimed > 0); /* timed, but recorded as wrong: never a win */
     vb_case_result_free(&r);
-    vb_runner_case(&fx_family, &fx_variants[FX_HOLE], &p, -1, NULL, ref, &cfg, &r);
+    vb_runner_case(&runner_fixture, &fx_variants[FX_HOLE], &p, -1, NULL, ref, &cfg, &r);
     ASSERT_STR_EQ(vb_status_name(r.status), "wrong-result");
     ASSERT_CONTAINS(r.reason, "8 of 16 values");
     vb_case_result_free(&r);
-    vb_runner_case(&fx_family, &fx_variants[FX_FAILS], &p, -1, NULL, ref, &cfg, &r);
+    vb_runner_case(&runner_fixture, &fx_variants[FX_FAILS], &p, -1, NULL, ref, &cfg, &r);
     ASSERT_STR_EQ(vb_status_name(r.status), "failed");
     ASSERT_CONTAINS(r.reason, "planted failure");
     ASSERT_INT_EQ(r.ntimed, 0);

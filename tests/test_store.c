@@ -4,17 +4,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fixtures.h"
 #include "store.h"
 #include "test.h"
 #include "tests.h"
-
-static const struct vb_family *mesh(void)
-{
-    int i;
-    for (i = 0; vb_families[i]; i++)
-        if (!strcmp(vb_families[i]->name, "mesh")) return vb_families[i];
-    return NULL;
-}
 
 /* fake_case builds a GPU case of 3 samples (verify, warm-up, timed) with records in each and
  * one memset outside every sample. */
@@ -22,7 +15,7 @@ static void fake_case(struct vb_case_result *r, struct vb_sample *s, struct vb_c
                       struct vb_kernel_rec *k, struct vb_memset_rec *m, struct vb_range_rec *n)
 {
     int i;
-    const struct vb_family *f = mesh();
+    const struct vb_family *f = fx_family("mesh");
     memset(r, 0, sizeof *r);
     r->family = f;
     r->variant = &f->variants[1];
@@ -147,14 +140,6 @@ int test_store_roundtrip(const char *arg)
     return 0;
 }
 
-/* tmp_path makes a fresh path in the test's temporary folder. */
-static void tmp_path(char *buf, size_t n, const char *name)
-{
-    const char *d = getenv("TMPDIR");
-    snprintf(buf, n, "%s/vbtest-%d-%s", d && *d ? d : "/tmp", (int)getpid(), name);
-    unlink(buf);
-}
-
 static long file_bytes(const char *path, unsigned char *buf, size_t cap)
 {
     FILE *f = fopen(path, "rb");
@@ -172,7 +157,7 @@ int test_store_persists(const char *arg)
     struct vb_run_info info = {"suite", "varbench run", NULL, "x", "0.1.0", ""};
     int64_t a, b, cnt;
     char path[512], status[32];
-    tmp_path(path, sizeof path, "persist.db");
+    fx_tmp_path(path, sizeof path, "persist.db");
     ASSERT_OK(vb_store_open(path, &st, &err));
     ASSERT_OK(vb_store_run_begin(st, &info, &a, &err));
     vb_store_close(st); /* never ended: must read as 'running', not complete */
@@ -214,7 +199,7 @@ int test_store_refuses_foreign(const char *arg)
 {
     char path[512];
     sqlite3 *db;
-    tmp_path(path, sizeof path, "foreign.db");
+    fx_tmp_path(path, sizeof path, "foreign.db");
     ASSERT_INT_EQ(sqlite3_open(path, &db), SQLITE_OK);
     ASSERT_INT_EQ(sqlite3_exec(db, "CREATE TABLE notes(x); INSERT INTO notes VALUES (1);", NULL,
                                NULL, NULL), SQLITE_OK);
@@ -228,7 +213,7 @@ int test_store_refuses_newer(const char *arg)
 {
     char path[512];
     sqlite3 *db;
-    tmp_path(path, sizeof path, "newer.db");
+    fx_tmp_path(path, sizeof path, "newer.db");
     ASSERT_INT_EQ(sqlite3_open(path, &db), SQLITE_OK);
     ASSERT_INT_EQ(sqlite3_exec(db, "CREATE TABLE runs(x); PRAGMA user_version = 99;", NULL, NULL,
                                NULL), SQLITE_OK);
@@ -244,7 +229,7 @@ int test_store_refuses_corrupt(const char *arg)
     unsigned char junk[8192];
     FILE *f;
     size_t i;
-    tmp_path(path, sizeof path, "corrupt.db");
+    fx_tmp_path(path, sizeof path, "corrupt.db");
     for (i = 0; i < sizeof junk; i++) junk[i] = (unsigned char)(i * 2654435761u >> 13);
     f = fopen(path, "wb");
     ASSERT(f);
