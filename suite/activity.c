@@ -236,6 +236,8 @@ void vb_activity_free(struct vb_activity *a)
     size_t i;
     for (i = 0; i < a->nkernels; i++) free(a->kernels[i].name);
     for (i = 0; i < a->nranges; i++) free(a->ranges[i].text);
+    for (i = 0; i < a->napis; i++) free(a->apis[i].name);
+    free(a->apis);
     free(a->kernels);
     free(a->copies);
     free(a->memsets);

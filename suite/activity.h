@@ -40,14 +40,24 @@ struct vb_range_rec {
     char *text; /* owned */
 };
 
+/* One CUDA API call (runtime or driver), as `varbench trace` records them. */
+struct vb_api_rec {
+    uint64_t start, end;
+    uint32_t cbid, correlation, process, thread;
+    int32_t ret;   /* the call's return code (cudaError_t or CUresult) */
+    uint8_t driver; /* 0 runtime API, 1 driver API */
+    char *name;    /* "cudaMemcpy", "cuLaunchKernel"; owned */
+};
+
 /* Records collected since the last flush; the caller owns it after vb_activity_take. */
 struct vb_activity {
     struct vb_kernel_rec *kernels;
     struct vb_copy_rec *copies;
     struct vb_memset_rec *memsets;
     struct vb_range_rec *ranges;
-    size_t nkernels, ncopies, nmemsets, nranges;
-    size_t cap_kernels, cap_copies, cap_memsets, cap_ranges;
+    struct vb_api_rec *apis;
+    size_t nkernels, ncopies, nmemsets, nranges, napis;
+    size_t cap_kernels, cap_copies, cap_memsets, cap_ranges, cap_apis;
     size_t dropped; /* records CUPTI dropped, or that could not be stored (out of memory) */
 };
 

@@ -1,6 +1,8 @@
 /* result: names and lookups over a case's results (see result.h). */
 #include "result.h"
 
+#include <stdlib.h>
+
 static const char *const status_names[] = {
 #define X(id, name) name,
     VB_STATUSES(X)
@@ -10,6 +12,27 @@ static const char *const status_names[] = {
 const char *vb_status_name(enum vb_status s)
 {
     return s < VB_STATUS_COUNT ? status_names[s] : "?";
+}
+
+static const char *const metrics_names[] = {
+#define X(id, name) name,
+    VB_METRICS_STATUSES(X)
+#undef X
+};
+
+const char *vb_metrics_status_name(enum vb_metrics_status s)
+{
+    return (size_t)s < sizeof metrics_names / sizeof *metrics_names ? metrics_names[s] : NULL;
+}
+
+void vb_metric_values_free(struct vb_metric_value *m, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        free(m[i].kernel);
+        free(m[i].metric);
+    }
+    free(m);
 }
 
 int vb_sample_find(const struct vb_case_result *r, uint64_t t)

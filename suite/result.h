@@ -39,6 +39,32 @@ struct vb_sample {
     double h2d_ns, d2h_ns, kernel_ns, memset_ns; /* sums of record durations */
 };
 
+/* One metric of one kernel launch, from the metrics pass (CUPTI range profiler). */
+struct vb_metric_value {
+    int launch;   /* index of the launch within the profiled sample, from 0 */
+    char *kernel; /* the range's name as the profiler reports it (the kernel); owned */
+    char *metric; /* the Hopper metric name; owned */
+    double value; /* NaN when the profiler gave no value */
+};
+
+/* X(id, name): outcomes of a case's metrics pass, as stored in cases.metrics_status. */
+#define VB_METRICS_STATUSES(X)                                                           \
+    X(NONE, NULL)               /* not attempted: a CPU variant, or the case failed */   \
+    X(OK, "ok")                                                                          \
+    X(OFF, "off")               /* --no-metrics */                                       \
+    X(UNAVAILABLE, "unavailable") /* no counters here: the reason says why and the fix */ \
+    X(FAILED, "failed")         /* the profiler failed on this case */
+
+enum vb_metrics_status {
+#define X(id, name) VB_METRICS_##id,
+    VB_METRICS_STATUSES(X)
+#undef X
+};
+const char *vb_metrics_status_name(enum vb_metrics_status s);
+
+/* vb_metric_values_free frees n values and their names, and the array. */
+void vb_metric_values_free(struct vb_metric_value *m, size_t n);
+
 struct vb_case_result {
     const struct vb_family *family;
     const struct vb_variant *variant;
@@ -60,6 +86,13 @@ struct vb_case_result {
     uint64_t h2d_bytes, d2h_bytes;
     int h2d_count, d2h_count, kernel_count, traffic_varies;
     struct vb_activity activity; /* raw records, owned */
+    /* the metrics pass (a separate sample: the timing samples above never run under it) */
+    enum vb_metrics_status metrics_status;
+    char metrics_reason[512];
+    struct vb_metric_value *metrics; /* owned */
+    size_t nmetrics;
+    double gst_efficiency; /* store efficiency (%), sector-weighted over launches; NaN if none */
+    double metrics_ns;     /* wall time of the metrics pass (replays included) */
 };
 
 /* vb_sample_find returns the index of the sample whose [start, end] window holds t, or -1.

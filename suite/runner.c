@@ -14,6 +14,8 @@ volatile sig_atomic_t vb_interrupted;
 
 void vb_sampling_default(struct vb_sampling *s)
 {
+    memset(s, 0, sizeof *s);
+    s->no_metrics = VB_METRICS_OFF;
     s->max_noise = 0.005;
     s->min_samples = 10;
     s->min_time_s = 0.5;
@@ -24,6 +26,8 @@ void vb_sampling_default(struct vb_sampling *s)
 
 void vb_sampling_quick(struct vb_sampling *s)
 {
+    memset(s, 0, sizeof *s);
+    s->no_metrics = VB_METRICS_OFF;
     s->max_noise = 0.05;
     s->min_samples = 3;
     s->min_time_s = 0.02;
@@ -176,13 +180,92 @@ static int summarise(struct vb_case_result *r)
     return rc;
 }
 
+/* Kernel launches one profiled sample may hold; the counter image grows with it. */
+#define MAX_PROFILED_LAUNCHES 256
+
+static void reason_of(const struct vb_err *err, char *buf, size_t n)
+{
+    if (err->hint[0]) snprintf(buf, n, "%s (hint: %s)", err->msg, err->hint);
+    else snprintf(buf, n, "%s", err->msg);
+}
+
+/* gst_aggregate: the case's store efficiency over all launches, weighted by the sectors each
+ * stored (a launch that stores nothing has no efficiency); the plain mean without sector
+ * counts. NaN when no launch stored. */
+static double gst_aggregate(const struct vb_metric_value *m, size_t n)
+{
+    double num = 0, den = 0, sum = 0;
+    size_t i, j;
+    int cnt = 0;
+    for (i = 0; i < n; i++) {
+        double sectors = NAN;
+        if (strcmp(m[i].metric, VB_METRIC_GST_EFF) || !isfinite(m[i].value)) continue;
+        for (j = 0; j < n; j++)
+            if (m[j].launch == m[i].launch && !strcmp(m[j].metric, VB_METRIC_ST_SECTORS))
+                sectors = m[j].value;
+        if (isfinite(sectors)) {
+            num += m[i].value * sectors;
+            den += sectors;
+        } else {
+            sum += m[i].value;
+            cnt++;
+        }
+    }
+    return den > 0 ? num / den : cnt ? sum / cnt : NAN;
+}
+
+/* metrics_pass profiles one sample of the variant (outputs poisoned first) and keeps its
+ * values in r; what goes wrong is recorded in r->metrics_status/reason, never in the case's
+ * status. The activity records of the profiled sample (without timestamps) are dropped. */
+static void metrics_pass(const struct vb_variant *v, void *state, int device,
+                         const struct vb_sampling *cfg, struct vb_case_result *r)
+{
+    struct vb_err err;
+    int rc;
+    double t0 = mono_ns();
+    vb_err_clear(&err);
+    if (!cfg->profiler) {
+        r->metrics_status = cfg->no_metrics;
+        if (cfg->no_metrics_reason)
+            snprintf(r->metrics_reason, sizeof r->metrics_reason, "%s", cfg->no_metrics_reason);
+        return;
+    }
+    if (vb_profiler_prepare(cfg->profiler, device, NULL, &err)) {
+        r->metrics_status = VB_METRICS_UNAVAILABLE;
+        reason_of(&err, r->metrics_reason, sizeof r->metrics_reason);
+        return;
+    }
+    vb_nvtx_push("metrics pass");
+    rc = v->poison(state, &err) ||
+         vb_profiler_begin(cfg->profiler, device, NULL, MAX_PROFILED_LAUNCHES, &err);
+    if (!rc) {
+        rc = v->run(state, &err);
+        struct vb_err eerr; /* the run's own failure, if any, is the one to report */
+        if (vb_profiler_end(cfg->profiler, &r->metrics, &r->nmetrics, &eerr) && !rc) {
+            err = eerr;
+            rc = -1;
+        }
+    }
+    vb_nvtx_pop();
+    if (vb_activity_active()) {
+        struct vb_activity dropped;
+        struct vb_err cerr;
+        if (vb_activity_take(&dropped, &cerr) == 0) vb_activity_free(&dropped);
+    }
+    r->metrics_ns = mono_ns() - t0;
+    if (rc) {
+        r->metrics_status = VB_METRICS_FAILED;
+        reason_of(&err, r->metrics_reason, sizeof r->metrics_reason);
+        return;
+    }
+    r->metrics_status = VB_METRICS_OK;
+    r->gst_efficiency = gst_aggregate(r->metrics, r->nmetrics);
+}
+
 static void fail(struct vb_case_result *r, enum vb_status st, const struct vb_err *err)
 {
     r->status = st;
-    if (err->hint[0])
-        snprintf(r->reason, sizeof r->reason, "%s (hint: %s)", err->msg, err->hint);
-    else
-        snprintf(r->reason, sizeof r->reason, "%s", err->msg);
+    reason_of(err, r->reason, sizeof r->reason);
 }
 
 /* sample_loop: warm-ups, then timed samples until the stopping rule holds. */
@@ -240,7 +323,7 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
     r->variant = v;
     r->point = *p;
     r->device = gpu ? device : -1;
-    r->max_abs_err = r->max_rel_err = NAN;
+    r->max_abs_err = r->max_rel_err = r->gst_efficiency = NAN;
     r->stop_reason = "not-run";
     vb_point_format(f, p, r->axes, sizeof r->axes);
     vb_stats_compute(NULL, 0, &r->e2e_ms);
@@ -274,6 +357,7 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
         fail(r, VB_STATUS_FAILED, &err);
         goto pop;
     }
+    if (gpu) metrics_pass(v, state, device, cfg, r);
     /* verify: poisoned outputs, one sample, compare every element */
     if (v->poison(state, &err) || one_sample(v, state, VB_SAMPLE_VERIFY, r, &cap, &err)) {
         fail(r, VB_STATUS_FAILED, &err);
@@ -321,6 +405,9 @@ void vb_case_result_free(struct vb_case_result *r)
 {
     free(r->samples);
     vb_activity_free(&r->activity);
+    vb_metric_values_free(r->metrics, r->nmetrics);
+    r->metrics = NULL;
+    r->nmetrics = 0;
     r->samples = NULL;
     r->nsamples = r->ntimed = 0;
 }

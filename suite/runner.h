@@ -11,6 +11,7 @@
 
 #include <signal.h>
 
+#include "profiler.h"
 #include "result.h"
 
 struct vb_sampling {
@@ -20,6 +21,12 @@ struct vb_sampling {
     double timeout_s;  /* or when this much wall-clock time has passed since the first timed one; */
     int max_samples;   /* or at this many timed samples (bounds memory and database size) */
     int warmups;
+    /* The metrics pass of GPU cases: one more sample under this profiler, before the verified
+     * one. Without a profiler, GPU cases record no_metrics (VB_METRICS_OFF for --no-metrics,
+     * VB_METRICS_UNAVAILABLE with no_metrics_reason when counters cannot be read here). */
+    struct vb_profiler *profiler;
+    enum vb_metrics_status no_metrics;
+    const char *no_metrics_reason;
 };
 
 /* nvbench's defaults (0.5% noise, 10 samples, 0.5 s, 15 s timeout) and a --quick variant. */

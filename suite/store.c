@@ -255,8 +255,31 @@ static int user_version(struct vb_store *s, int *v, int *ntables, struct vb_err 
     return 0;
 }
 
-/* Migrations from schema version k to k+1 go here, index k-1; none yet. */
-static const char *const migrations[] = {NULL};
+/* Migrations from schema version k to k+1, index k-1. A new database gets the version-1
+ * schema and then every migration, so old and new files end in the same shape. */
+static const char *const migrations[] = {
+    /* 1 -> 2: the metrics pass (per launch and per case) and traced CUDA API calls */
+    "ALTER TABLE cases ADD COLUMN metrics_status TEXT CHECK(metrics_status IN\n"
+    "  ('ok','off','unavailable','failed'));\n"
+    "ALTER TABLE cases ADD COLUMN metrics_reason TEXT;\n"
+    "ALTER TABLE cases ADD COLUMN gst_efficiency REAL;\n"
+    "ALTER TABLE cases ADD COLUMN metrics_ns REAL;\n"
+    "CREATE TABLE metrics(case_id INTEGER NOT NULL REFERENCES cases(id), launch INTEGER NOT NULL,\n"
+    "  kernelId INTEGER REFERENCES StringIds(id), metric TEXT NOT NULL, value REAL,\n"
+    "  PRIMARY KEY(case_id, launch, metric));\n"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(case_id INTEGER NOT NULL REFERENCES cases(id),\n"
+    "  start INTEGER NOT NULL, end INTEGER NOT NULL, driver INTEGER NOT NULL, cbid INTEGER,\n"
+    "  nameId INTEGER REFERENCES StringIds(id), correlationId INTEGER, processId INTEGER,\n"
+    "  threadId INTEGER, returnValue INTEGER);\n"
+    "CREATE INDEX runtime_case ON CUPTI_ACTIVITY_KIND_RUNTIME(case_id);\n"
+    "DROP VIEW case_summary;\n"
+    "CREATE VIEW case_summary AS SELECT c.run_id, c.id AS case_id, v.family || '/' || v.name AS\n"
+    "  variant, c.axes, c.status, c.samples, c.e2e_median_ns / 1e6 AS e2e_ms,\n"
+    "  c.kernel_median_ns / 1e6 AS kernel_ms, c.h2d_bytes, c.h2d_count,\n"
+    "  c.h2d_median_ns / 1e6 AS h2d_ms, c.d2h_bytes, c.d2h_count, c.d2h_median_ns / 1e6 AS d2h_ms,\n"
+    "  c.gst_efficiency, c.metrics_status, c.max_abs_err, c.max_rel_err, c.reason\n"
+    "  FROM cases c JOIN variants v ON v.id = c.variant_id;\n",
+};
 
 /* connect opens path with flags into a fresh store and reads its schema version and table count;
  * refuses a non-regular file, a foreign or newer database. Returns the store or NULL. */
@@ -337,10 +360,10 @@ int vb_store_open(const char *path, struct vb_store **out, struct vb_err *err)
     /* Take the write lock now: an unwritable file fails here, before any work is done. */
     if (exec(s, "BEGIN IMMEDIATE", err)) goto fail;
     if (v == 0) {
-        snprintf(sql, sizeof sql, "PRAGMA user_version = %d", VB_SCHEMA_VERSION);
-        if (exec(s, schema, err) || exec(s, sql, err)) goto rollback;
+        if (exec(s, schema, err) || exec(s, "PRAGMA user_version = 1", err)) goto rollback;
+        v = 1;
     }
-    for (; v > 0 && v < VB_SCHEMA_VERSION; v++) {
+    for (; v < VB_SCHEMA_VERSION; v++) {
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);
         if (exec(s, migrations[v - 1], err) || exec(s, sql, err)) goto rollback;
     }
@@ -550,6 +573,8 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
     /* eventType 59 is NvtxPushPopRange in the Nsight Systems export; the text is registered
      * in StringIds (textId), as nsys does for registered strings */
     static const char nq[] = "INSERT INTO NVTX_EVENTS VALUES (?,?,?,?,NULL,?,59)";
+    static const char rq[] = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,?,?,?,?,?,?,?,?)";
+    static const char xq[] = "INSERT INTO metrics VALUES (?,?,?,?,?)";
     const struct vb_activity *a = &r->activity;
     size_t i;
     int k;
@@ -589,6 +614,22 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
                 x->end, tid))
             return -1;
     }
+    for (i = 0; i < a->napis; i++) {
+        const struct vb_api_rec *x = &a->apis[i];
+        int64_t nid;
+        if (string_id(s, x->name, &nid, err) ||
+            put(s, rq, NULL, err, "iuunnininn", case_id, x->start, x->end, (int)x->driver,
+                (int)x->cbid, nid, (int)x->correlation, (int64_t)x->process, (int)x->thread,
+                (int)x->ret))
+            return -1;
+    }
+    for (i = 0; i < r->nmetrics; i++) {
+        const struct vb_metric_value *x = &r->metrics[i];
+        int64_t kid;
+        if (string_id(s, x->kernel, &kid, err) ||
+            put(s, xq, NULL, err, "initd", case_id, x->launch, kid, x->metric, x->value))
+            return -1;
+    }
 #undef SAMPLE_ID
     return 0;
 }
@@ -600,8 +641,9 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
         "INSERT INTO cases(run_id, variant_id, device_id, axes, status, reason, max_abs_err, "
         "max_rel_err, start, end, samples, stop_reason, have_records, e2e_median_ns, e2e_min_ns, "
         "e2e_max_ns, e2e_mean_ns, e2e_stdev_ns, e2e_noise, kernel_median_ns, h2d_median_ns, "
-        "d2h_median_ns, h2d_bytes, h2d_count, d2h_bytes, d2h_count, kernel_count, traffic_varies) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+        "d2h_median_ns, h2d_bytes, h2d_count, d2h_bytes, d2h_count, kernel_count, traffic_varies, "
+        "metrics_status, metrics_reason, gst_efficiency, metrics_ns) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     static const char aq[] = "INSERT INTO case_axes VALUES (?,?,?,?)";
     static const char sq[] =
         "INSERT INTO samples(case_id, idx, kind, start, end, e2e_ns, h2d_bytes, h2d_count, h2d_ns, "
@@ -611,14 +653,16 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
     int i, dev_null = r->device < 0;
     if (exec(s, "BEGIN", err)) return -1;
     if (variant_id(s, r->family, r->variant, &vid, err)) goto fail;
-    if (put(s, cq, &cid, err, "iiitttdduuntndddddddddununnn", run_id, vid,
+    if (put(s, cq, &cid, err, "iiitttdduuntndddddddddununnnttdd", run_id, vid,
             (int64_t)(dev_null ? 0 : r->device), r->axes, vb_status_name(r->status),
             r->reason[0] ? r->reason : NULL, r->max_abs_err, r->max_rel_err, r->start_ns,
             r->end_ns, r->ntimed, r->stop_reason, r->have_records, r->e2e_ms.median * 1e6,
             r->e2e_ms.min * 1e6, r->e2e_ms.max * 1e6, r->e2e_ms.mean * 1e6, r->e2e_ms.stdev * 1e6,
             r->e2e_ms.noise, r->kernel_ms.median * 1e6, r->h2d_ms.median * 1e6,
             r->d2h_ms.median * 1e6, r->h2d_bytes, r->h2d_count, r->d2h_bytes, r->d2h_count,
-            r->kernel_count, r->traffic_varies))
+            r->kernel_count, r->traffic_varies, vb_metrics_status_name(r->metrics_status),
+            r->metrics_reason[0] ? r->metrics_reason : NULL, r->gst_efficiency,
+            r->metrics_status == VB_METRICS_OK ? r->metrics_ns : NAN))
         goto fail;
     if (dev_null && put(s, "UPDATE cases SET device_id = NULL WHERE id = ?", NULL, err, "i", cid))
         goto fail;
@@ -868,7 +912,8 @@ static void column_expr(const char *table, const char *col, char *buf, size_t n)
     else if (!strcmp(col, "variant_id"))
         snprintf(buf, n, "(SELECT m.id FROM main.variants m JOIN src.variants x ON x.family = "
                          "m.family AND x.name = m.name WHERE x.id = variant_id)");
-    else if (!strcmp(col, "shortName") || !strcmp(col, "mangledName") || !strcmp(col, "textId"))
+    else if (!strcmp(col, "shortName") || !strcmp(col, "mangledName") || !strcmp(col, "textId") ||
+             !strcmp(col, "kernelId") || !strcmp(col, "nameId"))
         snprintf(buf, n, sid, col);
     else snprintf(buf, n, "\"%s\"", col);
 }
@@ -952,7 +997,8 @@ int vb_store_merge(struct vb_store *s, const char *path, int *added, struct vb_e
     /* in the order the foreign keys need */
     static const char *const tables[] = {"runs", "host_env", "TARGET_INFO_GPU", "ceilings",
         "cases", "case_axes", "samples", "CUPTI_ACTIVITY_KIND_KERNEL",
-        "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET", "NVTX_EVENTS"};
+        "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET", "NVTX_EVENTS", "metrics",
+        "CUPTI_ACTIVITY_KIND_RUNTIME"};
     struct vb_store *in;
     struct merge_off off;
     sqlite3_stmt *st = NULL;
@@ -1004,7 +1050,8 @@ int vb_store_count(struct vb_store *s, const char *table, int64_t case_id, int64
 {
     static const char *const tables[] = {"runs", "cases", "samples", "variants", "StringIds",
         "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
-        "NVTX_EVENTS", "case_axes", "TARGET_INFO_GPU", "host_env", "ceilings"};
+        "NVTX_EVENTS", "case_axes", "TARGET_INFO_GPU", "host_env", "ceilings", "metrics",
+        "CUPTI_ACTIVITY_KIND_RUNTIME"};
     char q[160];
     sqlite3_stmt *st = NULL;
     size_t i;

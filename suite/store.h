@@ -16,7 +16,7 @@
 #include "env.h"
 #include "result.h"
 
-#define VB_SCHEMA_VERSION 1
+#define VB_SCHEMA_VERSION 2
 
 struct vb_store;
 

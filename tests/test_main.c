@@ -40,6 +40,11 @@ static const struct vb_test table[] = {
     {"store_refuses_corrupt", "cpu", test_store_refuses_corrupt, NULL},
     {"store_refuses_unopenable", "cpu", test_store_refuses_unopenable, NULL},
     {"store_after_rollback", "cpu", test_store_after_rollback, NULL},
+    {"metric_set_parse", "cpu", test_metric_set_parse, NULL},
+    {"metric_defs", "cpu", test_metric_defs, NULL},
+    {"store_migrates_v1", "cpu", test_store_migrates_v1, VB_TESTS_DIR "/schema_v1.sql"},
+    {"store_metrics", "cpu", test_store_metrics, NULL},
+    {"store_efficiency", "gpu", test_gpu_store_efficiency, NULL},
 };
 
 /* emit prints the ctest lines for test `id` (label.id) running `exe cmd [arg]`. */

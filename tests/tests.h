@@ -32,5 +32,10 @@ int test_mann_whitney(const char *arg);
 int test_merge_idempotent(const char *arg);
 int test_make_fixtures(const char *arg);
 int test_gpu_variant(const char *arg);
+int test_metric_set_parse(const char *arg);
+int test_metric_defs(const char *arg);
+int test_store_migrates_v1(const char *arg);
+int test_store_metrics(const char *arg);
+int test_gpu_store_efficiency(const char *arg);
 
 #endif

@@ -1,0 +1,358 @@
+/*
+ * profiler: the metrics pass through CUPTI's range profiler (see profiler.h). The call
+ * sequence per profiled sample: Enable on the context, a fresh counter data image, SetConfig
+ * (auto range, kernel replay, one nesting level), Start; the workload; Stop, DecodeData,
+ * then per range its name and the evaluated metrics; Disable. Kernel replay submits every
+ * pass inside each launch, so one Start/Stop pair collects everything.
+ */
+#include "profiler.h"
+
+#include <cuda_runtime_api.h>
+#include <cudaTypedefs.h>
+#include <cupti.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profiler_host.h"
+
+#define MAX_DEVICES 16
+
+struct dev {
+    int state; /* 0 not prepared, 1 ready, -1 unavailable (why) */
+    struct vb_err why;
+    struct vb_prof_host *host;
+    size_t passes;
+    uint8_t *avail;
+};
+
+struct vb_profiler {
+    struct vb_metric_set set;
+    const char *names[VB_MAX_METRICS];
+    struct dev dev[MAX_DEVICES];
+    /* the profiling session: enabled on one device's context at a time and kept across
+     * samples (enabling costs about half a second; an enabled but stopped profiler leaves
+     * the timing samples' activity records intact) */
+    CUpti_RangeProfiler_Object *obj;
+    CUcontext ctx;
+    uint8_t *data;
+    size_t data_size, max_launches;
+    int device, started;
+};
+
+static int initialized; /* cuptiProfilerInitialize done for the process */
+
+struct vb_profiler *vb_profiler_create(const struct vb_metric_set *set)
+{
+    struct vb_profiler *p = calloc(1, sizeof *p);
+    int i;
+    if (!p) return NULL;
+    p->set = *set;
+    for (i = 0; i < set->n; i++) p->names[i] = p->set.names[i];
+    return p;
+}
+
+/* current_ctx finds the calling thread's context through the driver entry point (varbench
+ * does not link libcuda). */
+static int current_ctx(CUcontext *ctx, struct vb_err *err)
+{
+    PFN_cuCtxGetCurrent_v4000 get = NULL;
+    enum cudaDriverEntryPointQueryResult q;
+    if (VB_CUDA(err, cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", (void **)&get, 4000,
+                                                      cudaEnableDefault, &q)))
+        return -1;
+    if (q != cudaDriverEntryPointSuccess || !get || get(ctx) != CUDA_SUCCESS || !*ctx)
+        return vb_err_set(err, VB_E_CUDA, "no current CUDA context for the profiler");
+    return 0;
+}
+
+/* unavailable turns a CUPTI failure into the reason counters cannot be read here. */
+static int unavailable(struct vb_err *err, const char *what)
+{
+    if (!err->hint[0])
+        vb_err_hint(err, "timings are unaffected; pass --no-metrics to skip the metrics pass");
+    return vb_err_context(err, "metrics unavailable (%s)", what);
+}
+
+static int check_supported(int device, struct vb_err *err)
+{
+    CUpti_Profiler_DeviceSupported_Params sp;
+    memset(&sp, 0, sizeof sp);
+    sp.structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE;
+    sp.cuDevice = (CUdevice)device;
+    sp.api = CUPTI_PROFILER_RANGE_PROFILING;
+    if (VB_CUPTI(err, cuptiProfilerDeviceSupported(&sp))) return unavailable(err, "device check");
+    if (sp.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED) return 0;
+    vb_err_set(err, VB_E_CUDA, "metrics unavailable: CUPTI's profiler does not support device %d "
+               "(%s)", device,
+               sp.architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "architecture older than "
+                                                                           "compute capability 7.0"
+               : sp.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "vGPU without profiling enabled"
+               : sp.confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED
+                   ? "confidential computing is on"
+               : sp.cmp != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "a mining processor"
+               : sp.wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "WSL"
+                                                                  : "SLI or another configuration");
+    return vb_err_hint(err, "timings are unaffected; pass --no-metrics to skip the metrics pass");
+}
+
+/* availability reads the context's counter availability image into d->avail. */
+static int availability(struct dev *d, CUcontext ctx, struct vb_err *err)
+{
+    CUpti_Profiler_GetCounterAvailability_Params ap;
+    memset(&ap, 0, sizeof ap);
+    ap.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE;
+    ap.ctx = ctx;
+    if (VB_CUPTI(err, cuptiProfilerGetCounterAvailability(&ap)))
+        return unavailable(err, "counter availability");
+    if (!(d->avail = calloc(1, ap.counterAvailabilityImageSize + 1)))
+        return vb_err_set(err, VB_E_SYS, "out of memory");
+    ap.pCounterAvailabilityImage = d->avail;
+    if (VB_CUPTI(err, cuptiProfilerGetCounterAvailability(&ap)))
+        return unavailable(err, "counter availability");
+    return 0;
+}
+
+int vb_profiler_prepare(struct vb_profiler *p, int device, CUcontext ctx, struct vb_err *err)
+{
+    struct dev *d;
+    CUpti_Device_GetChipName_Params cp;
+    if (device < 0 || device >= MAX_DEVICES)
+        return vb_err_set(err, VB_E_CUDA, "metrics: device %d out of range", device);
+    d = &p->dev[device];
+    if (d->state == 1) return 0;
+    if (d->state == -1) {
+        *err = d->why;
+        return -1;
+    }
+    if (!ctx && current_ctx(&ctx, err)) goto unavailable;
+    if (!initialized) {
+        CUpti_Profiler_Initialize_Params ip;
+        memset(&ip, 0, sizeof ip);
+        ip.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE;
+        if (VB_CUPTI(err, cuptiProfilerInitialize(&ip))) {
+            unavailable(err, "profiler initialisation");
+            goto unavailable;
+        }
+        initialized = 1;
+    }
+    if (check_supported(device, err) || availability(d, ctx, err)) goto unavailable;
+    memset(&cp, 0, sizeof cp);
+    cp.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
+    cp.deviceIndex = (size_t)device;
+    if (VB_CUPTI(err, cuptiDeviceGetChipName(&cp))) {
+        unavailable(err, "chip name");
+        goto unavailable;
+    }
+    if (vb_prof_host_open(cp.pChipName, d->avail, p->names, (size_t)p->set.n, &d->host, &d->passes,
+                          err)) {
+        if (err->code == VB_E_USAGE) return -1; /* the user's metric list: not remembered */
+        unavailable(err, "configuration");
+        goto unavailable;
+    }
+    d->state = 1;
+    return 0;
+unavailable:
+    d->state = -1;
+    d->why = *err;
+    return -1;
+}
+
+size_t vb_profiler_passes(const struct vb_profiler *p, int device)
+{
+    return device >= 0 && device < MAX_DEVICES && p->dev[device].state == 1 ? p->dev[device].passes : 0;
+}
+
+/* disable ends the profiling session (stopping a started sample); safe when none is open. */
+static void disable(struct vb_profiler *p)
+{
+    if (p->obj && p->started) {
+        CUpti_RangeProfiler_Stop_Params tp;
+        memset(&tp, 0, sizeof tp);
+        tp.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
+        tp.pRangeProfilerObject = p->obj;
+        cuptiRangeProfilerStop(&tp);
+    }
+    p->started = 0;
+    if (p->obj) {
+        CUpti_RangeProfiler_Disable_Params dp;
+        memset(&dp, 0, sizeof dp);
+        dp.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE;
+        dp.pRangeProfilerObject = p->obj;
+        cuptiRangeProfilerDisable(&dp);
+        p->obj = NULL;
+    }
+    free(p->data);
+    p->data = NULL;
+    p->data_size = 0;
+}
+
+/* enable opens the session on ctx with a counter image for max_launches ranges. */
+static int enable(struct vb_profiler *p, int device, CUcontext ctx, size_t max_launches,
+                  struct vb_err *err)
+{
+    CUpti_RangeProfiler_Enable_Params ep;
+    CUpti_RangeProfiler_GetCounterDataSize_Params sp;
+    memset(&ep, 0, sizeof ep);
+    ep.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
+    ep.ctx = ctx;
+    if (VB_CUPTI(err, cuptiRangeProfilerEnable(&ep))) return -1;
+    p->obj = ep.pRangeProfilerObject;
+    p->ctx = ctx;
+    p->device = device;
+    p->max_launches = max_launches;
+    memset(&sp, 0, sizeof sp);
+    sp.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
+    sp.pRangeProfilerObject = p->obj;
+    sp.pMetricNames = p->names;
+    sp.numMetrics = (size_t)p->set.n;
+    sp.maxNumOfRanges = max_launches;
+    sp.maxNumRangeTreeNodes = (uint32_t)max_launches;
+    if (VB_CUPTI(err, cuptiRangeProfilerGetCounterDataSize(&sp))) goto fail;
+    if (!(p->data = calloc(1, sp.counterDataSize))) {
+        vb_err_set(err, VB_E_SYS, "out of memory for a %zu-byte counter image", sp.counterDataSize);
+        goto fail;
+    }
+    p->data_size = sp.counterDataSize;
+    return 0;
+fail:
+    disable(p);
+    return -1;
+}
+
+int vb_profiler_begin(struct vb_profiler *p, int device, CUcontext ctx, size_t max_launches,
+                      struct vb_err *err)
+{
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params ip;
+    CUpti_RangeProfiler_SetConfig_Params cp;
+    CUpti_RangeProfiler_Start_Params tp;
+    const uint8_t *config;
+    size_t config_size;
+    if (vb_profiler_prepare(p, device, ctx, err)) return -1;
+    if (!ctx && current_ctx(&ctx, err)) return -1;
+    if (p->obj && (p->ctx != ctx || p->device != device || p->max_launches != max_launches))
+        disable(p);
+    if (!p->obj && enable(p, device, ctx, max_launches, err)) return -1;
+    memset(&ip, 0, sizeof ip);
+    ip.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE;
+    ip.pRangeProfilerObject = p->obj;
+    ip.counterDataSize = p->data_size;
+    ip.pCounterData = p->data;
+    if (VB_CUPTI(err, cuptiRangeProfilerCounterDataImageInitialize(&ip))) goto fail;
+    config = vb_prof_host_config(p->dev[device].host, &config_size);
+    memset(&cp, 0, sizeof cp);
+    cp.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
+    cp.pRangeProfilerObject = p->obj;
+    cp.configSize = config_size;
+    cp.pConfig = config;
+    cp.counterDataImageSize = p->data_size;
+    cp.pCounterDataImage = p->data;
+    cp.range = CUPTI_AutoRange;
+    cp.replayMode = CUPTI_KernelReplay;
+    cp.maxRangesPerPass = max_launches;
+    cp.numNestingLevels = 1;
+    cp.minNestingLevel = 1;
+    cp.passIndex = 0;
+    cp.targetNestingLevel = 1;
+    if (VB_CUPTI(err, cuptiRangeProfilerSetConfig(&cp))) goto fail;
+    memset(&tp, 0, sizeof tp);
+    tp.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
+    tp.pRangeProfilerObject = p->obj;
+    if (VB_CUPTI(err, cuptiRangeProfilerStart(&tp))) goto fail;
+    p->started = 1;
+    return 0;
+fail:
+    disable(p);
+    return -1;
+}
+
+int vb_profiler_end(struct vb_profiler *p, struct vb_metric_value **vals, size_t *n,
+                    struct vb_err *err)
+{
+    CUpti_RangeProfiler_Stop_Params tp;
+    CUpti_RangeProfiler_DecodeData_Params dp;
+    CUpti_RangeProfiler_GetCounterDataInfo_Params ip;
+    double values[VB_MAX_METRICS];
+    size_t r, nm = (size_t)p->set.n;
+    int i;
+    if (!p->obj || !p->started)
+        return vb_err_set(err, VB_E_CUDA, "internal: vb_profiler_end without begin");
+    memset(&tp, 0, sizeof tp);
+    tp.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
+    tp.pRangeProfilerObject = p->obj;
+    p->started = 0;
+    if (VB_CUPTI(err, cuptiRangeProfilerStop(&tp))) goto fail;
+    if (!tp.isAllPassSubmitted) {
+        vb_err_set(err, VB_E_CUDA, "the profiler needs more passes than kernel replay submitted");
+        goto fail;
+    }
+    memset(&dp, 0, sizeof dp);
+    dp.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
+    dp.pRangeProfilerObject = p->obj;
+    if (VB_CUPTI(err, cuptiRangeProfilerDecodeData(&dp))) goto fail;
+    memset(&ip, 0, sizeof ip);
+    ip.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE;
+    ip.pCounterDataImage = p->data;
+    ip.counterDataImageSize = p->data_size;
+    if (VB_CUPTI(err, cuptiRangeProfilerGetCounterDataInfo(&ip))) goto fail;
+    for (r = 0; r < ip.numTotalRanges; r++) {
+        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params gp;
+        struct vb_metric_value *grown;
+        memset(&gp, 0, sizeof gp);
+        gp.structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE;
+        gp.pCounterDataImage = p->data;
+        gp.counterDataImageSize = p->data_size;
+        gp.rangeIndex = r;
+        gp.rangeDelimiter = "/";
+        if (VB_CUPTI(err, cuptiRangeProfilerCounterDataGetRangeInfo(&gp))) goto fail;
+        if (vb_prof_host_eval(p->dev[p->device].host, p->data, p->data_size, r, p->names, nm,
+                              values, err))
+            goto fail;
+        if (!(grown = realloc(*vals, sizeof **vals * (*n + nm)))) {
+            vb_err_set(err, VB_E_SYS, "out of memory for metric values");
+            goto fail;
+        }
+        *vals = grown;
+        for (i = 0; i < (int)nm; i++) {
+            struct vb_metric_value *v = &(*vals)[*n];
+            v->launch = (int)r;
+            v->kernel = strdup(gp.rangeName ? gp.rangeName : "");
+            v->metric = strdup(p->names[i]);
+            v->value = isfinite(values[i]) ? values[i] : NAN;
+            if (!v->kernel || !v->metric) {
+                free(v->kernel);
+                free(v->metric);
+                vb_err_set(err, VB_E_SYS, "out of memory for metric values");
+                goto fail;
+            }
+            (*n)++;
+        }
+    }
+    if (dp.numOfRangeDropped)
+        return vb_err_set(err, VB_E_CUDA, "the profiler dropped %zu kernel launches (more than "
+                          "the counter image holds)", dp.numOfRangeDropped);
+    return 0;
+fail:
+    disable(p);
+    return -1;
+}
+
+void vb_profiler_release(struct vb_profiler *p)
+{
+    if (p) disable(p);
+}
+
+void vb_profiler_destroy(struct vb_profiler *p)
+{
+    int i;
+    if (!p) return;
+    disable(p);
+    for (i = 0; i < MAX_DEVICES; i++) {
+        vb_prof_host_close(p->dev[i].host);
+        free(p->dev[i].avail);
+    }
+    free(p);
+}

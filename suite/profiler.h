@@ -1,0 +1,54 @@
+/*
+ * profiler: the metrics pass. Hardware counters for every kernel launched between
+ * vb_profiler_begin and vb_profiler_end, through CUPTI's range profiler in auto-range mode
+ * (one range per kernel launch) with kernel replay (CUPTI replays each launch as many times
+ * as the metric set needs passes, saving and restoring the memory it writes). Timing and
+ * metrics never share a sample: under the profiler, activity records carry no timestamps
+ * and the replays would inflate every time.
+ * Workload: one profiled sample per case, a few to a few hundred launches each.
+ */
+#ifndef VB_PROFILER_H
+#define VB_PROFILER_H
+
+#include <cuda.h>
+#include <stddef.h>
+
+#include "err.h"
+#include "metric_set.h"
+#include "result.h"
+
+struct vb_profiler;
+
+/* vb_profiler_create makes a profiler for the metric set (copied). Nothing touches the GPU
+ * yet. Returns NULL when out of memory. */
+struct vb_profiler *vb_profiler_create(const struct vb_metric_set *set);
+
+/* vb_profiler_prepare readies the profiler for CUDA device `device` and its context ctx (NULL:
+ * the calling thread's current context, e.g. after cudaSetDevice), once per device: checks the device is supported, reads counter availability, and builds the
+ * configuration. Returns 0; or -1 with err: VB_E_USAGE for a metric the GPU does not know,
+ * otherwise the reason counters are unavailable here (no permission, another CUPTI client,
+ * an unsupported GPU) with a hint. A failure other than a usage error is remembered and
+ * returned again for that device without retrying. */
+int vb_profiler_prepare(struct vb_profiler *p, int device, CUcontext ctx, struct vb_err *err);
+
+/* vb_profiler_begin starts collecting on device `device` (prepared before; ctx as there) for at
+ * most max_launches kernel launches (more are dropped, and vb_profiler_end says so). */
+int vb_profiler_begin(struct vb_profiler *p, int device, CUcontext ctx, size_t max_launches,
+                      struct vb_err *err);
+
+/* vb_profiler_end stops, decodes and evaluates: one vb_metric_value per (launch, metric),
+ * appended to *vals (caller frees with vb_metric_values_free). The session stays enabled for
+ * the next sample (vb_profiler_release or _destroy ends it); on failure it is ended.
+ * Returns 0 or -1 with err. */
+int vb_profiler_end(struct vb_profiler *p, struct vb_metric_value **vals, size_t *n,
+                    struct vb_err *err);
+
+/* vb_profiler_passes returns the replay passes the set needs on device (0 if not prepared). */
+size_t vb_profiler_passes(const struct vb_profiler *p, int device);
+
+/* vb_profiler_release ends the profiling session, if one is open (before the context goes). */
+void vb_profiler_release(struct vb_profiler *p);
+
+void vb_profiler_destroy(struct vb_profiler *p);
+
+#endif
