@@ -37,7 +37,7 @@ struct run_data {
 struct ctx {
     FILE *html, *md;
     const char *dir, *gnuplot;
-    int nplots;
+    int nplots, no_plots;
     struct vb_err *err;
 };
 
@@ -238,12 +238,13 @@ static void case_table(struct ctx *c, struct vb_case_row **cs, int n)
 
 /* breakdown: one stacked bar per variant of where its time goes. */
 static int breakdown(struct ctx *c, const struct run_data *rd, const char *family,
-                     const char *axes, struct vb_case_row **cs, int n)
+                     const char *axes, const char *custom_title, struct vb_case_row **cs, int n)
 {
     char id[16], title[512], lab[200];
-    FILE *f = figure(c, id, sizeof id);
+    FILE *f;
     int i;
-    if (!f) return -1;
+    if (c->no_plots) return 0;
+    if (!(f = figure(c, id, sizeof id))) return -1;
     for (i = 0; i < n; i++) {
         const struct vb_case_row *r = cs[i];
         safe(r->name, lab, sizeof lab);
@@ -251,8 +252,11 @@ static int breakdown(struct ctx *c, const struct run_data *rd, const char *famil
                 ms(r->h2d_median_ns), ms(r->kernel_median_ns), ms(r->d2h_median_ns), other_ms(r));
     }
     fclose(f);
-    snprintf(title, sizeof title, "%s at %s on %s: where the time of one sample goes", family, axes,
-             rd->run.gpu[0] ? rd->run.gpu : "the CPU");
+    if (custom_title)
+        snprintf(title, sizeof title, "%s", custom_title);
+    else
+        snprintf(title, sizeof title, "%s at %s on %s: where the time of one sample goes", family,
+                 axes, rd->run.gpu[0] ? rd->run.gpu : "the CPU");
     {
         char body[1400];
         snprintf(body, sizeof body,
@@ -388,7 +392,7 @@ static int sweep(struct ctx *c, const struct run_data *rd, const char *family,
     size_t blen;
     int i, j, k, done[1024] = {0}, ngroups = 0;
     double d2h = rd->gbps[VB_CEIL_D2H_PINNED], hbm = rd->gbps[VB_CEIL_D2D];
-    if (!sweep_axis(cs, n, axis, sizeof axis) || n > 1024) return 0;
+    if (c->no_plots || !sweep_axis(cs, n, axis, sizeof axis) || n > 1024) return 0;
     for (i = 0; i < n; i++) {
         FILE *f;
         int nv = 0, sizes = 0;
@@ -496,7 +500,7 @@ static int family_section(struct ctx *c, const struct run_data *rd, const char *
         heading(c, 3, axes);
         sentences(c, pt, np);
         case_table(c, pt, np);
-        if (breakdown(c, rd, family, axes, pt, np)) goto out;
+        if (breakdown(c, rd, family, axes, NULL, pt, np)) goto out;
     }
     if (sweep(c, rd, family, cs, n) < 0) goto out;
     rc = 0;
@@ -520,7 +524,8 @@ static void run_header(struct ctx *c, const struct run_data *rd)
     fprintf(c->html, "</p>\n");
     vb_put_md(c->md, line);
     fprintf(c->md, "\n\n");
-    if (!rd->run.gpu[0]) return;
+    for (k = 0; k < VB_CEIL_COUNT && rd->gbps[k] <= 0; k++) {}
+    if (!rd->run.gpu[0] || k == VB_CEIL_COUNT) return; /* none measured (a traced run) */
     fprintf(c->html, "<p>measured ceilings:");
     fprintf(c->md, "measured ceilings:");
     for (k = 0; k < VB_CEIL_COUNT; k++) {
@@ -529,6 +534,38 @@ static void run_header(struct ctx *c, const struct run_data *rd)
     }
     fprintf(c->html, "</p>\n");
     fprintf(c->md, "\n\n");
+}
+
+/* trace_section: the processes of a run of `varbench trace`, in the columns of the suite's
+ * cases (e2e is the process's traced life), and where their time went. */
+static int trace_section(struct ctx *c, const struct run_data *rd)
+{
+    struct vb_case_row **cs = calloc((size_t)rd->n + 1, sizeof *cs);
+    char h[600], s[700], t[600];
+    int i, rc = 0;
+    if (!cs) return vb_err_set(c->err, VB_E_SYS, "out of memory");
+    for (i = 0; i < rd->n; i++) cs[i] = &rd->cases[i];
+    snprintf(h, sizeof h, "Traced programs on %s", rd->run.gpu[0] ? rd->run.gpu : "an unknown GPU");
+    heading(c, 2, h);
+    snprintf(s, sizeof s, "%d process%s of an unmodified program, traced with varbench trace; e2e is "
+                          "each process's traced life, H2D, kernel and D2H the sums of its copies "
+                          "and kernels. 'varbench summary --run %lld' lists its kernels and API calls.",
+             rd->n, rd->n == 1 ? "" : "es", (long long)rd->run.id);
+    fprintf(c->html, "<p>");
+    text(c, s);
+    fprintf(c->html, "</p>\n");
+    fprintf(c->md, "\n\n");
+    if (rd->n) {
+        int nok = 0;
+        case_table(c, cs, rd->n);
+        for (i = 0; i < rd->n; i++) /* the plot: the traced processes (untraced ones have no parts) */
+            if (is_ok(&rd->cases[i])) cs[nok++] = &rd->cases[i];
+        snprintf(t, sizeof t, "traced programs on %s: where the time of each process goes",
+                 rd->run.gpu[0] ? rd->run.gpu : "an unknown GPU");
+        if (nok) rc = breakdown(c, rd, "trace", "", t, cs, nok);
+    }
+    free(cs);
+    return rc;
 }
 
 /* floor_ms: the transfer floor of a case on a device: its bytes at pinned bandwidth. */
@@ -543,7 +580,7 @@ static double floor_ms(const struct vb_case_row *r, const struct run_data *rd)
 static int hardware(struct ctx *c, const struct run_data *rd, int nr)
 {
     char id[16], title[256], lab[300];
-    FILE *f;
+    FILE *f = NULL;
     int i, j, k, shown = 0;
     fprintf(c->html, "<h2>Hardware comparison</h2>\n<table><tr><th>variant</th><th>axes</th>");
     fprintf(c->md, "## Hardware comparison\n\n| variant | axes |");
@@ -559,7 +596,7 @@ static int hardware(struct ctx *c, const struct run_data *rd, int nr)
     fprintf(c->md, " ratio to the first |\n|---|---|");
     for (k = 0; k < nr; k++) fprintf(c->md, "---:|---:|");
     fprintf(c->md, "---:|\n");
-    if (!(f = figure(c, id, sizeof id))) return -1;
+    if (!c->no_plots && !(f = figure(c, id, sizeof id))) return -1;
     for (i = 0; i < rd[0].n; i++) {
         const struct vb_case_row *a = &rd[0].cases[i];
         const struct vb_case_row *m[16];
@@ -590,7 +627,7 @@ static int hardware(struct ctx *c, const struct run_data *rd, int nr)
             char ax[256];
             safe(a->variant, lab, sizeof lab);
             safe(a->axes, ax, sizeof ax);
-            fprintf(f, "\"%s %s\"", lab, ax);
+            if (f) fprintf(f, "\"%s %s\"", lab, ax);
         }
         for (k = 0; k < nr; k++) {
             double fl = floor_ms(m[k], &rd[k]);
@@ -601,19 +638,19 @@ static int hardware(struct ctx *c, const struct run_data *rd, int nr)
             else snprintf(cell, sizeof cell, "-");
             fprintf(c->html, "<td>%s</td>", cell);
             fprintf(c->md, " %s |", cell);
-            fprintf(f, " %.6f", ms(m[k]->e2e_median_ns));
+            if (f) fprintf(f, " %.6f", ms(m[k]->e2e_median_ns));
         }
-        fprintf(f, "\n");
+        if (f) fprintf(f, "\n");
         snprintf(cell, sizeof cell, "%.2f", m[nr - 1]->e2e_median_ns / a->e2e_median_ns);
         fprintf(c->html, "<td>%s</td></tr>\n", cell);
         fprintf(c->md, " %s |\n", cell);
     }
-    fclose(f);
+    if (f) fclose(f);
     fprintf(c->html, "</table>\n<p>%% of its floor: the case's bytes at the device's own measured "
                      "pinned H2D/D2H bandwidth, over its end-to-end time (100%% = at the floor).</p>\n");
     fprintf(c->md, "\n%% of its floor: the case's bytes at the device's own measured pinned H2D/D2H "
                    "bandwidth, over its end-to-end time (100%% = at the floor).\n\n");
-    if (!shown) return 0;
+    if (!shown || !f) return 0;
     {
         char body[8000];
         size_t len = 0;
@@ -657,7 +694,8 @@ static int load_run(struct vb_store *s, const struct vb_run_row *run, const stru
     return vb_store_cases(s, run->id, &rd->cases, &rd->n, err);
 }
 
-/* select_runs picks the requested runs, or the newest complete run of each GPU model. */
+/* select_runs picks the requested runs, or the newest complete suite run of each GPU model and the
+ * newest complete trace run of each command on each GPU model. */
 static int select_runs(const struct vb_report_opts *o, const struct vb_run_row *runs, int nruns,
                        int *pick, int *npick, struct vb_err *err)
 {
@@ -672,9 +710,14 @@ static int select_runs(const struct vb_report_opts *o, const struct vb_run_row *
         }
         return 0;
     }
+    /* the newest complete suite run of each GPU model, and of each program traced on each */
     for (i = nruns - 1; i >= 0; i--) {
+        int trace = !strcmp(runs[i].kind, "trace");
         if (strcmp(runs[i].status, "complete")) continue;
-        for (j = 0; j < *npick && strcmp(runs[pick[j]].gpu, runs[i].gpu); j++) {}
+        for (j = 0; j < *npick && (strcmp(runs[pick[j]].gpu, runs[i].gpu) ||
+                                   strcmp(runs[pick[j]].kind, runs[i].kind) ||
+                                   (trace && strcmp(runs[pick[j]].command_line, runs[i].command_line)));
+             j++) {}
         if (j == *npick && *npick < 16) pick[(*npick)++] = i;
     }
     if (!*npick) {
@@ -700,6 +743,7 @@ int vb_report_write(struct vb_store *s, const struct vb_report_opts *o, int *npl
     }
     c.dir = o->outdir;
     c.gnuplot = o->gnuplot;
+    c.no_plots = o->no_plots;
     c.err = err;
     if (vb_store_runs(s, &runs, &nruns, err) || vb_store_ceiling_rows(s, &cr, &ncr, err)) goto out;
     if (o->nruns > 16) {
@@ -729,6 +773,12 @@ int vb_report_write(struct vb_store *s, const struct vb_report_opts *o, int *npl
     for (k = 0; k < npick; k++) {
         const char *fams[64];
         int nf = 0;
+        if (!strcmp(rd[k].run.kind, "trace")) {
+            if (!rd[k].n && !o->nruns) continue; /* a program that made no CUDA calls */
+            run_header(&c, &rd[k]);
+            if (trace_section(&c, &rd[k])) goto out;
+            continue;
+        }
         run_header(&c, &rd[k]);
         for (i = 0; i < rd[k].n; i++) {
             for (j = 0; j < nf && strcmp(fams[j], rd[k].cases[i].family); j++) {}
@@ -737,7 +787,14 @@ int vb_report_write(struct vb_store *s, const struct vb_report_opts *o, int *npl
         for (j = 0; j < nf; j++)
             if (family_section(&c, &rd[k], fams[j])) goto out;
     }
-    if (npick > 1 && hardware(&c, rd, npick)) goto out;
+    {
+        /* the hardware comparison is of the suite's runs (a traced program has no twin) */
+        struct run_data suite[16];
+        int ns = 0;
+        for (k = 0; k < npick; k++)
+            if (strcmp(rd[k].run.kind, "trace")) suite[ns++] = rd[k];
+        if (ns > 1 && hardware(&c, suite, ns)) goto out;
+    }
     fprintf(c.html, "<p>Hardware metrics (store efficiency): none stored in these runs.</p>\n"
                     "<script>window.addEventListener('load',function(){var im=document.querySelectorAll("
                     "'img.plot'),ok=0;im.forEach(function(i){if(i.complete&&i.naturalWidth>0)ok++;});"

@@ -8,6 +8,7 @@
 
 #include <cupti.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -24,6 +25,14 @@ static const CUpti_ActivityKind kinds[] = {
     CUPTI_ACTIVITY_KIND_MEMSET,
     CUPTI_ACTIVITY_KIND_MARKER,
 };
+static const CUpti_ActivityKind api_kinds[] = {
+    CUPTI_ACTIVITY_KIND_RUNTIME,
+    CUPTI_ACTIVITY_KIND_DRIVER,
+};
+/* the kinds enabled now (kinds, then the extras), so that stop disables exactly those */
+static CUpti_ActivityKind enabled[sizeof kinds / sizeof kinds[0] + sizeof api_kinds / sizeof api_kinds[0] + 1];
+static size_t nenabled;
+static int devices_dumped;
 
 /* grow makes room for one more element of size sz in *arr; 0 or -1 when out of memory. */
 static int grow(void **arr, size_t n, size_t *cap, size_t sz)
@@ -128,6 +137,63 @@ static void add_marker(const CUpti_ActivityMarker2 *m)
     }
 }
 
+static void add_api(const CUpti_ActivityAPI *x)
+{
+    struct vb_api_rec *r = PUSH(&acc, apis, cap_apis);
+    const char *name = NULL;
+    int driver = x->kind == CUPTI_ACTIVITY_KIND_DRIVER;
+    if (!r) {
+        acc.dropped++;
+        return;
+    }
+    r->start = x->start;
+    r->end = x->end;
+    r->cbid = x->cbid;
+    r->correlation = x->correlationId;
+    r->process = x->processId;
+    r->thread = x->threadId;
+    r->ret = (int32_t)x->returnValue;
+    r->driver = (uint8_t)driver;
+    /* CUPTI's own name ("cudaMemcpy_v3020", "cuMemcpyHtoD_v2"), as the Nsight Systems export */
+    if (cuptiGetCallbackName(driver ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API,
+                             x->cbid, &name) != CUPTI_SUCCESS || !name) {
+        char buf[48];
+        snprintf(buf, sizeof buf, "%s cbid %u", driver ? "driver" : "runtime", (unsigned)x->cbid);
+        r->name = strdup(buf);
+    } else {
+        r->name = strdup(name);
+    }
+    if (!r->name) { /* out of memory: forget the record rather than keep a NULL name */
+        acc.napis--;
+        acc.dropped++;
+    }
+}
+
+static void add_device(const CUpti_ActivityDevice5 *d)
+{
+    struct vb_device_rec *r;
+    size_t i;
+    for (i = 0; i < acc.ndevices; i++) /* a device dumped twice is one device */
+        if (acc.devices[i].id == d->id) return;
+    if (!(r = PUSH(&acc, devices, cap_devices))) {
+        acc.dropped++;
+        return;
+    }
+    r->id = d->id;
+    r->cc_major = d->computeCapabilityMajor;
+    r->cc_minor = d->computeCapabilityMinor;
+    r->sm_count = d->numMultiprocessors;
+    r->clock_khz = d->coreClockRate;
+    r->global_mem = d->globalMemorySize;
+    r->l2_bytes = d->l2CacheSize;
+    memcpy(r->uuid, d->uuid.bytes, sizeof r->uuid);
+    r->name = dup_or_empty(d->name);
+    if (!r->name) {
+        acc.ndevices--;
+        acc.dropped++;
+    }
+}
+
 static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
     *buffer = aligned_alloc(8, BUF_SIZE);
@@ -156,6 +222,13 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
         case CUPTI_ACTIVITY_KIND_MARKER:
             add_marker((const CUpti_ActivityMarker2 *)rec);
             break;
+        case CUPTI_ACTIVITY_KIND_RUNTIME:
+        case CUPTI_ACTIVITY_KIND_DRIVER:
+            add_api((const CUpti_ActivityAPI *)rec);
+            break;
+        case CUPTI_ACTIVITY_KIND_DEVICE:
+            add_device((const CUpti_ActivityDevice5 *)rec);
+            break;
         default:
             break;
         }
@@ -166,18 +239,45 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
     free(buffer);
 }
 
-int vb_activity_start(struct vb_err *err)
+/* enable turns kind on and remembers it; on failure every kind enabled so far goes off. */
+static int enable(CUpti_ActivityKind kind, struct vb_err *err)
+{
+    if (VB_CUPTI(err, cuptiActivityEnable(kind))) {
+        while (nenabled > 0) cuptiActivityDisable(enabled[--nenabled]);
+        return -1;
+    }
+    enabled[nenabled++] = kind;
+    return 0;
+}
+
+int vb_activity_start_with(unsigned extra, struct vb_err *err)
 {
     size_t i;
     if (active) return 0;
     if (VB_CUPTI(err, cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed)))
         return -1;
+    nenabled = 0;
     for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (VB_CUPTI(err, cuptiActivityEnable(kinds[i]))) {
-            while (i-- > 0) cuptiActivityDisable(kinds[i]);
-            return -1;
-        }
+        if (enable(kinds[i], err)) return -1;
+    for (i = 0; (extra & VB_ACTIVITY_API) && i < sizeof api_kinds / sizeof api_kinds[0]; i++)
+        if (enable(api_kinds[i], err)) return -1;
     active = 1;
+    return 0;
+}
+
+int vb_activity_start(struct vb_err *err)
+{
+    return vb_activity_start_with(0, err);
+}
+
+int vb_activity_dump_devices(struct vb_err *err)
+{
+    if (!active) return vb_err_set(err, VB_E_CUDA, "CUPTI activity collection is not started");
+    if (!devices_dumped) {
+        if (VB_CUPTI(err, cuptiActivityEnableAndDump(CUPTI_ACTIVITY_KIND_DEVICE))) return -1;
+        enabled[nenabled++] = CUPTI_ACTIVITY_KIND_DEVICE;
+        devices_dumped = 1;
+    }
     return 0;
 }
 
@@ -207,7 +307,9 @@ void vb_activity_stop(void)
     size_t i;
     if (!active) return;
     cuptiActivityFlushAll(1);
-    for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) cuptiActivityDisable(kinds[i]);
+    for (i = 0; i < nenabled; i++) cuptiActivityDisable(enabled[i]);
+    nenabled = 0;
+    devices_dumped = 0;
     active = 0;
     pthread_mutex_lock(&lock);
     rest = acc;
@@ -237,7 +339,9 @@ void vb_activity_free(struct vb_activity *a)
     for (i = 0; i < a->nkernels; i++) free(a->kernels[i].name);
     for (i = 0; i < a->nranges; i++) free(a->ranges[i].text);
     for (i = 0; i < a->napis; i++) free(a->apis[i].name);
+    for (i = 0; i < a->ndevices; i++) free(a->devices[i].name);
     free(a->apis);
+    free(a->devices);
     free(a->kernels);
     free(a->copies);
     free(a->memsets);

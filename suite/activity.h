@@ -1,9 +1,11 @@
 /*
  * activity: the CUPTI activity collector. While started it receives kernel
  * (CONCURRENT_KERNEL, so streams still overlap), memcpy, memset and NVTX marker records
- * in 8 MiB buffers, copies them into plain arrays, and hands them over at each flush.
- * Workload: a case of a few thousand samples, each a handful of records; records arrive on
- * CUPTI's own thread, so the arrays are guarded by a mutex.
+ * (and, for `varbench trace`, CUDA API calls and device descriptions) in 8 MiB buffers, copies
+ * them into plain arrays, and hands them over at each flush.
+ * Workload: a case of a few thousand samples, each a handful of records, or a traced program's
+ * whole life (up to millions of API calls); records arrive on CUPTI's own thread, so the
+ * arrays are guarded by a mutex.
  */
 #ifndef VB_ACTIVITY_H
 #define VB_ACTIVITY_H
@@ -49,6 +51,15 @@ struct vb_api_rec {
     char *name;    /* "cudaMemcpy", "cuLaunchKernel"; owned */
 };
 
+/* A GPU as CUPTI describes it (CUPTI_ACTIVITY_KIND_DEVICE): what a traced program's run
+ * records of its devices, without calling the CUDA runtime. */
+struct vb_device_rec {
+    uint32_t id, cc_major, cc_minor, sm_count, clock_khz;
+    uint64_t global_mem, l2_bytes;
+    unsigned char uuid[16];
+    char *name; /* owned */
+};
+
 /* Records collected since the last flush; the caller owns it after vb_activity_take. */
 struct vb_activity {
     struct vb_kernel_rec *kernels;
@@ -56,16 +67,29 @@ struct vb_activity {
     struct vb_memset_rec *memsets;
     struct vb_range_rec *ranges;
     struct vb_api_rec *apis;
-    size_t nkernels, ncopies, nmemsets, nranges, napis;
-    size_t cap_kernels, cap_copies, cap_memsets, cap_ranges, cap_apis;
+    struct vb_device_rec *devices;
+    size_t nkernels, ncopies, nmemsets, nranges, napis, ndevices;
+    size_t cap_kernels, cap_copies, cap_memsets, cap_ranges, cap_apis, cap_devices;
     size_t dropped; /* records CUPTI dropped, or that could not be stored (out of memory) */
 };
 
-/* vb_activity_start registers the buffer callbacks and enables the activity kinds. Returns 0, or
- * -1 with err (and a hint, e.g. when another CUPTI client is attached); the caller then times
- * with host clocks only. */
+/* What vb_activity_start_with collects besides kernels, copies, memsets and NVTX ranges. */
+enum vb_activity_extra {
+    VB_ACTIVITY_API = 1 << 0, /* every CUDA runtime and driver API call (varbench trace) */
+};
+
+/* vb_activity_start registers the buffer callbacks and enables the activity kinds of `varbench
+ * run` (CONCURRENT_KERNEL, MEMCPY, MEMSET, MARKER). Returns 0, or -1 with err (and a hint, e.g.
+ * when another CUPTI client is attached); the caller then times with host clocks only. */
 int vb_activity_start(struct vb_err *err);
+/* vb_activity_start_with does the same and also enables the kinds of `extra` (vb_activity_extra
+ * flags). On failure nothing stays enabled. */
+int vb_activity_start_with(unsigned extra, struct vb_err *err);
 int vb_activity_active(void);
+
+/* vb_activity_dump_devices asks CUPTI for one device record per GPU it knows (delivered at the
+ * next flush); device records otherwise come only when CUPTI attaches before CUDA starts. */
+int vb_activity_dump_devices(struct vb_err *err);
 
 /* vb_activity_take flushes CUPTI's buffers and moves every record collected so far into *out
  * (which must be zeroed or freed before). Returns 0 or -1 with err. */

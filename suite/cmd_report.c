@@ -13,12 +13,15 @@ static const char usage[] =
     "Writes DIR/index.html and DIR/report.md with gnuplot SVG plots: per family and device where\n"
     "the time goes, size sweeps against the device's measured floors, a sentence per ladder\n"
     "step, and a hardware comparison when the runs come from several GPU models (merge their\n"
-    "databases with 'varbench merge'). Needs gnuplot (Debian: gnuplot-nox), no GPU.\n"
+    "databases with 'varbench merge'). Programs traced with 'varbench trace' get a section\n"
+    "of their own, in the same columns. Needs gnuplot (Debian: gnuplot-nox) unless --no-plots;\n"
+    "no GPU.\n"
     "\n"
     "  --db FILE     database (default ./varbench.db)\n"
-    "  --run ID      a run to include (repeatable; default: the newest complete run of each GPU\n"
-    "                model in the database)\n"
+    "  --run ID      a run to include (repeatable; default: the newest complete run of each kind,\n"
+    "                suite or trace, and GPU model in the database)\n"
     "  -o DIR        output folder (default ./varbench-report; created if missing)\n"
+    "  --no-plots    tables and text only, without gnuplot\n"
     "\n"
     "exit codes: 0 written, 2 usage error (bad flag, unknown run), 3 database error, 6 gnuplot\n"
     "missing or failing, or the folder not writable\n";
@@ -26,8 +29,9 @@ static const char usage[] =
 int vb_cmd_report(int argc, char **argv)
 {
     static const struct option lo[] = {{"db", required_argument, NULL, 'd'},
-        {"run", required_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
-    struct vb_report_opts o = {NULL, 0, "./varbench-report", "gnuplot"};
+        {"run", required_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'},
+        {"no-plots", no_argument, NULL, 'P'}, {0, 0, 0, 0}};
+    struct vb_report_opts o = {NULL, 0, "./varbench-report", "gnuplot", 0};
     const char *db = "./varbench.db", *gp = getenv("VARBENCH_GNUPLOT");
     int64_t runs[16];
     struct vb_store *s;
@@ -41,6 +45,7 @@ int vb_cmd_report(int argc, char **argv)
         switch (c) {
         case 'd': db = optarg; break;
         case 'o': o.outdir = optarg; break;
+        case 'P': o.no_plots = 1; break;
         case 'r':
             if (o.nruns == 16) {
                 fprintf(stderr, "varbench report: at most 16 --run\n");

@@ -24,6 +24,8 @@ static const struct cmd cmds[] = {
     {"merge", vb_cmd_merge, "copy the runs of several databases into one"},
     {"export", vb_cmd_export, "a run as CSV or Google Benchmark JSON"},
     {"report", vb_cmd_report, "gnuplot plots, index.html and report.md from a database"},
+    {"trace", vb_cmd_trace, "profile an unmodified CUDA program (nvprof style) into the database"},
+    {"summary", vb_cmd_summary, "nvprof's GPU activities and API calls tables for a run"},
 };
 
 const char *vb_command_line = "";
@@ -36,7 +38,8 @@ static void usage(FILE *out)
                  "commands:\n", VB_VERSION);
     for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].help);
-    fprintf(out, "\nexit codes (list, run, merge, export, report; compare has its own, see its --help):\n");
+    fprintf(out, "\nexit codes (list, run, merge, export, report, summary; compare and trace have their\n"
+                 "own, see their --help):\n");
     for (i = 0; i < VB_E_COUNT; i++)
         fprintf(out, "  %-4d %s\n", vb_code_exit((enum vb_code)i), vb_code_desc((enum vb_code)i));
 }

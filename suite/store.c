@@ -1086,3 +1086,138 @@ int vb_store_run_status(struct vb_store *s, int64_t run_id, char *buf, size_t n,
         return vb_err_set(err, VB_E_DB, "database '%s' has no run %lld", s->path, (long long)run_id);
     return 0;
 }
+
+/* Trace summaries: what `varbench trace` writes besides its cases, and what `varbench summary`
+ * reads. These statements run once per command, so they are prepared and finalized here rather
+ * than taking slots of the statement cache. */
+
+/* once prepares sql (finalized by the caller); NULL with err on failure. */
+static sqlite3_stmt *once(struct vb_store *s, const char *sql, struct vb_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        sql_fail(s, err, "prepare");
+        return NULL;
+    }
+    return st;
+}
+
+int vb_store_trace_gpu(struct vb_store *s, int64_t run_id, const struct vb_gpu_env *g,
+                       struct vb_err *err)
+{
+    /* every process of a traced program describes the GPUs it used: the first one wins */
+    static const char sql[] = "INSERT OR IGNORE INTO TARGET_INFO_GPU VALUES "
+                              "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    return put(s, sql, NULL, err, "intttnnnuundnntnntnnu", run_id, g->id, g->name, g->uuid, g->bus,
+               g->cc_major, g->cc_minor, g->sm_count, g->total_mem, g->l2_bytes, g->clock_khz,
+               g->sm_clock_mhz, g->mem_clock_khz, g->mem_bus_width, g->pcie_speed, g->pcie_gen,
+               g->pcie_width, g->driver, g->cuda_driver_version, g->cuda_runtime_version,
+               (uint64_t)g->cupti_version);
+}
+
+int vb_store_latest_trace(struct vb_store *s, int64_t *run_id, struct vb_err *err)
+{
+    static const char q[] = "SELECT id FROM runs WHERE kind = 'trace' ORDER BY start_utc DESC, "
+                            "id DESC LIMIT 1";
+    sqlite3_stmt *st = once(s, q, err);
+    int rc;
+    if (!st) return -1;
+    rc = sqlite3_step(st);
+    *run_id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return sql_fail(s, err, "reading runs");
+    if (*run_id < 0) {
+        vb_err_set(err, VB_E_DB, "database '%s' has no traced run", s->path);
+        return vb_err_hint(err, "trace a program first: varbench trace --db %s -- COMMAND, or pass "
+                                "--run with a run of 'varbench run'", s->path);
+    }
+    return 0;
+}
+
+int vb_store_run_info(struct vb_store *s, int64_t run_id, struct vb_run_info_row *r,
+                      struct vb_err *err)
+{
+    static const char q[] =
+        "SELECT r.id, r.kind, r.status, r.command_line, r.start_utc, r.end_utc, r.exit_code, "
+        "r.message, (SELECT name FROM TARGET_INFO_GPU g WHERE g.run_id = r.id ORDER BY g.id "
+        "LIMIT 1), (SELECT count(*) FROM cases c WHERE c.run_id = r.id) FROM runs r WHERE r.id = ?";
+    sqlite3_stmt *st = once(s, q, err);
+    int rc;
+    memset(r, 0, sizeof *r);
+    if (!st) return -1;
+    if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return sql_fail(s, err, "bind");
+    }
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        r->id = sqlite3_column_int64(st, 0);
+        col_text(st, 1, r->kind, sizeof r->kind);
+        col_text(st, 2, r->status, sizeof r->status);
+        col_text(st, 3, r->command_line, sizeof r->command_line);
+        col_text(st, 4, r->start_utc, sizeof r->start_utc);
+        col_text(st, 5, r->end_utc, sizeof r->end_utc);
+        r->has_exit_code = sqlite3_column_type(st, 6) != SQLITE_NULL;
+        r->exit_code = sqlite3_column_int(st, 6);
+        col_text(st, 7, r->message, sizeof r->message);
+        col_text(st, 8, r->gpu, sizeof r->gpu);
+        r->ncases = sqlite3_column_int(st, 9);
+    }
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW) return 0;
+    if (rc != SQLITE_DONE) return sql_fail(s, err, "reading runs");
+    vb_err_set(err, VB_E_USAGE, "database '%s' has no run %lld", s->path, (long long)run_id);
+    return vb_err_hint(err, "'varbench export --db %s --format csv' lists the runs", s->path);
+}
+
+static void fill_summary(sqlite3_stmt *st, void *p)
+{
+    struct vb_summary_row *r = p;
+    r->kind = sqlite3_column_int(st, 0);
+    r->sub = sqlite3_column_int(st, 1);
+    col_text(st, 2, r->name, sizeof r->name);
+    r->calls = sqlite3_column_int64(st, 3);
+    r->total_ns = col_double(st, 4);
+    r->min_ns = col_double(st, 5);
+    r->max_ns = col_double(st, 6);
+    r->bytes = sqlite3_column_int64(st, 7);
+    r->min_bytes = sqlite3_column_int64(st, 8);
+    r->max_bytes = sqlite3_column_int64(st, 9);
+}
+
+int vb_store_summary(struct vb_store *s, int64_t run_id, struct vb_summary_row **rows, int *n,
+                     struct vb_err *err)
+{
+    /* one row per kernel (by mangled name), kind of copy, memset, API function and NVTX text */
+#define DUR(t) "count(*), sum(" t ".end - " t ".start), min(" t ".end - " t ".start), max(" t ".end - " t ".start)"
+    static const char q[] =
+        "SELECT 0, 0, sn.value, " DUR("k") ", 0, 0, 0 FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+        "JOIN cases c ON c.id = k.case_id JOIN StringIds sn ON sn.id = k.mangledName "
+        "WHERE c.run_id = ?1 GROUP BY k.mangledName "
+        "UNION ALL SELECT 1, m.copyKind, '', " DUR("m") ", sum(m.bytes), min(m.bytes), max(m.bytes) "
+        "FROM CUPTI_ACTIVITY_KIND_MEMCPY m JOIN cases c ON c.id = m.case_id "
+        "WHERE c.run_id = ?1 GROUP BY m.copyKind "
+        "UNION ALL SELECT 2, 0, '', " DUR("x") ", sum(x.bytes), min(x.bytes), max(x.bytes) "
+        "FROM CUPTI_ACTIVITY_KIND_MEMSET x JOIN cases c ON c.id = x.case_id "
+        "WHERE c.run_id = ?1 GROUP BY c.run_id "
+        "UNION ALL SELECT 3, a.driver, sn.value, " DUR("a") ", 0, 0, 0 "
+        "FROM CUPTI_ACTIVITY_KIND_RUNTIME a JOIN cases c ON c.id = a.case_id "
+        "JOIN StringIds sn ON sn.id = a.nameId WHERE c.run_id = ?1 GROUP BY a.nameId "
+        "UNION ALL SELECT 4, 0, IFNULL(t.text, sn.value), " DUR("t") ", 0, 0, 0 "
+        "FROM NVTX_EVENTS t JOIN cases c ON c.id = t.case_id LEFT JOIN StringIds sn "
+        "ON sn.id = t.textId WHERE c.run_id = ?1 AND t.end IS NOT NULL "
+        "GROUP BY IFNULL(t.text, sn.value)";
+#undef DUR
+    sqlite3_stmt *st = once(s, q, err);
+    int rc;
+    *rows = NULL;
+    *n = 0;
+    if (!st) return -1;
+    if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return sql_fail(s, err, "bind");
+    }
+    rc = read_rows(s, st, sizeof **rows, fill_summary, (void **)rows, n, err);
+    sqlite3_finalize(st);
+    return rc;
+}

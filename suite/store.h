@@ -115,4 +115,46 @@ int vb_store_count(struct vb_store *s, const char *table, int64_t case_id, int64
 int vb_store_run_status(struct vb_store *s, int64_t run_id, char *buf, size_t n,
                         struct vb_err *err);
 
+/* Trace summaries (varbench trace and summary). */
+
+/* A run's row as `varbench summary` heads its tables. */
+struct vb_run_info_row {
+    int64_t id;
+    char kind[16], status[16], command_line[1024], start_utc[40], end_utc[40];
+    char message[1024], gpu[256]; /* gpu: device 0's name, "" without one */
+    int exit_code, has_exit_code, ncases;
+};
+
+/* What vb_store_summary aggregates, per run over all its cases. */
+enum vb_summary_kind {
+    VB_SUM_KERNEL, /* name: the kernel's mangled name */
+    VB_SUM_MEMCPY, /* sub: the CUpti_ActivityMemcpyKind (1 HtoD, 2 DtoH, 8 DtoD, ...) */
+    VB_SUM_MEMSET,
+    VB_SUM_API,   /* name: CUPTI's name of the function ("cudaMemcpy_v3020"); sub: 1 driver API */
+    VB_SUM_RANGE, /* name: the NVTX range's text (ended ranges only) */
+};
+
+/* One line of a summary table; durations in ns, bytes for copies and memsets only. */
+struct vb_summary_row {
+    int kind, sub;
+    char name[2048];
+    int64_t calls, bytes, min_bytes, max_bytes;
+    double total_ns, min_ns, max_ns;
+};
+
+/* vb_store_trace_gpu records a GPU of a traced run unless the run has it already (each traced
+ * process describes the devices it saw). */
+int vb_store_trace_gpu(struct vb_store *s, int64_t run_id, const struct vb_gpu_env *g,
+                       struct vb_err *err);
+/* vb_store_latest_trace sets *run_id to the newest run of kind 'trace', whatever its status;
+ * -1 (VB_E_DB, with a hint) if there is none. */
+int vb_store_latest_trace(struct vb_store *s, int64_t *run_id, struct vb_err *err);
+/* vb_store_run_info reads one run; -1 with VB_E_USAGE when the database has no such run. */
+int vb_store_run_info(struct vb_store *s, int64_t run_id, struct vb_run_info_row *r,
+                      struct vb_err *err);
+/* vb_store_summary returns a malloc'd array (caller frees) of the run's summary lines, in no
+ * particular order: one per kernel, kind of copy, memsets, API function and NVTX text. */
+int vb_store_summary(struct vb_store *s, int64_t run_id, struct vb_summary_row **rows, int *n,
+                     struct vb_err *err);
+
 #endif

@@ -183,6 +183,137 @@ gpu-racecheck)
       [ "$summary" = "RACECHECK SUMMARY: 0 hazard" ] || { cp "out-$v" out; fail "hazard reported in $v"; }
     fi
   done ;;
+trace-usage)
+  expect 2 "no command to trace" "$vb" trace; no_db
+  expect 2 "unknown option '--frob'" "$vb" trace --frob -- true; no_db
+  expect 2 "not supported yet" "$vb" trace --metrics gst_efficiency -- true; no_db
+  expect 2 "needs a value" "$vb" trace --db; no_db
+  expect 2 "must be a file" "$vb" trace --db :memory: -- true; no_db
+  expect 2 "bad --name" "$vb" trace --name a/b -- true; no_db
+  expect 0 "127  COMMAND not found" "$vb" trace --help
+  grep -q "128+N" out || fail "--help does not document the signal exit codes"
+  no_db ;;
+trace-no-cuda)
+  # a program that never initialises CUDA: an empty but valid run, a message, its exit code
+  expect 0 "the program made no CUDA calls" "$vb" trace --db t.db -- true
+  expect 1 "the program made no CUDA calls" "$vb" trace --db t.db -- false
+  expect 3 "run 3 (complete)" "$vb" trace --db t.db -- sh -c 'exit 3'
+  "$vb" trace --db t.db -- echo hello >out 2>err || fail "echo exited $?"
+  [ "$(cat out)" = hello ] || fail "the program's stdout is not its own"
+  expect 0 "the program made no CUDA calls" "$vb" trace --db t.db -- "$VB_FAKE_DRIVER" none
+  expect 0 "0 traced processes" "$vb" summary --db t.db
+  grep -q "run 5 (trace, complete, exit code 0)" out || fail "summary is not of the newest traced run"
+  if command -v sqlite3 >/dev/null; then
+    [ "$(sqlite3 t.db "SELECT group_concat(exit_code) FROM runs WHERE kind = 'trace' AND status = 'complete'")" = "0,1,3,0,0" ] || fail "runs"
+    [ "$(sqlite3 t.db "SELECT count(*) FROM cases")" = 0 ] || fail "cases in an empty run"
+    [ "$(sqlite3 t.db "SELECT count(*) FROM host_env")" = 5 ] || fail "no host environment"
+  fi ;;
+trace-not-found)
+  expect 127 "cannot run 'no-such-program-xyz': No such file or directory" "$vb" trace --db t.db -- no-such-program-xyz
+  grep -q "hint:" err || fail "no hint"
+  printf '#!/bin/sh\n' > notexec; chmod 644 notexec
+  expect 126 "cannot run './notexec'" "$vb" trace --db t.db -- ./notexec
+  expect 0 "run 2 (trace, failed, exit code 126)" "$vb" summary --db t.db
+  expect 0 "cannot run 'no-such-program-xyz'" "$vb" summary --db t.db --run 1 ;;
+trace-exit-paths)
+  # the injection, loaded as the driver loads it, commits however the process ends; without a GPU
+  # CUPTI cannot trace and the process is stored untraced, with a GPU traced without records
+  [ -x "${VB_FAKE_DRIVER:-}" ] || { echo "trace_fake_driver not built"; exit 77; }
+  fd=$VB_FAKE_DRIVER
+  n=0
+  # mode arg expected-exit run-status stop-reason-prefix
+  while read -r mode arg code status how; do
+    n=$((n + 1))
+    how=${how//-/ }
+    "$vb" trace -q --db p.db --name fake -- "$fd" "$mode" "$arg" >out 2>err; rc=$?
+    [ "$rc" -eq "$code" ] || fail "$mode $arg: exit $rc, expected $code"
+    "$vb" summary --db p.db --run $n >out 2>err || fail "summary of run $n"
+    grep -q "run $n (trace, $status, exit code $code)" out || fail "$mode $arg: run is not $status"
+    grep -qE "^==varbench== 1 traced process$" out || fail "$mode $arg: not exactly one case"
+    grep -qE "^  trace/fake: (ok|skipped)" out || fail "$mode $arg: no case of trace/fake"
+    if command -v sqlite3 >/dev/null; then
+      got=$(sqlite3 p.db "SELECT stop_reason FROM cases WHERE run_id = $n")
+      case $got in "$how (pid "*) ;; *) fail "$mode $arg: stop reason '$got', expected '$how (pid ...)'" ;; esac
+    fi
+  done <<'CASES'
+exit 0 0 complete exit
+exit 3 3 complete exit
+signal 2 130 interrupted signal-2
+signal 15 143 interrupted signal-15
+pyint x 130 interrupted python-exit
+fork x 0 complete exit
+twice x 0 complete exit
+CASES
+  # loaded by hand, without varbench trace: a message, and the program runs as is
+  CUDA_INJECTION64_PATH=$VB_INJECT "$fd" exit 5 >out 2>err; rc=$?
+  [ "$rc" -eq 5 ] || fail "a program with the library loaded by hand exited $rc"
+  grep -q "loaded without VARBENCH_TRACE_DB" err || fail "no message when loaded by hand" ;;
+trace-foreign)
+  # another CUDA tool already injected (nsys, ncu): varbench says so and leaves it in place
+  CUDA_INJECTION64_PATH=/opt/other/libToolsInjection64.so "$vb" trace --db f.db -- true >out 2>err
+  [ $? -eq 0 ] || fail "exit $?"
+  grep -q "another CUDA tool is injected" err || fail "no message about the other tool"
+  expect 0 "untraced: another CUDA tool is injected" "$vb" summary --db f.db ;;
+summary)
+  "$vbtest" make_trace_fixture "$tmp" >/dev/null || fail "fixture"
+  expect 0 "==varbench== 2 traced processes" "$vb" summary --db trace.db
+  grep -q "^ GPU activities:   40.32%  5.0000us         2  2.5000us  2.0000us  3.0000us  \[CUDA memcpy HtoD\]$" out || fail "HtoD line"
+  grep -q "  saxpy(int, float, float const\*, float\*)$" out || fail "kernel not demangled"
+  grep -q "^      API calls:   89.18%  9.4000us         3  3.1333us  2.2000us  4.0000us  cudaMemcpy$" out || fail "API line"
+  bash "$VB_TRACE_DIR/expect.sh" out "processes 2" "copy HtoD 2 8000000" "copy DtoH 1 4000000" \
+    "copy memset 1 4000000" "calls 3 saxpy(int" "calls 1 vb_saxpy" "calls 3 cudaLaunchKernel" \
+    "calls 1 compute" >exp || { cat exp; fail "expect.sh"; }
+  # the suite run of the same database, by id
+  expect 0 "==varbench== 1 case" "$vb" summary --db trace.db --run 2
+  grep -q "GPU activities:" out || fail "no GPU activities for the suite run" ;;
+summary-errors)
+  expect 3 "does not exist" "$vb" summary --db missing.db
+  no_db
+  "$vbtest" make_fixtures "$tmp" >/dev/null || fail "fixtures"
+  expect 3 "has no traced run" "$vb" summary --db base.db
+  grep -q "hint: trace a program first" err || fail "no hint"
+  expect 2 "has no run 99" "$vb" summary --db base.db --run 99
+  expect 2 "bad --run 'x'" "$vb" summary --db base.db --run x
+  expect 2 "unknown option '--frob'" "$vb" summary --frob
+  expect 2 "unexpected argument 'extra'" "$vb" summary extra ;;
+inject-symbols)
+  # the injection lives inside programs with their own CUDA runtime, SQLite, Python: it exports
+  # InitializeInjection only and needs nothing of the runtime, NVRTC or cuFFT
+  command -v nm >/dev/null || { echo "nm not installed"; exit 77; }
+  [ -f "${VB_INJECT:-}" ] || fail "no injection library"
+  defined=$(nm -D --defined-only "$VB_INJECT" | awk '{print $3}' | sort -u | tr '\n' ' ')
+  [ "$defined" = "InitializeInjection " ] || fail "exports '$defined'"
+  bad=$(nm -D --undefined-only "$VB_INJECT" | awk '{print $2}' | grep -E '^(cuda|cu[A-Z]|nvrtc|cufft|sqlite3|vb_)' | tr '\n' ' ')
+  [ -z "$bad" ] || fail "needs '$bad'"
+  [ "$(dirname "$VB_INJECT")" = "$(dirname "$vb")" ] || fail "the library is not next to varbench" ;;
+report-trace)
+  # a traced program and a suite run of one database side by side in the report
+  "$vbtest" make_trace_fixture "$tmp" >/dev/null || fail "fixture"
+  expect 0 "report: rep/index.html" "$vb" report --no-plots --db trace.db -o rep
+  grep -q "Traced programs" rep/report.md || fail "no traced programs section"
+  grep -q "| trace/t38\.py |" rep/report.md || fail "the traced program is not in report.md"
+  grep -q "| mesh/device-mesh |" rep/report.md || fail "the suite case is not in report.md"
+  grep -q "varbench trace -- python3 t38.py" rep/report.md || fail "no command line"
+  ls rep/*.svg >/dev/null 2>&1 && fail "plots without gnuplot"
+  if command -v gnuplot >/dev/null; then
+    expect 0 "report: rep2/index.html" "$vb" report --db trace.db -o rep2
+    grep -q "trace/t38.py" rep2/index.html || fail "the traced program is not in index.html"
+  fi ;;
+gpu-trace-c)
+  # a CUDA C program traced on the GPU: exact copies, memset, launches, NVTX ranges, API calls
+  "$vb" trace --db g.db -- "$VB_TRACE_PROG" 1000000 10 >out 2>err; rc=$?
+  [ "$rc" -eq 3 ] && grep -q "no CUDA device" err && { echo "no GPU: skipped"; exit 77; }
+  [ "$rc" -eq 0 ] || fail "exit $rc"
+  grep -q "trace_prog_c: 1000000 floats, 10 launches x 1: ok" out || fail "the program's answer"
+  "$vb" summary --db g.db >sum || fail "summary"
+  cat sum
+  bash "$VB_TRACE_DIR/expect.sh" sum "processes 1" "copy HtoD 2 8000000" "copy DtoH 1 4000000" \
+    "copy memset 1 4000000" "calls 10 saxpy(int, int, float, float const*, float*)" \
+    "calls 10 cudaLaunchKernel" "calls 3 cudaMemcpy" "calls 1 compute" "calls 1 setup" >exp
+  rc=$?
+  cat exp
+  [ $rc -eq 0 ] || fail "the summary does not match the program"
+  grep -q "trace/trace_prog_c: ok" sum || fail "the case is not ok" ;;
 *) echo "unknown case '$case_name'" >&2; exit 2 ;;
 esac
 echo "pass: $case_name"

@@ -40,6 +40,10 @@ static const struct vb_test table[] = {
     {"store_refuses_corrupt", "cpu", test_store_refuses_corrupt, NULL},
     {"store_refuses_unopenable", "cpu", test_store_refuses_unopenable, NULL},
     {"store_after_rollback", "cpu", test_store_after_rollback, NULL},
+    {"trace_label", "cpu", test_trace_label, NULL},
+    {"trace_case", "cpu", test_trace_case, NULL},
+    {"trace_summary", "cpu", test_trace_summary, NULL},
+    {"summary_format", "cpu", test_summary_format, NULL},
     {"metric_set_parse", "cpu", test_metric_set_parse, NULL},
     {"metric_defs", "cpu", test_metric_defs, NULL},
     {"store_migrates_v1", "cpu", test_store_migrates_v1, VB_TESTS_DIR "/schema_v1.sql"},
@@ -80,6 +84,7 @@ int main(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "variant") && argc == 3) return test_gpu_variant(argv[2]);
     /* a helper for cli.sh, not a test: writes fixture databases into a folder */
     if (argc == 3 && !strcmp(argv[1], "make_fixtures")) return test_make_fixtures(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "make_trace_fixture")) return test_make_trace_fixture(argv[2]);
     for (i = 0; argc >= 2 && i < sizeof table / sizeof table[0]; i++)
         if (!strcmp(argv[1], table[i].name)) return table[i].fn(argc > 2 ? argv[2] : table[i].arg);
     fprintf(stderr, "usage: vbtest NAME [ARG] | vbtest --ctest EXE\n");

@@ -1,0 +1,428 @@
+/*
+ * inject: libvarbench_inject.so, the CUDA injection `varbench trace` puts into the programs it
+ * runs (CUDA_INJECTION64_PATH). The driver loads it and calls InitializeInjection when the
+ * program initialises CUDA (cuInit); from then on the CUPTI activity collector records the
+ * process (kernels, copies, memsets, NVTX ranges, runtime and driver API calls), and when the
+ * process ends its records become one case of the run the environment names (trace.h).
+ *
+ * Ending is the hard part: the records must be committed however the program stops.
+ *   - exit() and returning from main, an uncaught Python exception (Python exits normally with
+ *     status 1): the atexit handler.
+ *   - Python's Ctrl-C: an uncaught KeyboardInterrupt finalises Python, then kills the process
+ *     with SIGINT, past every atexit handler; Python's own low-level exit hook (Py_AtExit, run
+ *     at the end of finalisation) commits first.
+ *   - SIGINT, SIGTERM, SIGHUP with the default action (a C program): a handler holds the
+ *     program where the signal found it and wakes a helper thread that commits, restores the
+ *     default action and re-raises, so the program still dies of its signal, its trace stored.
+ *     Signals the program handles itself are left alone.
+ *   - SIGKILL, a crash, _exit: nothing runs; the run says the trace is lost.
+ * Only the process that initialised CUDA writes (a fork inherits this state and must not);
+ * every process that initialises CUDA (the program's children too) writes its own case.
+ *
+ * It links CUPTI and SQLite only, never the CUDA runtime (the program brings its own, maybe
+ * another version), and exports nothing but InitializeInjection, so no symbol of varbench or
+ * SQLite can clash with the program's.
+ */
+#include <cupti.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "activity.h"
+#include "err.h"
+#include "store.h"
+#include "trace.h"
+
+__attribute__((visibility("default"))) int InitializeInjection(void);
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER; /* guards everything below */
+static int initialized; /* 1 set up (traced or not), -1 loaded without varbench trace */
+static int finished, traced;
+static pid_t owner;
+static uint64_t t_start;
+static char db_path[4096], label[96], untraced_why[1024];
+static int64_t run_id;
+static CUpti_SubscriberHandle subscriber;
+
+/* ---- The metrics hook ---------------------------------------------------------------------
+ * `varbench trace --metrics LIST` (to come) will set VARBENCH_TRACE_METRICS to the resolved
+ * metric names, and the range profiler (profiler.h) will run here, per context:
+ *   metrics_begin()            at InitializeInjection: parse the list, create the profiler;
+ *                              returns 0 to go on (the resource callbacks are then enabled);
+ *   metrics_context(ctx)       CUPTI_CBID_RESOURCE_CONTEXT_CREATED: prepare + begin (kernel
+ *                              replay, auto range) on the new context;
+ *   metrics_context_ending()   CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING: end, keep values;
+ *   metrics_take(r)            at the end of the process, before the case is stored: hand the
+ *                              values (r->metrics, r->nmetrics) and r->metrics_status/_reason.
+ * Until then metrics_begin refuses (the command never sets the variable) and the rest is idle. */
+static int metrics_begin(const char *list)
+{
+    fprintf(stderr, "varbench trace: pid %d: counters (%s=%s) are not supported yet; tracing "
+                    "without them\n", (int)getpid(), VB_TRACE_ENV_METRICS, list);
+    return -1;
+}
+
+static void metrics_context(CUcontext ctx)
+{
+    (void)ctx;
+}
+
+static void metrics_context_ending(CUcontext ctx)
+{
+    (void)ctx;
+}
+
+static void metrics_take(struct vb_case_result *r)
+{
+    (void)r;
+}
+
+/* ---- CUPTI callbacks ---------------------------------------------------------------------- */
+
+/* on_callback: flush before a context goes (what CUPTI's own injection sample does), and the
+ * context events of the metrics hook. Runs on the program's threads: it takes no lock of ours. */
+static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                 const void *data)
+{
+    (void)userdata;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+        const CUpti_CallbackData *cb = data;
+        if (cb && cb->callbackSite == CUPTI_API_ENTER) cuptiActivityFlushAll(0);
+    } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+        const CUpti_ResourceData *rd = data;
+        if (!rd) return;
+        if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) metrics_context(rd->context);
+        else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) metrics_context_ending(rd->context);
+    }
+}
+
+/* ---- Writing the case --------------------------------------------------------------------- */
+
+static uint64_t realtime_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void read_first_line(const char *path, char *buf, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    size_t len;
+    buf[0] = '\0';
+    if (!f) return;
+    if (!fgets(buf, (int)n, f)) buf[0] = '\0';
+    fclose(f);
+    len = strlen(buf);
+    while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' ')) buf[--len] = '\0';
+}
+
+/* driver_version asks the driver already loaded in the process (never loading one). */
+static int driver_version(void)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    int v = 0;
+    if (h) {
+        int (*get)(int *) = (int (*)(int *))dlsym(h, "cuDriverGetVersion");
+        if (!get || get(&v) != 0) v = 0;
+        dlclose(h);
+    }
+    return v;
+}
+
+/* store_devices records the GPUs CUPTI described, as TARGET_INFO_GPU rows of the run. */
+static void store_devices(struct vb_store *s, const struct vb_activity *a)
+{
+    struct vb_gpu_env g;
+    struct vb_err err;
+    char drv[64];
+    size_t i;
+    int cudav;
+    if (!a->ndevices) return;
+    read_first_line("/sys/module/nvidia/version", drv, sizeof drv);
+    cudav = driver_version();
+    for (i = 0; i < a->ndevices; i++) {
+        const struct vb_device_rec *d = &a->devices[i];
+        const unsigned char *u = d->uuid;
+        memset(&g, 0, sizeof g);
+        g.id = (int)d->id;
+        snprintf(g.name, sizeof g.name, "%s", d->name);
+        snprintf(g.uuid, sizeof g.uuid,
+                 "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
+                 u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
+                 u[14], u[15]);
+        g.cc_major = (int)d->cc_major;
+        g.cc_minor = (int)d->cc_minor;
+        g.sm_count = (int)d->sm_count;
+        g.total_mem = d->global_mem;
+        g.l2_bytes = d->l2_bytes;
+        g.clock_khz = (int)d->clock_khz;
+        g.sm_clock_mhz = NAN; /* not measured: the program's GPU is not ours to probe */
+        snprintf(g.driver, sizeof g.driver, "%s", drv);
+        g.cuda_driver_version = cudav;
+        g.cupti_version = vb_activity_version();
+        vb_err_clear(&err);
+        if (vb_store_trace_gpu(s, run_id, &g, &err))
+            fprintf(stderr, "varbench trace: pid %d: GPU %d not recorded: %s\n", (int)owner, g.id,
+                    err.msg);
+    }
+}
+
+/* finish collects the records and writes the process's case, once, from the process that
+ * initialised CUDA; `how` says how the traced window ended ("exit", "signal 2", ...). */
+static void finish(const char *how)
+{
+    struct vb_activity a;
+    struct vb_trace_case t;
+    struct vb_store *s = NULL;
+    struct vb_err err;
+    char why[sizeof t.how];
+    uint64_t end;
+    pthread_mutex_lock(&mu);
+    if (initialized != 1 || finished || getpid() != owner) {
+        pthread_mutex_unlock(&mu);
+        return;
+    }
+    finished = 1;
+    memset(&a, 0, sizeof a);
+    snprintf(why, sizeof why, "%s (pid %d)", how, (int)owner);
+    vb_err_clear(&err);
+    if (traced) {
+        if (vb_activity_dump_devices(&err)) vb_err_clear(&err); /* the GPU rows are optional */
+        end = vb_activity_now();
+        if (vb_activity_take(&a, &err)) {
+            snprintf(untraced_why, sizeof untraced_why, "CUPTI could not flush the records: %s",
+                     err.msg);
+            traced = 0;
+        }
+        vb_activity_stop(); /* what the process does from here on is not recorded */
+    } else {
+        end = realtime_ns();
+    }
+    if (traced) {
+        vb_trace_case_init(&t, label, &a, t_start, end, why);
+        metrics_take(&t.r);
+        if (t.r.activity.dropped) {
+            snprintf(t.r.reason, sizeof t.r.reason, "CUPTI dropped %zu records: counts are low",
+                     t.r.activity.dropped);
+            fprintf(stderr, "varbench trace: pid %d: %s\n", (int)owner, t.r.reason);
+        }
+    } else {
+        vb_activity_free(&a);
+        vb_trace_case_untraced(&t, label, t_start, end, why, untraced_why);
+    }
+    vb_err_clear(&err);
+    if (vb_store_open(db_path, &s, &err) == 0) {
+        store_devices(s, &t.r.activity);
+        if (vb_store_case(s, run_id, &t.r, NULL, &err) == 0) vb_err_clear(&err);
+        vb_store_close(s);
+    }
+    if (err.msg[0])
+        fprintf(stderr, "varbench trace: pid %d: the trace was not stored: %s\n%s%s%s", (int)owner,
+                err.msg, err.hint[0] ? "hint: " : "", err.hint, err.hint[0] ? "\n" : "");
+    vb_trace_case_free(&t);
+    pthread_mutex_unlock(&mu);
+}
+
+static void at_exit(void)
+{
+    finish("exit");
+}
+
+static void at_python_exit(void)
+{
+    finish("python exit");
+}
+
+/* hook_python registers at_python_exit with the Python interpreter of this process, if there is
+ * one: it runs at the end of Py_FinalizeEx, also before Python re-raises an unhandled SIGINT. */
+static void hook_python(void)
+{
+    int (*is_init)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "Py_IsInitialized");
+    int (*at)(void (*)(void)) = (int (*)(void (*)(void)))dlsym(RTLD_DEFAULT, "Py_AtExit");
+    if (is_init && at && is_init() && at(at_python_exit))
+        fprintf(stderr, "varbench trace: pid %d: Py_AtExit is full: a Ctrl-C that ends Python "
+                        "loses the trace\n", (int)getpid());
+}
+
+/* ---- Signals ------------------------------------------------------------------------------ */
+
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+static sem_t wake;
+static volatile sig_atomic_t pending;
+
+/* on_signal holds the thread the signal found (where the default action would have ended the
+ * program) while the helper commits and re-raises; if that takes over 20 s (the helper waits on a
+ * lock this thread holds, say), or at a second signal, or in a fork, the default action now. */
+static void on_signal(int sig)
+{
+    struct timespec pause = {0, 50 * 1000 * 1000};
+    int saved = errno, k;
+    if (getpid() == owner && !pending) {
+        pending = sig;
+        sem_post(&wake);
+        for (k = 0; k < 400; k++) nanosleep(&pause, NULL);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+    errno = saved;
+}
+
+/* signal_thread waits for a caught signal, commits, then dies of it with its default action. */
+static void *signal_thread(void *arg)
+{
+    struct sigaction dfl;
+    sigset_t set;
+    char how[32];
+    int sig;
+    (void)arg;
+    while (sem_wait(&wake) != 0 && errno == EINTR) {}
+    sig = pending;
+    snprintf(how, sizeof how, "signal %d", sig);
+    finish(how);
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(sig, &dfl, NULL);
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+    _exit(128 + sig); /* not reached: the default action of these signals ends the process */
+}
+
+/* catch_signals takes over SIGINT, SIGTERM and SIGHUP where the program left them at the
+ * default action; the helper thread blocks every signal so that none of the program's lands
+ * there. */
+static void catch_signals(void)
+{
+    struct sigaction sa, old;
+    sigset_t all, prev;
+    pthread_t th;
+    size_t i;
+    int any = 0;
+    if (sem_init(&wake, 0, 0) == 0) {
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &prev);
+        if (pthread_create(&th, NULL, signal_thread, NULL) == 0) {
+            pthread_detach(th);
+            any = 1;
+        }
+        pthread_sigmask(SIG_SETMASK, &prev, NULL);
+    }
+    if (!any) {
+        fprintf(stderr, "varbench trace: pid %d: no helper thread (%s): a signal that ends the "
+                        "program loses its trace\n", (int)getpid(), strerror(errno));
+        return;
+    }
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESTART | SA_NODEFER; /* a second Ctrl-C ends the program at once */
+    sigemptyset(&sa.sa_mask);
+    for (i = 0; i < sizeof caught / sizeof caught[0]; i++)
+        if (sigaction(caught[i], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+            old.sa_handler == SIG_DFL)
+            sigaction(caught[i], &sa, NULL);
+}
+
+/* ---- Starting ----------------------------------------------------------------------------- */
+
+/* start_cupti subscribes and starts the collector; on failure untraced_why says why. */
+static int start_cupti(int metrics)
+{
+    struct vb_err err;
+    CUptiResult rc;
+    const char *s = NULL;
+    vb_err_clear(&err);
+    rc = cuptiSubscribe(&subscriber, (CUpti_CallbackFunc)on_callback, NULL);
+    if (rc != CUPTI_SUCCESS) {
+        subscriber = NULL;
+        if (cuptiGetResultString(rc, &s) != CUPTI_SUCCESS || !s) s = "unknown CUPTI error";
+        if (rc == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED || rc == CUPTI_ERROR_NOT_COMPATIBLE)
+            snprintf(untraced_why, sizeof untraced_why,
+                     "another CUPTI client (ncu, nsys, a profiler in the program?) is attached "
+                     "(cuptiSubscribe: %s): the process ran untraced; run varbench trace outside "
+                     "other profilers",
+                     s);
+        else
+            snprintf(untraced_why, sizeof untraced_why,
+                     "CUPTI cannot trace this process (cuptiSubscribe: %s, CUPTI %d): it ran "
+                     "untraced; check that libcupti matches the driver (nvidia-smi)",
+                     s, (int)rc);
+        return -1;
+    }
+    /* flush before contexts go: cudaDeviceReset, cuCtxDestroy, resetting a primary context (CUPTI
+     * also flushes a context it sees destroyed: failing here costs nothing but an early flush) */
+    if (VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API,
+                                           CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020)) ||
+        VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
+                                           CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2)) ||
+        VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
+                                           CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2)))
+        vb_err_clear(&err);
+    if (metrics && (VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                                        CUPTI_CBID_RESOURCE_CONTEXT_CREATED)) ||
+                    VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                                        CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)))) {
+        fprintf(stderr, "varbench trace: pid %d: no counters: %s\n", (int)getpid(), err.msg);
+        vb_err_clear(&err);
+    }
+    if (vb_activity_start_with(VB_ACTIVITY_API, &err)) {
+        snprintf(untraced_why, sizeof untraced_why, "CUPTI activity tracing unavailable: %s%s%s",
+                 err.msg, err.hint[0] ? "; " : "", err.hint);
+        cuptiUnsubscribe(subscriber);
+        subscriber = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int InitializeInjection(void)
+{
+    const char *db, *run, *name, *metrics;
+    char *end = NULL;
+    long long id;
+    pthread_mutex_lock(&mu);
+    if (initialized) {
+        pthread_mutex_unlock(&mu);
+        return 1;
+    }
+    db = getenv(VB_TRACE_ENV_DB);
+    run = getenv(VB_TRACE_ENV_RUN);
+    name = getenv(VB_TRACE_ENV_NAME);
+    metrics = getenv(VB_TRACE_ENV_METRICS);
+    id = run ? strtoll(run, &end, 10) : 0;
+    if (!db || !*db || !run || !end || *end || id < 1) {
+        /* loaded by hand, not by varbench trace: nowhere to write; the program runs as is */
+        fprintf(stderr, "varbench trace: libvarbench_inject.so was loaded without %s and %s; "
+                        "not tracing (use: varbench trace -- COMMAND)\n",
+                VB_TRACE_ENV_DB, VB_TRACE_ENV_RUN);
+        initialized = -1;
+        pthread_mutex_unlock(&mu);
+        return 1;
+    }
+    snprintf(db_path, sizeof db_path, "%s", db);
+    snprintf(label, sizeof label, "%s", name && *name ? name : "program");
+    run_id = id;
+    owner = getpid();
+    t_start = realtime_ns();
+    traced = start_cupti(metrics && *metrics && metrics_begin(metrics) == 0) == 0;
+    if (traced) t_start = vb_activity_now();
+    else
+        fprintf(stderr, "varbench trace: pid %d: %s\n", (int)owner, untraced_why);
+    initialized = 1;
+    if (atexit(at_exit))
+        fprintf(stderr, "varbench trace: pid %d: atexit failed: the trace is stored only if Python "
+                        "ends the process or a signal does\n", (int)owner);
+    hook_python();
+    catch_signals();
+    pthread_mutex_unlock(&mu);
+    return 1; /* the program goes on whatever happened here */
+}

@@ -1,0 +1,245 @@
+/* summary: nvprof's tables from the database (see summary.h). */
+#include "summary.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+
+/* libstdc++'s demangler, when the program links it (varbench does, through the CUDA runtime
+ * and the profiler's C++); without it kernels keep their mangled names. */
+extern char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status)
+    __attribute__((weak));
+
+char *vb_summary_time(double ns, char *buf, size_t n)
+{
+    static const char *const units[] = {"us", "ms", "s"};
+    double v;
+    int u;
+    if (!isfinite(ns)) {
+        snprintf(buf, n, "-");
+        return buf;
+    }
+    if (ns < 999.5) {
+        snprintf(buf, n, "%.0fns", ns);
+        return buf;
+    }
+    v = ns / 1e3;
+    for (u = 0; u < 2 && v >= 999.995; u++) v /= 1e3;
+    snprintf(buf, n, v >= 99.9995 ? "%.2f%s" : v >= 9.99995 ? "%.3f%s" : "%.4f%s", v, units[u]);
+    return buf;
+}
+
+char *vb_summary_api_name(const char *cupti_name, char *buf, size_t n)
+{
+    int changed = 1;
+    snprintf(buf, n, "%s", cupti_name);
+    while (changed) {
+        char *us = strrchr(buf, '_');
+        changed = 0;
+        if (!us || us == buf) break;
+        if (!strcmp(us, "_ptsz") || !strcmp(us, "_ptds")) {
+            *us = '\0';
+            changed = 1;
+        } else if (us[1] == 'v' && us[2] && strspn(us + 2, "0123456789") == strlen(us + 2)) {
+            *us = '\0';
+            changed = 1;
+        }
+    }
+    return buf;
+}
+
+const char *vb_summary_copy_name(int copy_kind)
+{
+    static const char *const names[] = {"[CUDA memcpy Unknown]", "[CUDA memcpy HtoD]",
+        "[CUDA memcpy DtoH]", "[CUDA memcpy HtoA]", "[CUDA memcpy AtoH]", "[CUDA memcpy AtoA]",
+        "[CUDA memcpy AtoD]", "[CUDA memcpy DtoA]", "[CUDA memcpy DtoD]", "[CUDA memcpy HtoH]",
+        "[CUDA memcpy PtoP]"};
+    return copy_kind >= 0 && copy_kind < (int)(sizeof names / sizeof names[0]) ? names[copy_kind]
+                                                                               : names[0];
+}
+
+/* display_name writes what the Name column shows for row r. */
+static void display_name(const struct vb_summary_row *r, char *buf, size_t n)
+{
+    int st = -1;
+    char *d;
+    switch (r->kind) {
+    case VB_SUM_KERNEL:
+        d = __cxa_demangle && !strncmp(r->name, "_Z", 2) ? __cxa_demangle(r->name, NULL, NULL, &st)
+                                                         : NULL;
+        snprintf(buf, n, "%s", d && st == 0 ? d : r->name);
+        free(d);
+        break;
+    case VB_SUM_MEMCPY:
+        snprintf(buf, n, "%s", vb_summary_copy_name(r->sub));
+        break;
+    case VB_SUM_MEMSET:
+        snprintf(buf, n, "[CUDA memset]");
+        break;
+    case VB_SUM_API:
+        vb_summary_api_name(r->name, buf, n);
+        break;
+    default:
+        snprintf(buf, n, "%s", r->name);
+    }
+}
+
+/* A table line: the row's numbers under the name it is shown by. */
+struct line {
+    char name[2048];
+    const struct vb_summary_row *row;
+    int64_t calls, bytes, min_bytes, max_bytes;
+    double total_ns, min_ns, max_ns;
+};
+
+static int by_time(const void *a, const void *b)
+{
+    const struct line *x = a, *y = b;
+    if (x->total_ns != y->total_ns) return x->total_ns < y->total_ns ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+static int by_bytes(const void *a, const void *b)
+{
+    const struct line *x = a, *y = b;
+    if (x->bytes != y->bytes) return x->bytes < y->bytes ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+/* gather makes the lines of the rows whose kind is in kinds (a bit mask), merging rows shown
+ * under one name (an API function traced under two CUPTI names). Returns the count, or -1. */
+static int gather(const struct vb_summary_row *rows, int n, unsigned kinds, struct line **out)
+{
+    struct line *l = calloc((size_t)n + 1, sizeof *l);
+    int i, k, m = 0;
+    *out = l;
+    if (!l) return -1;
+    for (i = 0; i < n; i++) {
+        char name[sizeof l->name];
+        if (!(kinds & (1u << rows[i].kind))) continue;
+        display_name(&rows[i], name, sizeof name);
+        for (k = 0; k < m && strcmp(l[k].name, name); k++) {}
+        if (k == m) {
+            memcpy(l[m].name, name, sizeof name);
+            l[m].row = &rows[i];
+            l[m].min_ns = rows[i].min_ns;
+            l[m].max_ns = rows[i].max_ns;
+            l[m].min_bytes = rows[i].min_bytes;
+            l[m].max_bytes = rows[i].max_bytes;
+            m++;
+        } else {
+            if (rows[i].min_ns < l[k].min_ns) l[k].min_ns = rows[i].min_ns;
+            if (rows[i].max_ns > l[k].max_ns) l[k].max_ns = rows[i].max_ns;
+            if (rows[i].min_bytes < l[k].min_bytes) l[k].min_bytes = rows[i].min_bytes;
+            if (rows[i].max_bytes > l[k].max_bytes) l[k].max_bytes = rows[i].max_bytes;
+        }
+        l[k].calls += rows[i].calls;
+        l[k].total_ns += rows[i].total_ns;
+        l[k].bytes += rows[i].bytes;
+    }
+    return m;
+}
+
+/* timed_table prints one nvprof section ("GPU activities:", "API calls:"); returns its lines. */
+static int timed_table(FILE *out, const char *type, const struct vb_summary_row *rows, int n,
+                       unsigned kinds)
+{
+    struct line *l;
+    double total = 0;
+    int m = gather(rows, n, kinds, &l), i;
+    if (m < 0) return -1;
+    qsort(l, (size_t)m, sizeof *l, by_time);
+    for (i = 0; i < m; i++) total += l[i].total_ns;
+    for (i = 0; i < m; i++) {
+        char t[32], avg[32], mn[32], mx[32];
+        fprintf(out, "%16s%8.2f%%%10s%10lld%10s%10s%10s  %s\n", i ? "" : type,
+                total > 0 ? 100 * l[i].total_ns / total : 0.0,
+                vb_summary_time(l[i].total_ns, t, sizeof t), (long long)l[i].calls,
+                vb_summary_time(l[i].calls ? l[i].total_ns / (double)l[i].calls : NAN, avg, sizeof avg),
+                vb_summary_time(l[i].min_ns, mn, sizeof mn), vb_summary_time(l[i].max_ns, mx, sizeof mx),
+                l[i].name);
+    }
+    free(l);
+    return m;
+}
+
+/* bytes_table prints every kind of copy and the memsets with their exact byte counts. */
+static int bytes_table(FILE *out, const struct vb_summary_row *rows, int n)
+{
+    struct line *l;
+    int m = gather(rows, n, 1u << VB_SUM_MEMCPY | 1u << VB_SUM_MEMSET, &l), i;
+    if (m < 0) return -1;
+    qsort(l, (size_t)m, sizeof *l, by_bytes);
+    if (m)
+        fprintf(out, "\n%16s%10s%16s%14s%14s%14s%13s  %s\n", "Data moved:", "Calls", "Bytes",
+                "Avg bytes", "Min bytes", "Max bytes", "Throughput", "Name");
+    for (i = 0; i < m; i++) {
+        char gbps[32];
+        if (l[i].total_ns > 0)
+            snprintf(gbps, sizeof gbps, "%.2fGB/s", (double)l[i].bytes / l[i].total_ns);
+        else
+            snprintf(gbps, sizeof gbps, "-");
+        fprintf(out, "%16s%10lld%16lld%14lld%14lld%14lld%13s  %s\n", "", (long long)l[i].calls,
+                (long long)l[i].bytes, (long long)(l[i].calls ? l[i].bytes / l[i].calls : 0),
+                (long long)l[i].min_bytes, (long long)l[i].max_bytes, gbps, l[i].name);
+    }
+    free(l);
+    return m;
+}
+
+/* processes prints one line per case: the traced processes of a trace run. */
+static int processes(FILE *out, struct vb_store *s, int64_t run_id, struct vb_err *err)
+{
+    struct vb_case_row *c;
+    int n, i;
+    if (vb_store_cases(s, run_id, &c, &n, err)) return -1;
+    for (i = 0; i < n; i++) {
+        char e2e[32];
+        fprintf(out, "  %s: %s, %s %s", c[i].variant, c[i].status,
+                vb_summary_time(c[i].e2e_median_ns, e2e, sizeof e2e),
+                strcmp(c[i].family, "trace") ? "end to end (median)" : "traced");
+        if (c[i].device[0] && strcmp(c[i].device, "?")) fprintf(out, " on %s", c[i].device);
+        if (c[i].reason[0]) fprintf(out, ": %s", c[i].reason);
+        fprintf(out, "\n");
+    }
+    free(c);
+    return n;
+}
+
+int vb_summary_print(FILE *out, struct vb_store *s, int64_t run_id, struct vb_err *err)
+{
+    struct vb_run_info_row run;
+    struct vb_summary_row *rows = NULL;
+    int n = 0, shown, rc = -1;
+    if (vb_store_run_info(s, run_id, &run, err) || vb_store_summary(s, run_id, &rows, &n, err))
+        return -1;
+    fprintf(out, "==varbench== run %lld (%s, %s", (long long)run.id, run.kind, run.status);
+    if (run.has_exit_code) fprintf(out, ", exit code %d", run.exit_code);
+    fprintf(out, "), started %s%s%s\n", run.start_utc, run.gpu[0] ? ", GPU " : "", run.gpu);
+    fprintf(out, "==varbench== command: %s\n", run.command_line);
+    if (run.message[0]) fprintf(out, "==varbench== %s\n", run.message);
+    if (!strcmp(run.kind, "trace"))
+        fprintf(out, "==varbench== %d traced process%s\n", run.ncases, run.ncases == 1 ? "" : "es");
+    else
+        fprintf(out, "==varbench== %d case%s\n", run.ncases, run.ncases == 1 ? "" : "s");
+    if (processes(out, s, run_id, err) < 0) goto out;
+    fprintf(out, "==varbench== Profiling result:\n");
+    fprintf(out, "%16s%9s%10s%10s%10s%10s%10s  %s\n", "Type", "Time(%)", "Time", "Calls", "Avg",
+            "Min", "Max", "Name");
+    if ((shown = timed_table(out, "GPU activities:", rows, n,
+                             1u << VB_SUM_KERNEL | 1u << VB_SUM_MEMCPY | 1u << VB_SUM_MEMSET)) < 0 ||
+        timed_table(out, "API calls:", rows, n, 1u << VB_SUM_API) < 0 ||
+        timed_table(out, "NVTX ranges:", rows, n, 1u << VB_SUM_RANGE) < 0 ||
+        bytes_table(out, rows, n) < 0) {
+        vb_err_set(err, VB_E_SYS, "out of memory for the summary");
+        goto out;
+    }
+    if (!shown) fprintf(out, "%16s  no kernels, copies or memsets were recorded\n", "GPU activities:");
+    rc = 0;
+out:
+    free(rows);
+    return rc;
+}

@@ -1,0 +1,210 @@
+/* trace: a traced process as a case (see trace.h). */
+#include "trace.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MEMCPY_HTOD 1 /* CUPTI_ACTIVITY_MEMCPY_KIND_HTOD */
+#define MEMCPY_DTOH 2 /* CUPTI_ACTIVITY_MEMCPY_KIND_DTOH */
+
+static const char *base(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s && s[1] ? s + 1 : path;
+}
+
+static int starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static int is_python(const char *prog)
+{
+    return starts(prog, "python") || starts(prog, "pypy");
+}
+
+static int is_shell(const char *prog)
+{
+    static const char *const shells[] = {"sh", "bash", "dash", "zsh", "ksh"};
+    size_t i;
+    for (i = 0; i < sizeof shells / sizeof shells[0]; i++)
+        if (!strcmp(prog, shells[i])) return 1;
+    return 0;
+}
+
+void vb_trace_label(int argc, char *const *argv, char *buf, size_t n)
+{
+    const char *label = NULL;
+    int i = 0, j;
+    while (i < argc && !label) {
+        const char *prog = base(argv[i]);
+        if (!strcmp(prog, "env")) { /* env [-i] [-u NAME] [-C DIR] [NAME=VALUE]... PROGRAM */
+            for (i++; i < argc && (argv[i][0] == '-' || strchr(argv[i], '=')); i++)
+                if (!strcmp(argv[i], "-u") || !strcmp(argv[i], "-C")) i++;
+            continue;
+        }
+        label = prog;
+        if (!is_python(prog) && !is_shell(prog)) break;
+        for (j = i + 1; j < argc; j++) {
+            const char *a = argv[j];
+            if (!strcmp(a, "-c")) break; /* inline code: the interpreter is the best name */
+            if (!strcmp(a, "-m") && is_python(prog)) {
+                if (j + 1 < argc) label = argv[j + 1];
+                break;
+            }
+            if ((!strcmp(a, "-W") || !strcmp(a, "-X")) && is_python(prog)) {
+                j++; /* these take a value */
+                continue;
+            }
+            if (a[0] == '-') continue;
+            label = base(a);
+            break;
+        }
+    }
+    snprintf(buf, n, "%s", label && *label ? label : "program");
+}
+
+static void set_stats(struct vb_stats *s, double ms)
+{
+    s->n = 1;
+    s->median = s->min = s->max = s->mean = ms;
+    s->stdev = NAN;      /* one sample: no spread, as vb_stats_compute says for n = 1 */
+    s->noise = INFINITY;
+}
+
+/* widen grows [*lo, *hi] to hold [start, end]; zero timestamps are unknown and ignored. */
+static void widen(uint64_t *lo, uint64_t *hi, uint64_t start, uint64_t end)
+{
+    if (start && start < *lo) *lo = start;
+    if (end > *hi) *hi = end;
+    if (start > *hi) *hi = start;
+}
+
+/* pick_device: the device most kernels ran on, else most copies, else 0. */
+static int pick_device(const struct vb_activity *a)
+{
+    uint32_t ids[16];
+    size_t cnt[16] = {0}, i, k, n = 0, best = 0;
+    int pass;
+    for (pass = 0; pass < 2 && n == 0; pass++) {
+        size_t m = pass ? a->ncopies : a->nkernels;
+        for (i = 0; i < m; i++) {
+            uint32_t d = pass ? a->copies[i].device : a->kernels[i].device;
+            for (k = 0; k < n && ids[k] != d; k++) {}
+            if (k == n) {
+                if (n == 16) continue;
+                ids[n++] = d;
+            }
+            cnt[k]++;
+        }
+    }
+    for (k = 1; k < n; k++)
+        if (cnt[k] > cnt[best]) best = k;
+    return n ? (int)ids[best] : 0;
+}
+
+static void identity(struct vb_trace_case *t, const char *label, const char *how)
+{
+    memset(t, 0, sizeof *t);
+    snprintf(t->label, sizeof t->label, "%s", label && *label ? label : "program");
+    snprintf(t->how, sizeof t->how, "%s", how ? how : "exit");
+    t->family.name = VB_TRACE_FAMILY;
+    t->family.summary = "programs traced with varbench trace";
+    t->family.seed = NULL;
+    t->family.naxes = 0;
+    t->family.variants = &t->variant;
+    t->family.nvariants = 1;
+    t->variant.name = t->label;
+    t->variant.summary = "an unmodified program traced with varbench trace";
+    t->variant.flags = VB_GPU;
+    t->r.family = &t->family;
+    t->r.variant = &t->variant;
+    t->r.axes[0] = '\0';
+    t->r.device = 0;
+    t->r.max_abs_err = t->r.max_rel_err = t->r.gst_efficiency = NAN;
+    t->r.stop_reason = t->how;
+    t->r.metrics_status = VB_METRICS_NONE;
+    t->r.samples = &t->sample;
+    t->r.nsamples = t->r.ntimed = 1;
+    t->sample.kind = VB_SAMPLE_TIMED;
+}
+
+void vb_trace_case_init(struct vb_trace_case *t, const char *label, struct vb_activity *a,
+                        uint64_t start, uint64_t end, const char *how)
+{
+    struct vb_sample *s = &t->sample;
+    const struct vb_activity *x;
+    uint64_t lo = start, hi = end > start ? end : start;
+    size_t i;
+    identity(t, label, how);
+    t->r.activity = *a;
+    memset(a, 0, sizeof *a);
+    x = &t->r.activity;
+    for (i = 0; i < x->nkernels; i++) widen(&lo, &hi, x->kernels[i].start, x->kernels[i].end);
+    for (i = 0; i < x->ncopies; i++) widen(&lo, &hi, x->copies[i].start, x->copies[i].end);
+    for (i = 0; i < x->nmemsets; i++) widen(&lo, &hi, x->memsets[i].start, x->memsets[i].end);
+    for (i = 0; i < x->nranges; i++) widen(&lo, &hi, x->ranges[i].start, x->ranges[i].end);
+    for (i = 0; i < x->napis; i++) widen(&lo, &hi, x->apis[i].start, x->apis[i].end);
+    s->start = lo;
+    s->end = hi;
+    s->e2e_ns = (double)(hi - lo);
+    for (i = 0; i < x->nkernels; i++) {
+        s->kernel_count++;
+        s->kernel_ns += (double)(x->kernels[i].end - x->kernels[i].start);
+    }
+    for (i = 0; i < x->ncopies; i++) {
+        const struct vb_copy_rec *c = &x->copies[i];
+        if (c->copy_kind == MEMCPY_HTOD) {
+            s->h2d_count++;
+            s->h2d_bytes += c->bytes;
+            s->h2d_ns += (double)(c->end - c->start);
+        } else if (c->copy_kind == MEMCPY_DTOH) {
+            s->d2h_count++;
+            s->d2h_bytes += c->bytes;
+            s->d2h_ns += (double)(c->end - c->start);
+        }
+    }
+    for (i = 0; i < x->nmemsets; i++) {
+        s->memset_count++;
+        s->memset_bytes += x->memsets[i].bytes;
+        s->memset_ns += (double)(x->memsets[i].end - x->memsets[i].start);
+    }
+    t->r.status = VB_STATUS_OK;
+    t->r.start_ns = lo;
+    t->r.end_ns = hi;
+    t->r.have_records = 1;
+    t->r.device = pick_device(x);
+    set_stats(&t->r.e2e_ms, s->e2e_ns / 1e6);
+    set_stats(&t->r.kernel_ms, s->kernel_ns / 1e6);
+    set_stats(&t->r.h2d_ms, s->h2d_ns / 1e6);
+    set_stats(&t->r.d2h_ms, s->d2h_ns / 1e6);
+    t->r.h2d_bytes = s->h2d_bytes;
+    t->r.d2h_bytes = s->d2h_bytes;
+    t->r.h2d_count = s->h2d_count;
+    t->r.d2h_count = s->d2h_count;
+    t->r.kernel_count = s->kernel_count;
+}
+
+void vb_trace_case_untraced(struct vb_trace_case *t, const char *label, uint64_t start,
+                            uint64_t end, const char *how, const char *reason)
+{
+    identity(t, label, how);
+    t->sample.start = t->r.start_ns = start;
+    t->sample.end = t->r.end_ns = end > start ? end : start;
+    t->sample.e2e_ns = (double)(t->sample.end - t->sample.start);
+    t->r.status = VB_STATUS_SKIPPED;
+    snprintf(t->r.reason, sizeof t->r.reason, "%s", reason ? reason : "not traced");
+    set_stats(&t->r.e2e_ms, t->sample.e2e_ns / 1e6);
+    set_stats(&t->r.kernel_ms, NAN);
+    set_stats(&t->r.h2d_ms, NAN);
+    set_stats(&t->r.d2h_ms, NAN);
+}
+
+void vb_trace_case_free(struct vb_trace_case *t)
+{
+    vb_activity_free(&t->r.activity);
+    vb_metric_values_free(t->r.metrics, t->r.nmetrics);
+    t->r.metrics = NULL;
+    t->r.nmetrics = 0;
+}

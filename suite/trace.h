@@ -1,0 +1,58 @@
+/*
+ * trace: what one process traced by `varbench trace` becomes in the database. A traced
+ * process is one case of the pseudo family "trace" (no axes), its variant named after the
+ * program (--name, or the script or binary the command runs), with one timed sample whose
+ * window is the process's traced life, so every record it produced (kernels, copies, memsets,
+ * NVTX ranges, API calls) falls inside it and the stages that read cases (report, compare,
+ * export) take a program next to the suite's variants. Pure data: no CUDA, no CUPTI, so the
+ * injection library, the command and the tests share it.
+ */
+#ifndef VB_TRACE_H
+#define VB_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "activity.h"
+#include "registry.h"
+#include "result.h"
+
+#define VB_TRACE_FAMILY "trace"
+
+/* The environment `varbench trace` hands the traced program (and its children) and the
+ * injection library reads. */
+#define VB_TRACE_ENV_DB "VARBENCH_TRACE_DB"           /* absolute path of the database */
+#define VB_TRACE_ENV_RUN "VARBENCH_TRACE_RUN"         /* the run id the cases belong to */
+#define VB_TRACE_ENV_NAME "VARBENCH_TRACE_NAME"       /* the variant name of the cases */
+#define VB_TRACE_ENV_METRICS "VARBENCH_TRACE_METRICS" /* resolved metric names, comma-separated */
+
+/* One traced process as a case. Owns everything r points to. */
+struct vb_trace_case {
+    struct vb_family family;
+    struct vb_variant variant;
+    char label[96];
+    char how[128]; /* how the traced window ended: "exit (pid 1234)", ... (the stop reason) */
+    struct vb_sample sample;
+    struct vb_case_result r;
+};
+
+/* vb_trace_label writes the default variant name for a command: the basename of the program,
+ * or for an interpreter (python*, bash, sh, env, ...) of the script it runs ("t38.py"), or the
+ * module of "python -m MOD". Never empty ("program" as the last resort). */
+void vb_trace_label(int argc, char *const *argv, char *buf, size_t n);
+
+/* vb_trace_case_init makes t the case of a process traced from start to end (CUPTI clock, ns)
+ * that took the records of *a (moved into t: *a is zeroed), labelled `label`, its window
+ * ending as `how` says. The window grows to hold every record. Statistics are those of one
+ * sample: e2e is the window, kernel/H2D/D2H the sums of their records' durations. */
+void vb_trace_case_init(struct vb_trace_case *t, const char *label, struct vb_activity *a,
+                        uint64_t start, uint64_t end, const char *how);
+
+/* vb_trace_case_untraced makes t the case of a process CUPTI could not trace (another CUPTI
+ * client attached, no CUPTI): status skipped, no records, reason saying why. */
+void vb_trace_case_untraced(struct vb_trace_case *t, const char *label, uint64_t start,
+                            uint64_t end, const char *how, const char *reason);
+
+void vb_trace_case_free(struct vb_trace_case *t);
+
+#endif

@@ -1,0 +1,298 @@
+/* Trace tests (no GPU): the default names of traced programs, a traced process as a case, the
+ * store's summary readers, and `varbench summary`'s exact tables on a fixture run. The
+ * injection's exit paths are tested by cli.sh through trace_fake_driver. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fixtures.h"
+#include "store.h"
+#include "summary.h"
+#include "test.h"
+#include "tests.h"
+#include "trace.h"
+
+#define T0 1700000000000000000ull /* a CLOCK_REALTIME ns timestamp */
+
+static int label_is(const char *want, int argc, char *const *argv)
+{
+    char buf[96];
+    vb_trace_label(argc, argv, buf, sizeof buf);
+    if (strcmp(buf, want)) {
+        fprintf(stderr, "label of '%s ...' is '%s', expected '%s'\n", argv[0], buf, want);
+        return 1;
+    }
+    return 0;
+}
+
+int test_trace_label(const char *arg)
+{
+    char *a[] = {"/usr/bin/python3", "-u", "t38.py", "--n", "5"};
+    char *b[] = {"python3", "-m", "pkg.tool", "x"};
+    char *c[] = {"python3.12", "-W", "ignore", "/home/u/work/t2.py"};
+    char *d[] = {"./build/tests/trace/trace_prog_c", "100"};
+    char *e[] = {"env", "CUDA_VISIBLE_DEVICES=1", "-u", "X", "python", "run.py"};
+    char *f[] = {"bash", "-c", "echo hi"};
+    char *g[] = {"sh", "script.sh"};
+    char *h[] = {"python3"};
+    char *i[] = {"env"};
+    (void)arg;
+    return label_is("t38.py", 5, a) || label_is("pkg.tool", 4, b) || label_is("t2.py", 4, c) ||
+           label_is("trace_prog_c", 2, d) || label_is("run.py", 6, e) || label_is("bash", 3, f) ||
+           label_is("script.sh", 2, g) || label_is("python3", 1, h) || label_is("program", 1, i);
+}
+
+/* fx_trace_activity fills a with the records of a small traced program starting at t0: two
+ * kernels (one C++, one extern "C" like CuPy's), 2 HtoD + 1 DtoH copies of 4,000,000 bytes, a
+ * memset, two NVTX ranges and 9 API calls (runtime and driver), one of them at t0 - 500. */
+static int fx_trace_activity(struct vb_activity *a, uint64_t t0)
+{
+    static const struct {
+        const char *name;
+        uint64_t at, dur;
+    } kern[] = {{"_Z5saxpyifPKfPf", 10000, 1000}, {"_Z5saxpyifPKfPf", 12000, 1200},
+                {"_Z5saxpyifPKfPf", 14000, 1400}, {"vb_saxpy", 16000, 800}};
+    static const struct {
+        uint64_t at, dur, bytes;
+        int kind;
+    } copy[] = {{2000, 2000, 4000000, 1}, {5000, 3000, 4000000, 1}, {20000, 2500, 4000000, 2}};
+    static const struct {
+        const char *name;
+        int driver;
+        uint64_t at, dur;
+    } api[] = {{"cudaMalloc_v3020", 0, 0, 0}, {"cudaMalloc_v3020", 0, 600, 400},
+               {"cudaMemcpy_v3020", 0, 1900, 2200}, {"cudaMemcpy_v3020", 0, 4900, 3200},
+               {"cudaLaunchKernel_v7000", 0, 9000, 50}, {"cudaLaunchKernel_v7000", 0, 9100, 30},
+               {"cudaLaunchKernel_ptsz_v7000", 0, 9200, 40}, {"cuLaunchKernel", 1, 15900, 20},
+               {"cudaMemcpy_v3020", 0, 19000, 4000}};
+    size_t k;
+    memset(a, 0, sizeof *a);
+    a->nkernels = sizeof kern / sizeof kern[0];
+    a->ncopies = sizeof copy / sizeof copy[0];
+    a->nmemsets = 1;
+    a->nranges = 2;
+    a->napis = sizeof api / sizeof api[0];
+    a->kernels = calloc(a->nkernels, sizeof *a->kernels);
+    a->copies = calloc(a->ncopies, sizeof *a->copies);
+    a->memsets = calloc(1, sizeof *a->memsets);
+    a->ranges = calloc(2, sizeof *a->ranges);
+    a->apis = calloc(a->napis, sizeof *a->apis);
+    if (!a->kernels || !a->copies || !a->memsets || !a->ranges || !a->apis) return -1;
+    for (k = 0; k < a->nkernels; k++) {
+        a->kernels[k].start = t0 + kern[k].at;
+        a->kernels[k].end = t0 + kern[k].at + kern[k].dur;
+        a->kernels[k].name = strdup(kern[k].name);
+        a->kernels[k].grid[0] = 3907, a->kernels[k].block[0] = 256;
+    }
+    for (k = 0; k < a->ncopies; k++) {
+        a->copies[k].start = t0 + copy[k].at;
+        a->copies[k].end = t0 + copy[k].at + copy[k].dur;
+        a->copies[k].bytes = copy[k].bytes;
+        a->copies[k].copy_kind = (uint8_t)copy[k].kind;
+    }
+    a->memsets[0].start = t0 + 1000;
+    a->memsets[0].end = t0 + 1500;
+    a->memsets[0].bytes = 4000000;
+    a->ranges[0].start = t0 + 500, a->ranges[0].end = t0 + 9000, a->ranges[0].id = 1;
+    a->ranges[0].text = strdup("setup");
+    a->ranges[1].start = t0 + 9000, a->ranges[1].end = t0 + 18000, a->ranges[1].id = 2;
+    a->ranges[1].text = strdup("compute");
+    for (k = 0; k < a->napis; k++) {
+        /* the first call started before the injection's window: the window must grow */
+        a->apis[k].start = k ? t0 + api[k].at : t0 - 500;
+        a->apis[k].end = k ? t0 + api[k].at + api[k].dur : t0 + 100;
+        a->apis[k].name = strdup(api[k].name);
+        a->apis[k].driver = (uint8_t)api[k].driver;
+        a->apis[k].correlation = (uint32_t)k + 1;
+    }
+    return 0;
+}
+
+int test_trace_case(const char *arg)
+{
+    struct vb_activity a;
+    struct vb_trace_case t;
+    (void)arg;
+    ASSERT(fx_trace_activity(&a, T0) == 0);
+    a.kernels[3].device = 1; /* one of four kernels elsewhere: the case is on device 0 */
+    vb_trace_case_init(&t, "t38.py", &a, T0, T0 + 25000, "exit (pid 7)");
+    ASSERT(a.kernels == NULL); /* moved */
+    ASSERT_STR_EQ(t.r.family->name, "trace");
+    ASSERT_STR_EQ(t.r.variant->name, "t38.py");
+    ASSERT_STR_EQ(t.r.stop_reason, "exit (pid 7)");
+    ASSERT_INT_EQ(t.r.status, VB_STATUS_OK);
+    ASSERT_INT_EQ(t.r.nsamples, 1);
+    ASSERT_INT_EQ(t.r.device, 0);
+    ASSERT_INT_EQ(t.sample.start, T0 - 500); /* grown to the early API call */
+    ASSERT_INT_EQ(t.sample.end, T0 + 25000);
+    ASSERT_NEAR(t.r.e2e_ms.median, 25500 / 1e6, 1e-12);
+    ASSERT_INT_EQ(t.r.h2d_count, 2);
+    ASSERT_INT_EQ(t.r.h2d_bytes, 8000000);
+    ASSERT_INT_EQ(t.r.d2h_count, 1);
+    ASSERT_INT_EQ(t.r.d2h_bytes, 4000000);
+    ASSERT_INT_EQ(t.r.kernel_count, 4);
+    ASSERT_NEAR(t.r.kernel_ms.median, 4400 / 1e6, 1e-12);
+    ASSERT_INT_EQ(t.sample.memset_count, 1);
+    ASSERT(vb_sample_find(&t.r, T0 - 500) == 0 && vb_sample_find(&t.r, T0 + 25000) == 0);
+    vb_trace_case_free(&t);
+    vb_trace_case_untraced(&t, "t38.py", T0, T0 + 10, "exit (pid 8)", "another CUPTI client");
+    ASSERT_INT_EQ(t.r.status, VB_STATUS_SKIPPED);
+    ASSERT_STR_EQ(t.r.reason, "another CUPTI client");
+    ASSERT_INT_EQ(t.r.have_records, 0);
+    vb_trace_case_free(&t);
+    return 0;
+}
+
+int test_summary_format(const char *arg)
+{
+    char b[64];
+    (void)arg;
+    ASSERT_STR_EQ(vb_summary_time(864, b, sizeof b), "864ns");
+    ASSERT_STR_EQ(vb_summary_time(1184, b, sizeof b), "1.1840us");
+    ASSERT_STR_EQ(vb_summary_time(787770, b, sizeof b), "787.77us");
+    ASSERT_STR_EQ(vb_summary_time(999999, b, sizeof b), "1.0000ms");
+    ASSERT_STR_EQ(vb_summary_time(11418000, b, sizeof b), "11.418ms");
+    ASSERT_STR_EQ(vb_summary_time(183550000, b, sizeof b), "183.55ms");
+    ASSERT_STR_EQ(vb_summary_time(2.5e9, b, sizeof b), "2.5000s");
+    ASSERT_STR_EQ(vb_summary_time(NAN, b, sizeof b), "-");
+    ASSERT_STR_EQ(vb_summary_api_name("cudaMemcpy_v3020", b, sizeof b), "cudaMemcpy");
+    ASSERT_STR_EQ(vb_summary_api_name("cudaLaunchKernel_ptsz_v7000", b, sizeof b), "cudaLaunchKernel");
+    ASSERT_STR_EQ(vb_summary_api_name("cuMemcpyHtoDAsync_v2_ptsz", b, sizeof b), "cuMemcpyHtoDAsync");
+    ASSERT_STR_EQ(vb_summary_api_name("cuLaunchKernel", b, sizeof b), "cuLaunchKernel");
+    ASSERT_STR_EQ(vb_summary_api_name("cuMemAlloc_v2", b, sizeof b), "cuMemAlloc");
+    ASSERT_STR_EQ(vb_summary_api_name("cudaGraphAddMemcpyNode1D_v11010", b, sizeof b),
+                  "cudaGraphAddMemcpyNode1D");
+    ASSERT_STR_EQ(vb_summary_copy_name(1), "[CUDA memcpy HtoD]");
+    ASSERT_STR_EQ(vb_summary_copy_name(8), "[CUDA memcpy DtoD]");
+    ASSERT_STR_EQ(vb_summary_copy_name(99), "[CUDA memcpy Unknown]");
+    return 0;
+}
+
+/* write_trace_run writes a trace run of two processes (the second untraced) on an H100 into s,
+ * then a suite run; *trace_run is the trace run's id. */
+static int write_trace_run(struct vb_store *s, int64_t *trace_run, struct vb_err *err)
+{
+    struct vb_run_info info = {"trace", "varbench trace -- python3 t38.py", "/tmp", "fixture", "0",
+                               "name=t38.py"};
+    struct vb_host_env host = {"fixture-host", "Debian", "Linux", "Fixture CPU", 4, 1 << 30};
+    static const struct fx_case suite[] = {{"device-mesh", 1000, 5, 2.0, "ok"}};
+    struct vb_gpu_env g;
+    struct vb_activity a;
+    struct vb_trace_case t;
+    int64_t suite_run;
+    int rc;
+    memset(&g, 0, sizeof g);
+    snprintf(g.name, sizeof g.name, "NVIDIA H100 80GB HBM3");
+    g.sm_clock_mhz = NAN;
+    if (vb_store_run_begin(s, &info, trace_run, err) || vb_store_host(s, *trace_run, &host, err) ||
+        vb_store_trace_gpu(s, *trace_run, &g, err) || vb_store_trace_gpu(s, *trace_run, &g, err))
+        return -1;
+    if (fx_trace_activity(&a, T0)) return vb_err_set(err, VB_E_SYS, "out of memory");
+    vb_trace_case_init(&t, "t38.py", &a, T0, T0 + 25000, "exit (pid 7)");
+    rc = vb_store_case(s, *trace_run, &t.r, NULL, err);
+    vb_trace_case_free(&t);
+    if (rc) return -1;
+    vb_trace_case_untraced(&t, "t38.py", T0 + 30000, T0 + 40000, "exit (pid 8)",
+                           "another CUPTI client is attached");
+    rc = vb_store_case(s, *trace_run, &t.r, NULL, err);
+    vb_trace_case_free(&t);
+    if (rc || vb_store_run_end(s, *trace_run, "complete", 0, "the program exited with status 0", err))
+        return -1;
+    return fx_write_run(s, "NVIDIA H100 80GB HBM3", suite, 1, &suite_run, err);
+}
+
+/* The summary of the fixture, every line (run header lines 1 and 2 vary with the clock). */
+static const char *const want_summary[] = {
+    "==varbench== the program exited with status 0",
+    "==varbench== 2 traced processes",
+    "  trace/t38.py: ok, 25.500us traced on NVIDIA H100 80GB HBM3",
+    "  trace/t38.py: skipped, 10.000us traced on NVIDIA H100 80GB HBM3: another CUPTI client is attached",
+    "==varbench== Profiling result:",
+    "            Type  Time(%)      Time     Calls       Avg       Min       Max  Name",
+    " GPU activities:   40.32%  5.0000us         2  2.5000us  2.0000us  3.0000us  [CUDA memcpy HtoD]",
+    "                   29.03%  3.6000us         3  1.2000us  1.0000us  1.4000us  saxpy(int, float, float const*, float*)",
+    "                   20.16%  2.5000us         1  2.5000us  2.5000us  2.5000us  [CUDA memcpy DtoH]",
+    "                    6.45%     800ns         1     800ns     800ns     800ns  vb_saxpy",
+    "                    4.03%     500ns         1     500ns     500ns     500ns  [CUDA memset]",
+    "      API calls:   89.18%  9.4000us         3  3.1333us  2.2000us  4.0000us  cudaMemcpy",
+    "                    9.49%  1.0000us         2     500ns     400ns     600ns  cudaMalloc",
+    "                    1.14%     120ns         3      40ns      30ns      50ns  cudaLaunchKernel",
+    "                    0.19%      20ns         1      20ns      20ns      20ns  cuLaunchKernel",
+    "    NVTX ranges:   51.43%  9.0000us         1  9.0000us  9.0000us  9.0000us  compute",
+    "                   48.57%  8.5000us         1  8.5000us  8.5000us  8.5000us  setup",
+    "",
+    "     Data moved:     Calls           Bytes     Avg bytes     Min bytes     Max bytes   Throughput  Name",
+    "                         2         8000000       4000000       4000000       4000000  1600.00GB/s  [CUDA memcpy HtoD]",
+    "                         1         4000000       4000000       4000000       4000000  1600.00GB/s  [CUDA memcpy DtoH]",
+    "                         1         4000000       4000000       4000000       4000000  8000.00GB/s  [CUDA memset]",
+    NULL};
+
+/* check_summary compares the summary in file f (from line 3 on) with want_summary. */
+static int check_summary(FILE *f)
+{
+    char line[4096];
+    int k = 0, n = 0;
+    rewind(f);
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (n++ < 2) continue;
+        if (!want_summary[k]) TEST_FAIL_("extra summary line '%s'", line);
+        if (strcmp(line, want_summary[k]))
+            TEST_FAIL_("summary line %d:\n  got  '%s'\n  want '%s'", n, line, want_summary[k]);
+        k++;
+    }
+    if (want_summary[k]) TEST_FAIL_("summary ends before '%s'", want_summary[k]);
+    return 0;
+}
+
+int test_trace_summary(const char *arg)
+{
+    struct vb_store *s;
+    struct vb_err err;
+    struct vb_run_info_row info;
+    struct vb_summary_row *rows;
+    int64_t trace_run, latest, n;
+    int nrows, rc;
+    FILE *f;
+    (void)arg;
+    ASSERT_OK(vb_store_open(":memory:", &s, &err));
+    ASSERT(vb_store_latest_trace(s, &latest, &err) == -1);
+    ASSERT_CONTAINS(err.msg, "has no traced run");
+    ASSERT_OK(write_trace_run(s, &trace_run, &err));
+    ASSERT_OK(vb_store_latest_trace(s, &latest, &err));
+    ASSERT_INT_EQ(latest, trace_run);
+    ASSERT_OK(vb_store_count(s, "TARGET_INFO_GPU", 0, &n, &err));
+    ASSERT_INT_EQ(n, 2); /* one for the trace run (written twice, kept once), one for the suite run */
+    ASSERT_OK(vb_store_count(s, "CUPTI_ACTIVITY_KIND_RUNTIME", 0, &n, &err));
+    ASSERT_INT_EQ(n, 9);
+    ASSERT_OK(vb_store_run_info(s, trace_run, &info, &err));
+    ASSERT_STR_EQ(info.kind, "trace");
+    ASSERT_INT_EQ(info.ncases, 2);
+    ASSERT_STR_EQ(info.gpu, "NVIDIA H100 80GB HBM3");
+    ASSERT(vb_store_run_info(s, 99, &info, &err) == -1 && err.code == VB_E_USAGE);
+    ASSERT_OK(vb_store_summary(s, trace_run, &rows, &nrows, &err));
+    ASSERT_INT_EQ(nrows, 2 + 2 + 1 + 5 + 2); /* kernels, copy kinds, memsets, API names, ranges */
+    free(rows);
+    f = tmpfile();
+    ASSERT(f != NULL);
+    ASSERT_OK(vb_summary_print(f, s, trace_run, &err));
+    rc = check_summary(f);
+    fclose(f);
+    vb_store_close(s);
+    return rc;
+}
+
+int test_make_trace_fixture(const char *dir)
+{
+    struct vb_store *s;
+    struct vb_err err;
+    char path[1024];
+    int64_t run;
+    if (!dir) TEST_FAIL_("%s", "make_trace_fixture needs a folder");
+    snprintf(path, sizeof path, "%s/trace.db", dir);
+    unlink(path);
+    ASSERT_OK(vb_store_open(path, &s, &err));
+    ASSERT_OK(write_trace_run(s, &run, &err));
+    vb_store_close(s);
+    return 0;
+}
