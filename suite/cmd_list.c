@@ -1,4 +1,5 @@
-/* list: the catalog, its axes and seeds (`varbench list [--filter GLOB]`). */
+/* list: the catalog, its axes and seeds (`varbench list [--filter GLOB]`), a family's problems
+ * each with their own axes. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,18 +10,63 @@
 static const char usage[] =
     "usage: varbench list [--filter GLOB]\n"
     "\n"
-    "Lists every family (its seed and axes with their defaults) and every variant.\n"
+    "Lists every family (its seed and axes with their defaults) and every variant. A family\n"
+    "that computes several functions (ufunc) lists each with its own axes and variants.\n"
     "  -f, --filter GLOB   only variants whose family/variant name matches GLOB (e.g. 'mesh/*')\n"
     "  -h, --help          this text\n"
     "\n"
     "exit codes: 0 listed, 2 usage error (unknown flag, nothing matches)\n";
+
+/* print_axes writes "  axes: name=defaults [min..max]; ..." for f (a family or a problem view). */
+static void print_axes(const struct vb_family *f, const char *indent)
+{
+    int a, k;
+    printf("%saxes:", indent);
+    for (a = 0; a < f->naxes; a++) {
+        const struct vb_axis *x = &f->axes[a];
+        printf("%s %s=", a ? ";" : "", x->name);
+        if (x->same_as) {
+            printf("(same as %s)", x->same_as);
+        } else {
+            for (k = 0; k < x->ndefaults; k++) {
+                char v[64];
+                printf("%s%s", k ? "," : "", vb_axis_value_name(x, x->defaults[k], v, sizeof v));
+            }
+        }
+        if (x->labels) {
+            long l;
+            printf(" {");
+            for (l = x->min; l <= x->max; l++) printf("%s%s", l ? "," : "", x->labels[l]);
+            printf("}");
+        } else {
+            printf(" [%ld..%ld]", x->min, x->max);
+        }
+    }
+    printf("\n");
+}
+
+/* print_variants lists f's variants of problem pb that match filter; returns how many. */
+static int print_variants(const struct vb_family *f, const struct vb_problem *pb,
+                          const char *filter, const char *indent)
+{
+    int j, shown = 0;
+    for (j = 0; j < f->nvariants; j++) {
+        const struct vb_variant *v = &f->variants[j];
+        char full[160];
+        if (v->problem != pb || !vb_variant_matches(f, v, filter)) continue;
+        snprintf(full, sizeof full, "%s/%s", f->name, v->name);
+        printf("%s%-28s %-4s %s\n", indent, full, v->flags & VB_GPU ? "gpu" : "cpu", v->summary);
+        shown++;
+    }
+    return shown;
+}
 
 int vb_cmd_list(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"filter", required_argument, NULL, 'f'}, {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
     const char *filter = NULL;
-    int c, i, j, a, k, shown = 0;
+    int c, i, j, k, shown = 0;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":f:h", opts, NULL)) != -1) {
@@ -45,38 +91,28 @@ int vb_cmd_list(int argc, char **argv)
     }
     for (i = 0; vb_families[i]; i++) {
         const struct vb_family *f = vb_families[i];
-        int any = 0;
+        const struct vb_problem *pbs[VB_MAX_PROBLEMS];
+        int any = 0, np = vb_family_problems(f, pbs, VB_MAX_PROBLEMS);
         for (j = 0; j < f->nvariants; j++) any |= vb_variant_matches(f, &f->variants[j], filter);
         if (!any) continue;
-        printf("%s: %s\n  seed: shared/seeds/%s\n  axes:", f->name, f->summary, f->seed);
-        for (a = 0; a < f->naxes; a++) {
-            const struct vb_axis *x = &f->axes[a];
-            printf("%s %s=", a ? ";" : "", x->name);
-            if (x->same_as) {
-                printf("(same as %s)", x->same_as);
-            } else {
-                for (k = 0; k < x->ndefaults; k++) {
-                    char v[64];
-                    printf("%s%s", k ? "," : "", vb_axis_value_name(x, x->defaults[k], v, sizeof v));
-                }
-            }
-            if (x->labels) {
-                long l;
-                printf(" {");
-                for (l = x->min; l <= x->max; l++) printf("%s%s", l ? "," : "", x->labels[l]);
-                printf("}");
-            } else {
-                printf(" [%ld..%ld]", x->min, x->max);
-            }
+        printf("%s: %s\n  seed: shared/seeds/%s\n", f->name, f->summary, f->seed);
+        if (np == 1 && !pbs[0]) { /* one function: the family's own axes */
+            print_axes(f, "  ");
+            shown += print_variants(f, NULL, filter, "  ");
+            continue;
         }
-        printf("\n");
-        for (j = 0; j < f->nvariants; j++) {
-            const struct vb_variant *v = &f->variants[j];
-            char full[160];
-            if (!vb_variant_matches(f, v, filter)) continue;
-            snprintf(full, sizeof full, "%s/%s", f->name, v->name);
-            printf("  %-28s %-4s %s\n", full, v->flags & VB_GPU ? "gpu" : "cpu", v->summary);
-            shown++;
+        for (k = 0; k < np && k < VB_MAX_PROBLEMS; k++) {
+            struct vb_family view;
+            int hit = 0;
+            for (j = 0; j < f->nvariants; j++)
+                hit |= f->variants[j].problem == pbs[k] &&
+                       vb_variant_matches(f, &f->variants[j], filter);
+            if (!hit) continue;
+            vb_problem_view(f, pbs[k], &view);
+            printf("  %s: %s\n", pbs[k] ? pbs[k]->name : f->name,
+                   pbs[k] ? pbs[k]->summary : f->summary);
+            print_axes(&view, "    ");
+            shown += print_variants(f, pbs[k], filter, "    ");
         }
     }
     if (!shown) {

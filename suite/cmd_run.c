@@ -5,6 +5,7 @@
  * stores it as soon as it is done, so an interrupted run keeps what it measured.
  */
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "activity.h"
 #include "env.h"
 #include "gpu.h"
+#include "phase.h"
 #include "runner.h"
 #include "store.h"
 #include "table.h"
@@ -165,17 +167,35 @@ static int selected(const struct vb_family *f, const char *filter)
     return 0;
 }
 
+/* problem_selected: does the filter select a variant of f that computes pb? */
+static int problem_selected(const struct vb_family *f, const struct vb_problem *pb,
+                            const char *filter)
+{
+    int j;
+    for (j = 0; j < f->nvariants; j++)
+        if (f->variants[j].problem == pb && vb_variant_matches(f, &f->variants[j], filter))
+            return 1;
+    return 0;
+}
+
 /* check_selection: something matches the filter, and every --axis names an axis of a selected
- * family with values in range. Returns 0 or an exit code. */
+ * family's selected problem, with values in range. Returns 0 or an exit code. */
 static int check_selection(struct opts *o, struct vb_point *pts)
 {
+    const struct vb_problem *pbs[VB_MAX_PROBLEMS];
+    struct vb_family view;
     struct vb_err err;
-    int i, any = 0;
+    int i, k, np, any = 0;
     for (i = 0; vb_families[i]; i++) {
         if (!selected(vb_families[i], o->filter)) continue;
         any = 1;
-        if (vb_axes_expand(vb_families[i], &o->axes, pts, MAX_POINTS, &err) < 0)
-            return usage_error("%s", err.msg);
+        np = vb_family_problems(vb_families[i], pbs, VB_MAX_PROBLEMS);
+        for (k = 0; k < np && k < VB_MAX_PROBLEMS; k++) {
+            if (!problem_selected(vb_families[i], pbs[k], o->filter)) continue;
+            vb_problem_view(vb_families[i], pbs[k], &view);
+            if (vb_axes_expand(&view, &o->axes, pts, MAX_POINTS, &err) < 0)
+                return usage_error("%s", err.msg);
+        }
     }
     if (!any) return usage_error("no variant matches '%s' (see 'varbench list')", o->filter);
     for (i = 0; i < o->axes.n; i++)
@@ -195,28 +215,98 @@ struct tally {
     int cases, ok, wrong, expected_wrong, failed, skipped, interrupted;
 };
 
-/* run_family runs every selected variant of f at every point on device dev (-1: none). */
-static int run_family(const struct vb_family *f, struct opts *o, struct vb_point *pts, int dev,
-                      const char *nodev, struct vb_store *st, int64_t run_id, struct tally *t,
-                      struct vb_err *err)
+/* setup_phases prints the case's setup phases (saxpy/nvrtc-driver's NVRTC compile and module
+ * load), which the table's per-sample columns leave out. Their NVTX ranges are stored in
+ * NVTX_EVENTS with no sample, unless a metrics pass dropped them. */
+static void setup_phases(void)
+{
+    char buf[512];
+    if (vb_phase_setup_take(buf, sizeof buf)) printf("    setup: %s\n", buf);
+}
+
+/* bandwidth prints what the case's kernels moved per sample (the problem's kernel_bytes) as a
+ * rate and a fraction of the device's measured D2D ceiling (d2d_gbps, 0 when unknown). */
+static void bandwidth(const struct vb_family *f, const struct vb_case_result *r, double d2d_gbps)
+{
+    double gbps;
+    char b[32];
+    if (!f->kernel_bytes || !(r->variant->flags & VB_GPU) || !r->have_records ||
+        r->status != VB_STATUS_OK || !(r->kernel_ms.median > 0))
+        return;
+    gbps = (double)f->kernel_bytes(&r->point) / (r->kernel_ms.median * 1e6);
+    vb_fmt_bytes(f->kernel_bytes(&r->point), b, sizeof b);
+    printf("    kernel moves %s B per sample: %.1f GB/s", b, gbps);
+    if (d2d_gbps > 0) printf(" = %.1f%% of D2D (%.1f GB/s)", 100 * gbps / d2d_gbps, d2d_gbps);
+    printf("\n");
+}
+
+/* One verified GPU case of a point, for the ladder line. */
+struct rung {
+    const char *name;
+    double kernel_ms, e2e_ms; /* NaN when unknown */
+};
+
+static void ratio(const char *what, double base, double x)
+{
+    if (isfinite(base) && isfinite(x) && base > 0 && x > 0)
+        printf(" %s %.*fx", what, base / x >= 10 ? 1 : 3, base / x);
+}
+
+/* ladder prints, for a point with two or more verified GPU variants, how many times faster
+ * than the first (the seed's first rung) each of the others is, in kernel and e2e time. */
+static void ladder(const struct vb_family *f, const struct rung *r, int n)
+{
+    int i;
+    if (n < 2) return;
+    printf("    speedup over %s/%s (kernel, e2e):", f->name, r[0].name);
+    for (i = 1; i < n; i++) {
+        printf("%s %s", i > 1 ? ";" : "", r[i].name);
+        ratio("kernel", r[0].kernel_ms, r[i].kernel_ms);
+        ratio("e2e", r[0].e2e_ms, r[i].e2e_ms);
+    }
+    printf("\n");
+}
+
+/* run_problem runs every selected variant of problem pb (f: the family as vb_problem_view
+ * shows it for pb) at every point on device dev (-1: none). The reference is computed once per
+ * point, and only when some variant there will use it. */
+static int run_problem(const struct vb_family *f, const struct vb_problem *pb, struct opts *o,
+                       struct vb_point *pts, int dev, const char *nodev, double d2d_gbps,
+                       struct vb_store *st, int64_t run_id, struct tally *t, struct vb_err *err)
 {
     int np = vb_axes_expand(f, &o->axes, pts, MAX_POINTS, err), k, j;
     for (k = 0; k < np && !vb_interrupted; k++) {
-        size_t n = f->out_len(&pts[k]);
-        double *ref = malloc(sizeof *ref * (n ? n : 1));
-        if (!ref) return vb_err_set(err, VB_E_SYS, "out of memory for the reference (%zu values)", n);
-        if (f->reference(&pts[k], ref, err)) {
-            free(ref);
-            return vb_err_context(err, "family '%s' reference", f->name);
-        }
+        struct rung rungs[32];
+        int nrungs = 0;
+        double *ref = NULL;
         for (j = 0; j < f->nvariants && !vb_interrupted; j++) {
             const struct vb_variant *v = &f->variants[j];
             struct vb_case_result r;
-            if (!vb_variant_matches(f, v, o->filter)) continue;
+            if (v->problem != pb || !vb_variant_matches(f, v, o->filter)) continue;
             /* with several devices, CPU variants run once (on the first pass) */
             if (!(v->flags & VB_GPU) && dev > 0 && o->device < 0) continue;
+            if (!ref && (dev >= 0 || !(v->flags & VB_GPU))) { /* a skipped case needs none */
+                size_t n = f->out_len(&pts[k]);
+                if (!(ref = malloc(sizeof *ref * (n ? n : 1))))
+                    return vb_err_set(err, VB_E_SYS, "out of memory for the reference (%zu values)",
+                                      n);
+                if (f->reference(&pts[k], ref, err)) {
+                    free(ref);
+                    if (pb)
+                        return vb_err_context(err, "problem '%s/%s' reference", f->name, pb->name);
+                    return vb_err_context(err, "family '%s' reference", f->name);
+                }
+            }
+            vb_phase_setup_take(NULL, 0); /* the case's own, not an earlier one's */
             vb_runner_case(f, v, &pts[k], dev, nodev, ref, &o->sampling, &r);
             vb_table_row(stdout, &r);
+            setup_phases();
+            bandwidth(f, &r, d2d_gbps);
+            if ((v->flags & VB_GPU) && r.status == VB_STATUS_OK && nrungs < 32) {
+                rungs[nrungs].name = v->name;
+                rungs[nrungs].kernel_ms = r.have_records ? r.kernel_ms.median : NAN;
+                rungs[nrungs++].e2e_ms = r.e2e_ms.median;
+            }
             t->cases++;
             t->ok += r.status == VB_STATUS_OK;
             if (r.status == VB_STATUS_WRONG && (v->flags & VB_EXPECT_WRONG))
@@ -233,9 +323,27 @@ static int run_family(const struct vb_family *f, struct opts *o, struct vb_point
             }
             vb_case_result_free(&r);
         }
+        ladder(f, rungs, nrungs);
         free(ref);
     }
     return np < 0 ? -1 : 0;
+}
+
+/* run_family runs the selected variants of f, problem by problem, on device dev (-1: none). */
+static int run_family(const struct vb_family *f, struct opts *o, struct vb_point *pts, int dev,
+                      const char *nodev, double d2d_gbps, struct vb_store *st, int64_t run_id,
+                      struct tally *t, struct vb_err *err)
+{
+    const struct vb_problem *pbs[VB_MAX_PROBLEMS];
+    int np = vb_family_problems(f, pbs, VB_MAX_PROBLEMS), k;
+    for (k = 0; k < np && k < VB_MAX_PROBLEMS && !vb_interrupted; k++) {
+        struct vb_family view;
+        if (!problem_selected(f, pbs[k], o->filter)) continue;
+        vb_problem_view(f, pbs[k], &view);
+        if (run_problem(&view, pbs[k], o, pts, dev, nodev, d2d_gbps, st, run_id, t, err))
+            return -1;
+    }
+    return 0;
 }
 
 static void options_line(const struct opts *o, char *buf, size_t n)
@@ -265,6 +373,7 @@ int vb_cmd_run(int argc, char **argv)
     struct tally t = {0};
     struct sigaction sa;
     char cwd[1024], optline[1024], nodev[1200] = "";
+    double d2d[MAX_DEVICES] = {0}; /* each device's measured D2D ceiling, GB/s */
     int64_t run_id = 0;
     int rc, ndev = 0, d, first, last, code;
     vb_err_clear(&err);
@@ -314,6 +423,7 @@ int vb_cmd_run(int argc, char **argv)
         }
         if (vb_ceilings_measure(256u << 20, 10, c, &err)) goto cuda_fail;
         if (vb_store_ceilings(st, run_id, d, c, &err)) goto db_fail;
+        if (d < MAX_DEVICES) d2d[d] = c[VB_CEIL_D2D].gbps;
         vb_table_gpu(stdout, &g, c);
     }
     if (ndev && vb_activity_start(&err)) {
@@ -325,10 +435,11 @@ int vb_cmd_run(int argc, char **argv)
     }
     vb_table_header(stdout);
     for (d = first; d <= last && !vb_interrupted; d++) {
+        double dd = d >= 0 && d < MAX_DEVICES ? d2d[d] : 0;
         int i;
         for (i = 0; vb_families[i] && !vb_interrupted; i++) {
             if (!selected(vb_families[i], o.filter)) continue;
-            if (run_family(vb_families[i], &o, pts, d, nodev, st, run_id, &t, &err)) {
+            if (run_family(vb_families[i], &o, pts, d, nodev, dd, st, run_id, &t, &err)) {
                 if (err.code == VB_E_DB) goto db_fail;
                 goto fail;
             }

@@ -49,8 +49,16 @@ void vb_err_clear(struct vb_err *err);
 /* Library checkers: return 0 on success, else fill err (with a hint for known codes), return -1. */
 int vb_err_cuda(struct vb_err *err, int rc, const char *call, const char *file, int line);
 int vb_err_cupti(struct vb_err *err, int rc, const char *call, const char *file, int line);
+/* The driver API (CUresult; names through the driver's cuGetErrorName, found at run time since
+ * libcuda is never linked), NVRTC (nvrtcResult) and cuFFT (cufftResult). */
+int vb_err_cu(struct vb_err *err, int rc, const char *call, const char *file, int line);
+int vb_err_nvrtc(struct vb_err *err, int rc, const char *call, const char *file, int line);
+int vb_err_cufft(struct vb_err *err, int rc, const char *call, const char *file, int line);
 
 #define VB_CUDA(err, call) vb_err_cuda((err), (int)(call), #call, __FILE__, __LINE__)
 #define VB_CUPTI(err, call) vb_err_cupti((err), (int)(call), #call, __FILE__, __LINE__)
+#define VB_CU(err, call) vb_err_cu((err), (int)(call), #call, __FILE__, __LINE__)
+#define VB_NVRTC(err, call) vb_err_nvrtc((err), (int)(call), #call, __FILE__, __LINE__)
+#define VB_CUFFT(err, call) vb_err_cufft((err), (int)(call), #call, __FILE__, __LINE__)
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * phase: the pieces of a variant's sample that every family repeats: a phase (NVTX range)
- * that ends with a checked wait on a stream, and a copy in a phase of its own. A phase
- * always ends, also on error, so NVTX ranges stay balanced.
+ * that ends with a checked wait on a stream, and a copy in a phase of its own; and the
+ * setup phases a case reports besides its samples. A phase always ends, also on error, so
+ * NVTX ranges stay balanced.
  */
 #ifndef VB_PHASE_H
 #define VB_PHASE_H
@@ -19,5 +20,17 @@ int vb_phase_wait(cudaError_t launched, cudaStream_t s, struct vb_err *err);
 /* vb_phase_copy runs one cudaMemcpyAsync of `bytes` on s inside phase ph and waits for it. */
 int vb_phase_copy(enum vb_phase ph, void *dst, const void *src, size_t bytes,
                   enum cudaMemcpyKind kind, cudaStream_t s, struct vb_err *err);
+
+/* Setup phases: work of a case's setup worth reporting on its own (an NVRTC compile). Marked
+ * for NVTX like a sample's phases and also timed on the host clock, so that `run` can show
+ * them under the case whatever became of CUPTI's records (there may be no CUPTI, and a metrics
+ * pass drops the records that precede it). Not nested; one thread. */
+void vb_phase_setup_begin(enum vb_phase ph);
+void vb_phase_setup_end(void);
+
+/* vb_phase_setup_take writes the setup phases ended since the last take into buf as
+ * "nvrtc compile 123.456 ms, module load 0.321 ms" ("" if none), forgets them, and returns
+ * how many there were. buf may be NULL to only forget them. */
+int vb_phase_setup_take(char *buf, size_t n);
 
 #endif

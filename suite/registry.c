@@ -52,25 +52,54 @@ static int check_axes(const struct vb_family *f, struct vb_err *err)
     return 0;
 }
 
+/* check_problem checks problem pb of f (NULL: the family's own function) and the variants that
+ * compute it: one CPU reference and at least one other. */
+static int check_problem(const struct vb_family *f, const struct vb_problem *pb, struct vb_err *err)
+{
+    struct vb_family view;
+    char what[160];
+    int j, refs = 0, others = 0;
+    if (pb) {
+        if (check_name("problem", pb->name, err))
+            return vb_err_context(err, "family '%s'", f->name);
+        if (!pb->summary || !*pb->summary)
+            return vb_err_set(err, VB_E_USAGE, "problem '%s/%s' has no summary", f->name, pb->name);
+        snprintf(what, sizeof what, "problem '%s/%s'", f->name, pb->name);
+    } else {
+        snprintf(what, sizeof what, "family '%s'", f->name);
+    }
+    vb_problem_view(f, pb, &view);
+    if (!view.out_len || !view.reference || !(view.atol >= 0) || !(view.rtol >= 0))
+        return vb_err_set(err, VB_E_USAGE, "%s lacks out_len, reference or tolerance", what);
+    if (check_axes(&view, err)) return -1;
+    for (j = 0; j < f->nvariants; j++) {
+        if (f->variants[j].problem != pb) continue;
+        if (f->variants[j].flags & VB_REFERENCE) refs++;
+        else others++;
+    }
+    if (refs + others < 2)
+        return vb_err_set(err, VB_E_USAGE, "%s needs a reference and a variant", what);
+    if (refs != 1)
+        return vb_err_set(err, VB_E_USAGE, "%s has %d CPU references (1 needed)", what, refs);
+    return 0;
+}
+
 int vb_registry_check(const struct vb_family *const *fams, struct vb_err *err)
 {
-    int i, j, k, refs;
+    const struct vb_problem *pbs[VB_MAX_PROBLEMS];
+    int i, j, k, np;
     for (i = 0; fams[i]; i++) {
         const struct vb_family *f = fams[i];
         if (check_name("family", f->name, err)) return -1;
         if (!f->summary || !*f->summary || !f->seed || !*f->seed)
             return vb_err_set(err, VB_E_USAGE, "family '%s' lacks a summary or seed", f->name);
-        if (!f->out_len || !f->reference || !(f->atol >= 0) || !(f->rtol >= 0))
-            return vb_err_set(err, VB_E_USAGE, "family '%s' lacks out_len, reference or tolerance",
-                              f->name);
         for (k = 0; k < i; k++)
             if (!strcmp(fams[k]->name, f->name))
                 return vb_err_set(err, VB_E_USAGE, "family '%s' defined twice", f->name);
-        if (check_axes(f, err)) return -1;
-        if (f->nvariants < 2)
+        if (f->nvariants < 2 || !f->variants)
             return vb_err_set(err, VB_E_USAGE, "family '%s' needs a reference and a variant",
                               f->name);
-        for (refs = 0, j = 0; j < f->nvariants; j++) {
+        for (j = 0; j < f->nvariants; j++) {
             const struct vb_variant *v = &f->variants[j];
             if (check_name("variant", v->name, err))
                 return vb_err_context(err, "family '%s'", f->name);
@@ -83,7 +112,9 @@ int vb_registry_check(const struct vb_family *const *fams, struct vb_err *err)
             if ((v->flags & VB_GPU) && !v->traffic)
                 return vb_err_set(err, VB_E_USAGE, "GPU variant '%s/%s' states no traffic",
                                   f->name, v->name);
-            if (v->flags & VB_REFERENCE) refs++;
+            if ((v->flags & VB_RESIDENT) && !(v->flags & VB_GPU))
+                return vb_err_set(err, VB_E_USAGE, "variant '%s/%s': only a GPU variant can keep "
+                                  "its answer on the device", f->name, v->name);
             if ((v->flags & VB_REFERENCE) && (v->flags & (VB_GPU | VB_EXPECT_WRONG)))
                 return vb_err_set(err, VB_E_USAGE, "reference '%s/%s' must be a correct CPU variant",
                                   f->name, v->name);
@@ -92,11 +123,52 @@ int vb_registry_check(const struct vb_family *const *fams, struct vb_err *err)
                     return vb_err_set(err, VB_E_USAGE, "variant '%s/%s' defined twice", f->name,
                                       v->name);
         }
-        if (refs != 1)
-            return vb_err_set(err, VB_E_USAGE, "family '%s' has %d CPU references (1 needed)",
-                              f->name, refs);
+        np = vb_family_problems(f, pbs, VB_MAX_PROBLEMS);
+        if (np > VB_MAX_PROBLEMS)
+            return vb_err_set(err, VB_E_USAGE, "family '%s' has more than %d problems", f->name,
+                              VB_MAX_PROBLEMS);
+        for (j = 0; j < np; j++) {
+            if (check_problem(f, pbs[j], err)) return -1;
+            for (k = 0; k < j; k++)
+                if (pbs[j] && pbs[k] && !strcmp(pbs[j]->name, pbs[k]->name))
+                    return vb_err_set(err, VB_E_USAGE, "problem '%s/%s' defined twice", f->name,
+                                      pbs[j]->name);
+        }
     }
     return 0;
+}
+
+int vb_family_problems(const struct vb_family *f, const struct vb_problem **out, int cap)
+{
+    int j, k, n = 0;
+    for (j = 0; j < f->nvariants; j++) {
+        const struct vb_problem *pb = f->variants[j].problem;
+        for (k = 0; k < j && f->variants[k].problem != pb; k++) {}
+        if (k < j) continue; /* seen at an earlier variant */
+        if (n < cap) out[n] = pb;
+        n++;
+    }
+    return n;
+}
+
+void vb_problem_view(const struct vb_family *f, const struct vb_problem *pb,
+                     struct vb_family *view)
+{
+    *view = *f;
+    if (!pb) return;
+    view->axes = pb->axes;
+    view->naxes = pb->naxes;
+    view->out_len = pb->out_len;
+    view->reference = pb->reference;
+    view->atol = pb->atol;
+    view->rtol = pb->rtol;
+    view->kernel_bytes = pb->kernel_bytes;
+}
+
+void vb_variant_view(const struct vb_family *f, const struct vb_variant *v,
+                     struct vb_family *view)
+{
+    vb_problem_view(f, v->problem, view);
 }
 
 int vb_variant_matches(const struct vb_family *f, const struct vb_variant *v, const char *glob)

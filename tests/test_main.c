@@ -49,6 +49,18 @@ static const struct vb_test table[] = {
     {"store_migrates_v1", "cpu", test_store_migrates_v1, VB_TESTS_DIR "/schema_v1.sql"},
     {"store_metrics", "cpu", test_store_metrics, NULL},
     {"store_efficiency", "gpu", test_gpu_store_efficiency, NULL},
+    {"ufunc_clamp_seed_bug", "cpu", test_ufunc_clamp_seed_bug, NULL},
+    {"ufunc_float_within_tolerance", "cpu", test_ufunc_float_within_tolerance, NULL},
+    {"ufunc_fft_vs_direct_dft", "cpu", test_ufunc_fft_vs_direct_dft, NULL},
+    {"ufunc_fft_mask", "cpu", test_ufunc_fft_mask, NULL},
+    {"ufunc_fft_float_error", "cpu", test_ufunc_fft_float_error, NULL},
+    {"ufunc_registry_problems", "cpu", test_ufunc_registry_problems, NULL},
+    {"ufunc_cpu_cases", "cpu", test_ufunc_cpu_cases, NULL},
+    {"saxpy_nvrtc_compiles", "cpu", test_saxpy_nvrtc_compiles, NULL},
+    {"saxpy_nvrtc_log", "cpu", test_saxpy_nvrtc_log, NULL},
+    {"saxpy_driver_lookup", "cpu", test_saxpy_driver_lookup, NULL},
+    {"saxpy_err_checkers", "cpu", test_saxpy_err_checkers, NULL},
+    {"saxpy_setup_phases", "cpu", test_saxpy_setup_phases, NULL},
 };
 
 /* emit prints the ctest lines for test `id` (label.id) running `exe cmd [arg]`. */

@@ -182,13 +182,13 @@ static void traffic(const struct vb_point *p, struct vb_traffic *t)
 
 static const struct vb_variant variants[] = {
     {"cpu-reference", "the convolution on one CPU core, in double (the oracle; timed for the crossover)",
-     VB_REFERENCE, CPU, setup, run_cpu, poison, fetch, teardown, NULL},
+     VB_REFERENCE, CPU, setup, run_cpu, poison, fetch, teardown, NULL, NULL},
     {"naive-inner", "the seed's race: block per output, thread per term, unsynchronised acc += term",
-     VB_GPU | VB_EXPECT_WRONG, NAIVE, setup, run_gpu, poison, fetch, teardown, traffic},
+     VB_GPU | VB_EXPECT_WRONG, NAIVE, setup, run_gpu, poison, fetch, teardown, traffic, NULL},
     {"serial-inner", "thread per output, the inner sum serial in that thread (the seed's fix)", VB_GPU,
-     SERIAL, setup, run_gpu, poison, fetch, teardown, traffic},
+     SERIAL, setup, run_gpu, poison, fetch, teardown, traffic, NULL},
     {"reduce-inner", "warp per output, lanes over the terms, warp-shuffle reduction", VB_GPU,
-     REDUCE, setup, run_gpu, poison, fetch, teardown, traffic},
+     REDUCE, setup, run_gpu, poison, fetch, teardown, traffic, NULL},
 };
 
 static const struct vb_axis axes[] = {

@@ -219,15 +219,15 @@ static void traffic_scalar(const struct vb_point *p, struct vb_traffic *t)
 
 static const struct vb_variant variants[] = {
     {"cpu-reference", "each row from its x on one CPU core, in double (the oracle)", VB_REFERENCE,
-     CPU, setup, run_cpu, poison, fetch, teardown, NULL},
+     CPU, setup, run_cpu, poison, fetch, teardown, NULL, NULL},
     {"row-sliced", "t2/t3: guvectorize (n)->(n) in place on [rows][cols]: all of it H2D and back",
-     VB_GPU, ROW_SLICED, setup, run_row_sliced, poison, fetch, teardown, traffic_row},
+     VB_GPU, ROW_SLICED, setup, run_row_sliced, poison, fetch, teardown, traffic_row, NULL},
     {"scalar-in", "()->(n): only X goes H2D, one thread writes its row of [rows][cols]", VB_GPU,
-     SCALAR_IN, setup, run_scalar, poison, fetch, teardown, traffic_scalar},
+     SCALAR_IN, setup, run_scalar, poison, fetch, teardown, traffic_scalar, NULL},
     {"column-sliced", "transposed [cols][rows]: consecutive threads write consecutive addresses",
-     VB_GPU, COLUMN_SLICED, setup, run_scalar, poison, fetch, teardown, traffic_scalar},
+     VB_GPU, COLUMN_SLICED, setup, run_scalar, poison, fetch, teardown, traffic_scalar, NULL},
     {"row-sliced-smem", "row-major [rows][cols] staged in shared memory, written out coalesced",
-     VB_GPU, ROW_SLICED_SMEM, setup, run_scalar, poison, fetch, teardown, traffic_scalar},
+     VB_GPU, ROW_SLICED_SMEM, setup, run_scalar, poison, fetch, teardown, traffic_scalar, NULL},
 };
 
 static const char *const funcs[] = {"powsum", "hermite"};

@@ -292,17 +292,17 @@ static void traffic_overlap(const struct vb_point *p, struct vb_traffic *t)
 
 static const struct vb_variant variants[] = {
     {"cpu-reference", "the function at every mesh point on one CPU core, in double (the oracle)",
-     VB_REFERENCE, CPU, setup, run_cpu, poison, fetch, teardown, NULL},
+     VB_REFERENCE, CPU, setup, run_cpu, poison, fetch, teardown, NULL, NULL},
     {"host-mesh", "t38: mesh built on the host, 4 full arrays H2D, kernel computes a, atan2 on host",
-     VB_GPU, HOST_MESH, setup, run_host_mesh, poison, fetch, teardown, traffic_host_mesh},
+     VB_GPU, HOST_MESH, setup, run_host_mesh, poison, fetch, teardown, traffic_host_mesh, NULL},
     {"broadcast-scalars", "t39: host mesh, lat1/lon1 H2D, lat2/lon2/s as scalars, atan2 fused",
-     VB_GPU, BROADCAST, setup, run_broadcast, poison, fetch, teardown, traffic_broadcast},
+     VB_GPU, BROADCAST, setup, run_broadcast, poison, fetch, teardown, traffic_broadcast, NULL},
     {"device-mesh", "t40: mesh generated on the device by a 2D grid, no H2D, D2H to pageable",
-     VB_GPU, DEVICE, setup, run_device, poison, fetch, teardown, traffic_device},
+     VB_GPU, DEVICE, setup, run_device, poison, fetch, teardown, traffic_device, NULL},
     {"device-mesh-pinned", "device mesh, D2H into page-locked host memory", VB_GPU, PINNED, setup,
-     run_device, poison, fetch, teardown, traffic_device},
+     run_device, poison, fetch, teardown, traffic_device, NULL},
     {"device-mesh-overlap", "device mesh in 8 row chunks on 8 streams, pinned D2H overlaps kernels",
-     VB_GPU, OVERLAP, setup, run_overlap, poison, fetch, teardown, traffic_overlap},
+     VB_GPU, OVERLAP, setup, run_overlap, poison, fetch, teardown, traffic_overlap, NULL},
 };
 
 static const struct vb_axis axes[] = {
