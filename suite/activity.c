@@ -301,6 +301,62 @@ int vb_activity_take(struct vb_activity *out, struct vb_err *err)
     return 0;
 }
 
+int vb_activity_take_keep_open(struct vb_activity *out, struct vb_err *err)
+{
+    size_t i, kept = 0;
+    if (vb_activity_take(out, err)) return -1;
+    pthread_mutex_lock(&lock);
+    for (i = 0; i < out->nranges; i++) {
+        struct vb_range_rec *r = &out->ranges[i], *back;
+        if (r->end) {
+            out->ranges[kept++] = *r;
+        } else if ((back = PUSH(&acc, ranges, cap_ranges))) {
+            *back = *r; /* still open: its END will find it in the accumulator */
+        } else {
+            free(r->text);
+            out->dropped++;
+        }
+    }
+    out->nranges = kept;
+    pthread_mutex_unlock(&lock);
+    return 0;
+}
+
+/* move_all appends src's n elements of size sz to dst (capacity *cap); 0 or -1 (out of memory). */
+static int move_all(void **dst, size_t *ndst, size_t *cap, void *src, size_t n, size_t sz)
+{
+    if (!n) return 0;
+    if (*ndst + n > *cap) {
+        void *p = realloc(*dst, (*ndst + n) * sz);
+        if (!p) return -1;
+        *dst = p;
+        *cap = *ndst + n;
+    }
+    memcpy((char *)*dst + *ndst * sz, src, n * sz);
+    *ndst += n;
+    return 0;
+}
+
+void vb_activity_append(struct vb_activity *dst, struct vb_activity *src)
+{
+#define MOVE(f)                                                                                 \
+    if (move_all((void **)&dst->f, &dst->n##f, &dst->cap_##f, src->f, src->n##f,               \
+                 sizeof *src->f) == 0)                                                          \
+        src->n##f = 0; /* moved: src no longer owns the names */                                \
+    else                                                                                        \
+        dst->dropped += src->n##f;
+    MOVE(kernels)
+    MOVE(copies)
+    MOVE(memsets)
+    MOVE(ranges)
+    MOVE(apis)
+    MOVE(devices)
+#undef MOVE
+    dst->dropped += src->dropped;
+    src->dropped = 0;
+    vb_activity_free(src);
+}
+
 void vb_activity_stop(void)
 {
     struct vb_activity rest;

@@ -95,6 +95,14 @@ int vb_activity_dump_devices(struct vb_err *err);
  * (which must be zeroed or freed before). Returns 0 or -1 with err. */
 int vb_activity_take(struct vb_activity *out, struct vb_err *err);
 
+/* vb_activity_take_keep_open is vb_activity_take, except that NVTX ranges still open stay
+ * behind, so their END pairs with them at a later take (a range around several takes). */
+int vb_activity_take_keep_open(struct vb_activity *out, struct vb_err *err);
+
+/* vb_activity_append moves every record of src to the end of dst and frees src; records that
+ * do not fit in memory are counted as dropped. */
+void vb_activity_append(struct vb_activity *dst, struct vb_activity *src);
+
 /* vb_activity_stop flushes and disables collection; records still buffered are discarded. */
 void vb_activity_stop(void);
 

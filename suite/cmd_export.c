@@ -49,7 +49,8 @@ static void export_csv(FILE *f, const struct vb_run_row *run, const struct vb_ca
     int i;
     fputs("run_uuid,run_id,variant,axes,device,status,samples,e2e_median_ms,e2e_mean_ms,"
           "e2e_stdev_ms,e2e_min_ms,e2e_max_ms,kernel_median_ms,h2d_median_ms,d2h_median_ms,"
-          "h2d_bytes,h2d_count,d2h_bytes,d2h_count,max_abs_err,max_rel_err,reason\n", f);
+          "h2d_bytes,h2d_count,d2h_bytes,d2h_count,max_abs_err,max_rel_err,gst_efficiency_pct,"
+          "metrics_status,reason\n", f);
     for (i = 0; i < n; i++) {
         const double v[] = {c[i].e2e_median_ns, c[i].e2e_mean_ns, c[i].e2e_stdev_ns,
                             c[i].e2e_min_ns, c[i].e2e_max_ns, c[i].kernel_median_ns,
@@ -72,6 +73,8 @@ static void export_csv(FILE *f, const struct vb_run_row *run, const struct vb_ca
         fputc(',', f);
         put_num(f, c[i].max_rel_err);
         fputc(',', f);
+        put_num(f, c[i].gst_efficiency);
+        fprintf(f, ",%s,", c[i].metrics_status);
         put_csv(f, c[i].reason);
         fputc('\n', f);
     }

@@ -5,14 +5,19 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "metric_set.h"
 #include "registry.h"
 
 static const char usage[] =
     "usage: varbench list [--filter GLOB]\n"
+    "       varbench list --metrics [--names]\n"
     "\n"
     "Lists every family (its seed and axes with their defaults) and every variant. A family\n"
     "that computes several functions (ufunc) lists each with its own axes and variants.\n"
     "  -f, --filter GLOB   only variants whose family/variant name matches GLOB (e.g. 'mesh/*')\n"
+    "      --metrics       the metrics varbench knows: nvprof name, Nsight Compute name, whether\n"
+    "                      the metrics pass collects it by default, what it means\n"
+    "      --names         with --metrics: the default set's names only, one per line\n"
     "  -h, --help          this text\n"
     "\n"
     "exit codes: 0 listed, 2 usage error (unknown flag, nothing matches)\n";
@@ -64,15 +69,22 @@ static int print_variants(const struct vb_family *f, const struct vb_problem *pb
 int vb_cmd_list(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"filter", required_argument, NULL, 'f'}, {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+        {"filter", required_argument, NULL, 'f'}, {"help", no_argument, NULL, 'h'},
+        {"metrics", no_argument, NULL, 'm'}, {"names", no_argument, NULL, 'n'}, {0, 0, 0, 0}};
     const char *filter = NULL;
-    int c, i, j, k, shown = 0;
+    int c, i, j, k, shown = 0, metrics = 0, names = 0;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":f:h", opts, NULL)) != -1) {
         switch (c) {
         case 'f':
             filter = optarg;
+            break;
+        case 'm':
+            metrics = 1;
+            break;
+        case 'n':
+            names = 1;
             break;
         case 'h':
             fputs(usage, stdout);
@@ -88,6 +100,18 @@ int vb_cmd_list(int argc, char **argv)
     if (optind < argc) {
         fprintf(stderr, "varbench list: unexpected argument '%s'\n%s", argv[optind], usage);
         return 2;
+    }
+    if (names && !metrics) {
+        fprintf(stderr, "varbench list: --names goes with --metrics\n%s", usage);
+        return 2;
+    }
+    if (metrics) {
+        if (filter) {
+            fprintf(stderr, "varbench list: --metrics takes no --filter\n%s", usage);
+            return 2;
+        }
+        vb_metric_list_print(stdout, names);
+        return 0;
     }
     for (i = 0; vb_families[i]; i++) {
         const struct vb_family *f = vb_families[i];

@@ -4,6 +4,7 @@
  * and its environment, measures the device's ceilings, then runs each selected case and
  * stores it as soon as it is done, so an interrupted run keeps what it measured.
  */
+#include <cuda_runtime_api.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -19,6 +20,7 @@
 #include "env.h"
 #include "gpu.h"
 #include "phase.h"
+#include "run_metrics.h"
 #include "runner.h"
 #include "store.h"
 #include "table.h"
@@ -31,7 +33,8 @@ static const char usage[] =
     "\n"
     "Runs the selected variants at every point of their axes: each case is verified against\n"
     "the CPU reference, then timed (warm-up, then samples until the noise bound holds), under\n"
-    "CUPTI activity tracing with NVTX phases. Everything goes into the database.\n"
+    "CUPTI activity tracing with NVTX phases; GPU cases also get a metrics pass (hardware\n"
+    "counters, store efficiency first). Everything goes into the database.\n"
     "\n"
     "  -f, --filter GLOB       variants to run, as family/variant globs ('mesh/*', 'mesh')\n"
     "      --db FILE           database (default ./varbench.db; created if missing)\n"
@@ -43,6 +46,11 @@ static const char usage[] =
     "      --min-time S        at least S seconds of timed samples (default 0.5)\n"
     "      --timeout S         stop sampling a case after S seconds (default 15)\n"
     "      --max-samples N     stop sampling a case at N timed samples (default 10000)\n"
+    "      --metrics LIST      hardware counters of the metrics pass (one more sample per GPU\n"
+    "                          case, under CUPTI's range profiler with kernel replay): nvprof\n"
+    "                          names (gst_efficiency, ...), Nsight Compute names, 'default'\n"
+    "                          (default: the default set; see 'varbench list --metrics')\n"
+    "      --no-metrics        skip the metrics pass\n"
     "  -h, --help              this text\n"
     "\n"
     "exit codes:\n"
@@ -53,6 +61,7 @@ static const char usage[] =
     "  3  database error: cannot open or write it, corrupt, or not a varbench database\n"
     "  4  no CUDA device: CPU references ran and were stored, GPU variants recorded as skipped\n"
     "  5  CUDA or CUPTI failure outside a case (device setup)\n"
+    "  (counters that cannot be read here do not fail the run: cases record why)\n"
     "  130 interrupted (the run is stored with status 'interrupted')\n";
 
 struct opts {
@@ -60,6 +69,7 @@ struct opts {
     int device; /* -1: all */
     struct vb_overrides axes;
     struct vb_sampling sampling;
+    struct vb_run_metrics metrics;
     int quick;
 };
 
@@ -80,7 +90,8 @@ static int parse_number(const char *s, double lo, double hi, double *out)
     return 0;
 }
 
-enum { O_DB = 256, O_DEVICE, O_AXIS, O_QUICK, O_NOISE, O_MINS, O_MINT, O_TIMEOUT, O_MAXS };
+enum { O_DB = 256, O_DEVICE, O_AXIS, O_QUICK, O_NOISE, O_MINS, O_MINT, O_TIMEOUT, O_MAXS,
+       O_METRICS, O_NO_METRICS };
 
 /* parse fills o from argv; returns 0, 1 for --help (printed), or an exit code >= 2. */
 static int parse(int argc, char **argv, struct opts *o)
@@ -93,12 +104,15 @@ static int parse(int argc, char **argv, struct opts *o)
         {"min-time", required_argument, NULL, O_MINT},
         {"timeout", required_argument, NULL, O_TIMEOUT},
         {"max-samples", required_argument, NULL, O_MAXS}, {"help", no_argument, NULL, 'h'},
+        {"metrics", required_argument, NULL, O_METRICS},
+        {"no-metrics", no_argument, NULL, O_NO_METRICS},
         {0, 0, 0, 0}};
     double noise = -1, mins = -1, mint = -1, tmo = -1, maxs = -1, d;
     struct vb_err err;
     int c;
     memset(o, 0, sizeof *o);
     o->db = "./varbench.db";
+    vb_run_metrics_init(&o->metrics);
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":f:h", lo, NULL)) != -1) {
@@ -137,6 +151,14 @@ static int parse(int argc, char **argv, struct opts *o)
         case O_MAXS:
             if (parse_number(optarg, 1, 1e7, &maxs) || maxs != (int)maxs)
                 return usage_error("bad --max-samples '%s': a positive integer", optarg);
+            break;
+        case O_METRICS:
+        case O_NO_METRICS:
+            if (vb_run_metrics_option(&o->metrics, c == O_METRICS ? optarg : NULL, &err)) {
+                if (err.hint[0]) snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg),
+                                          "\nhint: %s", err.hint);
+                return usage_error("%s", err.msg);
+            }
             break;
         case 'h':
             fputs(usage, stdout);
@@ -300,6 +322,7 @@ static int run_problem(const struct vb_family *f, const struct vb_problem *pb, s
             vb_phase_setup_take(NULL, 0); /* the case's own, not an earlier one's */
             vb_runner_case(f, v, &pts[k], dev, nodev, ref, &o->sampling, &r);
             vb_table_row(stdout, &r);
+            vb_run_metrics_add(&o->metrics, &r);
             setup_phases();
             bandwidth(f, &r, d2d_gbps);
             if ((v->flags & VB_GPU) && r.status == VB_STATUS_OK && nrungs < 32) {
@@ -426,11 +449,21 @@ int vb_cmd_run(int argc, char **argv)
         if (d < MAX_DEVICES) d2d[d] = c[VB_CEIL_D2D].gbps;
         vb_table_gpu(stdout, &g, c);
     }
-    if (ndev && vb_activity_start(&err)) {
-        fprintf(stderr, "varbench run: warning: CUPTI activity tracing unavailable: %s\n%s%s%s",
-                err.msg, err.hint[0] ? "hint: " : "", err.hint, err.hint[0] ? "\n" : "");
-        printf("CUPTI unavailable: cases are timed with host clocks only (no per-copy or kernel "
-               "records)\n");
+    if (ndev) {
+        int traced = vb_activity_start(&err) == 0;
+        if (!traced) {
+            fprintf(stderr, "varbench run: warning: CUPTI activity tracing unavailable: %s\n%s%s%s",
+                    err.msg, err.hint[0] ? "hint: " : "", err.hint, err.hint[0] ? "\n" : "");
+            printf("CUPTI unavailable: cases are timed with host clocks only (no per-copy or kernel "
+                   "records)\n");
+        }
+        /* the metrics pass, checked once on the first device before any case */
+        if (VB_CUDA(&nodev_err, cudaSetDevice(first)) ||
+            vb_run_metrics_start(&o.metrics, first, traced ? NULL : &err, &o.sampling, stderr,
+                                 &nodev_err)) {
+            err = nodev_err;
+            goto cuda_fail;
+        }
         vb_err_clear(&err);
     }
     vb_table_header(stdout);
@@ -446,6 +479,7 @@ int vb_cmd_run(int argc, char **argv)
         }
         if (d < 0) break;
     }
+    vb_run_metrics_finish(&o.metrics, stdout);
     vb_activity_stop();
     code = vb_interrupted ? vb_code_exit(VB_E_INTERRUPTED)
            : (t.wrong || t.failed) ? vb_code_exit(VB_E_WRONG)
@@ -465,12 +499,14 @@ int vb_cmd_run(int argc, char **argv)
 cuda_fail:
     if (err.code != VB_E_NODEV && err.code != VB_E_SYS && err.code != VB_E_USAGE) err.code = VB_E_CUDA;
 fail:
+    vb_run_metrics_finish(&o.metrics, stdout);
     vb_activity_stop();
     code = vb_report_error("run", &err);
     vb_store_run_end(st, run_id, "failed", code, err.msg, &nodev_err); /* best effort */
     vb_store_close(st);
     return code;
 db_fail:
+    vb_run_metrics_finish(&o.metrics, stdout);
     vb_activity_stop();
     code = vb_report_error("run", &err);
     vb_store_close(st);

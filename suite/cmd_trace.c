@@ -21,6 +21,7 @@
 
 #include "cmd.h"
 #include "env.h"
+#include "metric_set.h"
 #include "store.h"
 #include "summary.h"
 #include "trace.h"
@@ -39,7 +40,9 @@ static const char usage[] =
     "  --db FILE        database (default ./varbench.db; created if missing)\n"
     "  --name LABEL     the name of the program's cases (default: the script or program run,\n"
     "                   e.g. t38.py for 'python3 t38.py')\n"
-    "  --metrics LIST   hardware counters of the traced kernels: not supported yet\n"
+    "  --metrics LIST   hardware counters of the traced kernels by kernel replay (nvprof names\n"
+    "                   such as gst_efficiency, Nsight Compute names, 'default'; see\n"
+    "                   'varbench list --metrics'); kernels then carry no timestamps\n"
     "  -q, --quiet      no summary at the end, only the line that says where the run is\n"
     "  -h, --help       this text\n"
     "\n"
@@ -64,6 +67,7 @@ static int usage_error(const char *fmt, const char *arg)
 
 struct opts {
     const char *db, *name, *metrics;
+    char metric_names[VB_MAX_METRICS * VB_METRIC_NAME]; /* resolved, comma-separated */
     int quiet;
     char **cmd; /* NULL-terminated */
     int ncmd;
@@ -115,10 +119,21 @@ static int parse(int argc, char **argv, struct opts *o)
     }
     if (optind >= argc)
         return usage_error("no command to trace%s: varbench trace [options] -- COMMAND [ARGS...]", "");
-    if (o->metrics) /* the range profiler of traced programs comes with its own change */
-        return usage_error("--metrics '%s': counters of traced programs are not supported yet; "
-                           "trace without --metrics (varbench run collects the suite's counters)",
-                           o->metrics);
+    if (o->metrics) {
+        struct vb_metric_set set;
+        struct vb_err err;
+        size_t used = 0;
+        int i;
+        if (vb_metric_set_parse(o->metrics, &set, &err)) {
+            if (err.hint[0]) snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg),
+                                      "\nhint: %s", err.hint);
+            return usage_error("--metrics: %s", err.msg);
+        }
+        /* the resolved names travel to the injection library in the environment */
+        for (i = 0; i < set.n; i++)
+            used += (size_t)snprintf(o->metric_names + used, sizeof o->metric_names - used, "%s%s",
+                                     i ? "," : "", set.names[i]);
+    }
     o->cmd = argv + optind;
     o->ncmd = argc - optind;
     return 0;
@@ -275,7 +290,8 @@ int vb_cmd_trace(int argc, char **argv)
                         "hint: run varbench trace outside other profilers\n", prev);
     } else if (setenv("CUDA_INJECTION64_PATH", lib, 1) || setenv(VB_TRACE_ENV_DB, dbabs, 1) ||
                setenv(VB_TRACE_ENV_RUN, runbuf, 1) || setenv(VB_TRACE_ENV_NAME, label, 1) ||
-               unsetenv(VB_TRACE_ENV_METRICS)) {
+               (o.metrics ? setenv(VB_TRACE_ENV_METRICS, o.metric_names, 1)
+                          : unsetenv(VB_TRACE_ENV_METRICS))) {
         vb_err_set(&err, VB_E_SYS, "cannot set the environment of the command: %s", strerror(errno));
         code = vb_report_error("trace", &err);
         vb_store_run_end(st, run_id, "failed", code, err.msg, &ignored);

@@ -38,6 +38,8 @@
 
 #include "activity.h"
 #include "err.h"
+#include "metric_set.h"
+#include "profiler.h"
 #include "store.h"
 #include "trace.h"
 
@@ -52,37 +54,95 @@ static char db_path[4096], label[96], untraced_why[1024];
 static int64_t run_id;
 static CUpti_SubscriberHandle subscriber;
 
-/* ---- The metrics hook ---------------------------------------------------------------------
- * `varbench trace --metrics LIST` (to come) will set VARBENCH_TRACE_METRICS to the resolved
- * metric names, and the range profiler (profiler.h) will run here, per context:
- *   metrics_begin()            at InitializeInjection: parse the list, create the profiler;
- *                              returns 0 to go on (the resource callbacks are then enabled);
- *   metrics_context(ctx)       CUPTI_CBID_RESOURCE_CONTEXT_CREATED: prepare + begin (kernel
- *                              replay, auto range) on the new context;
- *   metrics_context_ending()   CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING: end, keep values;
- *   metrics_take(r)            at the end of the process, before the case is stored: hand the
- *                              values (r->metrics, r->nmetrics) and r->metrics_status/_reason.
- * Until then metrics_begin refuses (the command never sets the variable) and the rest is idle. */
+/* ---- Counters (varbench trace --metrics) ---------------------------------------------------
+ * VARBENCH_TRACE_METRICS holds the resolved metric names. The range profiler (profiler.h)
+ * runs on the first context the program creates, from its creation (auto range: one range per
+ * kernel launch; kernel replay) until the context is destroyed or the process ends. Under it,
+ * kernel activity records carry no timestamps: a trace with counters is for counters, as with
+ * nvprof --metrics. Callbacks run on the program's threads; finish() takes the values. */
+#define TRACE_MAX_LAUNCHES 2048
+
+static struct vb_profiler *prof;
+static CUcontext prof_ctx;
+static struct vb_metric_value *mvals;
+static size_t nmvals;
+static enum vb_metrics_status mstatus = VB_METRICS_NONE;
+static char mreason[512];
+
+static void metrics_fail(enum vb_metrics_status st, const struct vb_err *err)
+{
+    mstatus = st;
+    if (err->hint[0]) snprintf(mreason, sizeof mreason, "%s (hint: %s)", err->msg, err->hint);
+    else snprintf(mreason, sizeof mreason, "%s", err->msg);
+    fprintf(stderr, "varbench trace: pid %d: no counters: %s\n", (int)getpid(), mreason);
+}
+
+/* metrics_begin parses the list and creates the profiler; 0, or -1 (said) when it cannot. */
 static int metrics_begin(const char *list)
 {
-    fprintf(stderr, "varbench trace: pid %d: counters (%s=%s) are not supported yet; tracing "
-                    "without them\n", (int)getpid(), VB_TRACE_ENV_METRICS, list);
-    return -1;
+    struct vb_metric_set set;
+    struct vb_err err;
+    vb_err_clear(&err);
+    if (vb_metric_set_parse(list, &set, &err)) {
+        metrics_fail(VB_METRICS_FAILED, &err);
+        return -1;
+    }
+    if (!(prof = vb_profiler_create(&set))) {
+        vb_err_set(&err, VB_E_SYS, "out of memory");
+        metrics_fail(VB_METRICS_FAILED, &err);
+        return -1;
+    }
+    mstatus = VB_METRICS_UNAVAILABLE;
+    snprintf(mreason, sizeof mreason, "the program created no CUDA context");
+    return 0;
 }
 
 static void metrics_context(CUcontext ctx)
 {
-    (void)ctx;
+    struct vb_err err;
+    uint32_t dev = 0;
+    if (!prof || prof_ctx || mstatus != VB_METRICS_UNAVAILABLE) return; /* the first context only */
+    vb_err_clear(&err);
+    if (VB_CUPTI(&err, cuptiGetDeviceId(ctx, &dev)) ||
+        vb_profiler_begin(prof, (int)dev, ctx, TRACE_MAX_LAUNCHES, &err)) {
+        metrics_fail(err.code == VB_E_USAGE ? VB_METRICS_FAILED : VB_METRICS_UNAVAILABLE, &err);
+        return;
+    }
+    prof_ctx = ctx;
+    mstatus = VB_METRICS_OK;
+    mreason[0] = '\0';
+}
+
+/* metrics_stop ends the profiled context's collection and keeps its values. */
+static void metrics_stop(void)
+{
+    struct vb_err err;
+    if (!prof_ctx) return;
+    prof_ctx = NULL;
+    vb_err_clear(&err);
+    if (vb_profiler_end(prof, &mvals, &nmvals, &err)) metrics_fail(VB_METRICS_FAILED, &err);
+    vb_profiler_release(prof);
 }
 
 static void metrics_context_ending(CUcontext ctx)
 {
-    (void)ctx;
+    if (ctx && ctx == prof_ctx) metrics_stop();
 }
 
+/* metrics_take hands the values and the outcome to the process's case. */
 static void metrics_take(struct vb_case_result *r)
 {
-    (void)r;
+    if (!prof) return;
+    metrics_stop();
+    r->metrics = mvals;
+    r->nmetrics = nmvals;
+    mvals = NULL;
+    nmvals = 0;
+    r->metrics_status = mstatus;
+    snprintf(r->metrics_reason, sizeof r->metrics_reason, "%s", mreason);
+    r->gst_efficiency = vb_metric_values_gst(r->metrics, r->nmetrics);
+    vb_profiler_destroy(prof);
+    prof = NULL;
 }
 
 /* ---- CUPTI callbacks ---------------------------------------------------------------------- */

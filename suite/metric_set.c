@@ -67,6 +67,26 @@ const struct vb_metric_def *vb_metric_def_find(const char *name)
     return NULL;
 }
 
+void vb_metric_list_print(FILE *out, int names_only)
+{
+    int i;
+    if (!names_only)
+        fprintf(out, "%-34s %-72s %-8s %s\n", "nvprof name", "metric (Nsight Compute name)",
+                "default", "meaning");
+    for (i = 0; i < vb_metric_ndefs; i++) {
+        const struct vb_metric_def *d = &vb_metric_defs[i];
+        if (names_only) {
+            if (d->in_default) fprintf(out, "%s\n", d->name);
+            continue;
+        }
+        fprintf(out, "%-34s %-72s %-8s %s\n", d->nvprof ? d->nvprof : "-", d->name,
+                d->in_default ? "yes" : "", d->doc);
+    }
+    if (!names_only)
+        fprintf(out, "\n--metrics takes these nvprof names, any Nsight Compute metric name "
+                     "('ncu --query-metrics'),\nand 'default' for the default set.\n");
+}
+
 /* add appends name unless it is there already; 0 or -1 when the set is full. */
 static int add(struct vb_metric_set *s, const char *name, struct vb_err *err)
 {

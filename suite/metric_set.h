@@ -9,6 +9,7 @@
 #define VB_METRIC_SET_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "err.h"
 
@@ -45,6 +46,11 @@ void vb_metric_set_default(struct vb_metric_set *s);
  * a Nsight Compute metric ("unit__counter.rollup") is taken as is (the profiler checks it
  * against the GPU later). Returns 0, or -1 with err (VB_E_USAGE) naming the bad token. */
 int vb_metric_set_parse(const char *list, struct vb_metric_set *s, struct vb_err *err);
+
+/* vb_metric_list_print writes what `varbench list --metrics` shows: every known metric with
+ * its nvprof name, whether it is in the default set, and what it means; with names_only, the
+ * default set's names one per line (for scripts such as ci/metrics-vs-ncu). */
+void vb_metric_list_print(FILE *out, int names_only);
 
 /* vb_metric_def_find returns the definition of a Hopper name, or NULL. */
 const struct vb_metric_def *vb_metric_def_find(const char *name);

@@ -7,8 +7,6 @@
  */
 #include "profiler.h"
 
-#include <cuda_runtime_api.h>
-#include <cudaTypedefs.h>
 #include <cupti.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
@@ -53,20 +51,6 @@ struct vb_profiler *vb_profiler_create(const struct vb_metric_set *set)
     p->set = *set;
     for (i = 0; i < set->n; i++) p->names[i] = p->set.names[i];
     return p;
-}
-
-/* current_ctx finds the calling thread's context through the driver entry point (varbench
- * does not link libcuda). */
-static int current_ctx(CUcontext *ctx, struct vb_err *err)
-{
-    PFN_cuCtxGetCurrent_v4000 get = NULL;
-    enum cudaDriverEntryPointQueryResult q;
-    if (VB_CUDA(err, cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", (void **)&get, 4000,
-                                                      cudaEnableDefault, &q)))
-        return -1;
-    if (q != cudaDriverEntryPointSuccess || !get || get(ctx) != CUDA_SUCCESS || !*ctx)
-        return vb_err_set(err, VB_E_CUDA, "no current CUDA context for the profiler");
-    return 0;
 }
 
 /* unavailable turns a CUPTI failure into the reason counters cannot be read here. */
@@ -128,7 +112,6 @@ int vb_profiler_prepare(struct vb_profiler *p, int device, CUcontext ctx, struct
         *err = d->why;
         return -1;
     }
-    if (!ctx && current_ctx(&ctx, err)) goto unavailable;
     if (!initialized) {
         CUpti_Profiler_Initialize_Params ip;
         memset(&ip, 0, sizeof ip);
@@ -232,7 +215,6 @@ int vb_profiler_begin(struct vb_profiler *p, int device, CUcontext ctx, size_t m
     const uint8_t *config;
     size_t config_size;
     if (vb_profiler_prepare(p, device, ctx, err)) return -1;
-    if (!ctx && current_ctx(&ctx, err)) return -1;
     if (p->obj && (p->ctx != ctx || p->device != device || p->max_launches != max_launches))
         disable(p);
     if (!p->obj && enable(p, device, ctx, max_launches, err)) return -1;

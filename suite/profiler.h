@@ -23,15 +23,15 @@ struct vb_profiler;
  * yet. Returns NULL when out of memory. */
 struct vb_profiler *vb_profiler_create(const struct vb_metric_set *set);
 
-/* vb_profiler_prepare readies the profiler for CUDA device `device` and its context ctx (NULL:
- * the calling thread's current context, e.g. after cudaSetDevice), once per device: checks the device is supported, reads counter availability, and builds the
+/* vb_profiler_prepare readies the profiler for CUDA device `device` and its context ctx, once
+ * per device: checks the device is supported, reads counter availability, and builds the
  * configuration. Returns 0; or -1 with err: VB_E_USAGE for a metric the GPU does not know,
  * otherwise the reason counters are unavailable here (no permission, another CUPTI client,
  * an unsupported GPU) with a hint. A failure other than a usage error is remembered and
  * returned again for that device without retrying. */
 int vb_profiler_prepare(struct vb_profiler *p, int device, CUcontext ctx, struct vb_err *err);
 
-/* vb_profiler_begin starts collecting on device `device` (prepared before; ctx as there) for at
+/* vb_profiler_begin starts collecting on device `device`, context ctx (prepared before) for at
  * most max_launches kernel launches (more are dropped, and vb_profiler_end says so). */
 int vb_profiler_begin(struct vb_profiler *p, int device, CUcontext ctx, size_t max_launches,
                       struct vb_err *err);

@@ -1,7 +1,11 @@
 /* result: names and lookups over a case's results (see result.h). */
 #include "result.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "metric_set.h"
 
 static const char *const status_names[] = {
 #define X(id, name) name,
@@ -23,6 +27,28 @@ static const char *const metrics_names[] = {
 const char *vb_metrics_status_name(enum vb_metrics_status s)
 {
     return (size_t)s < sizeof metrics_names / sizeof *metrics_names ? metrics_names[s] : NULL;
+}
+
+double vb_metric_values_gst(const struct vb_metric_value *m, size_t n)
+{
+    double num = 0, den = 0, sum = 0;
+    size_t i, j;
+    int cnt = 0;
+    for (i = 0; i < n; i++) {
+        double sectors = NAN;
+        if (strcmp(m[i].metric, VB_METRIC_GST_EFF) || !isfinite(m[i].value)) continue;
+        for (j = 0; j < n; j++)
+            if (m[j].launch == m[i].launch && !strcmp(m[j].metric, VB_METRIC_ST_SECTORS))
+                sectors = m[j].value;
+        if (isfinite(sectors)) {
+            num += m[i].value * sectors;
+            den += sectors;
+        } else {
+            sum += m[i].value;
+            cnt++;
+        }
+    }
+    return den > 0 ? num / den : cnt ? sum / cnt : NAN;
 }
 
 void vb_metric_values_free(struct vb_metric_value *m, size_t n)

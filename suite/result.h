@@ -62,6 +62,11 @@ enum vb_metrics_status {
 };
 const char *vb_metrics_status_name(enum vb_metrics_status s);
 
+/* vb_metric_values_gst: store efficiency (%) over all launches, weighted by the sectors each
+ * stored (a launch that stores nothing has none); the plain mean when sector counts were not
+ * collected. NaN when no launch has a value. */
+double vb_metric_values_gst(const struct vb_metric_value *m, size_t n);
+
 /* vb_metric_values_free frees n values and their names, and the array. */
 void vb_metric_values_free(struct vb_metric_value *m, size_t n);
 

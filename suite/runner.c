@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gpu.h"
 #include "nvtx.h"
 
 volatile sig_atomic_t vb_interrupted;
@@ -189,31 +190,6 @@ static void reason_of(const struct vb_err *err, char *buf, size_t n)
     else snprintf(buf, n, "%s", err->msg);
 }
 
-/* gst_aggregate: the case's store efficiency over all launches, weighted by the sectors each
- * stored (a launch that stores nothing has no efficiency); the plain mean without sector
- * counts. NaN when no launch stored. */
-static double gst_aggregate(const struct vb_metric_value *m, size_t n)
-{
-    double num = 0, den = 0, sum = 0;
-    size_t i, j;
-    int cnt = 0;
-    for (i = 0; i < n; i++) {
-        double sectors = NAN;
-        if (strcmp(m[i].metric, VB_METRIC_GST_EFF) || !isfinite(m[i].value)) continue;
-        for (j = 0; j < n; j++)
-            if (m[j].launch == m[i].launch && !strcmp(m[j].metric, VB_METRIC_ST_SECTORS))
-                sectors = m[j].value;
-        if (isfinite(sectors)) {
-            num += m[i].value * sectors;
-            den += sectors;
-        } else {
-            sum += m[i].value;
-            cnt++;
-        }
-    }
-    return den > 0 ? num / den : cnt ? sum / cnt : NAN;
-}
-
 /* metrics_pass profiles one sample of the variant (outputs poisoned first) and keeps its
  * values in r; what goes wrong is recorded in r->metrics_status/reason, never in the case's
  * status. The activity records of the profiled sample (without timestamps) are dropped. */
@@ -221,6 +197,7 @@ static void metrics_pass(const struct vb_variant *v, void *state, int device,
                          const struct vb_sampling *cfg, struct vb_case_result *r)
 {
     struct vb_err err;
+    CUcontext ctx;
     int rc;
     double t0 = mono_ns();
     vb_err_clear(&err);
@@ -230,27 +207,33 @@ static void metrics_pass(const struct vb_variant *v, void *state, int device,
             snprintf(r->metrics_reason, sizeof r->metrics_reason, "%s", cfg->no_metrics_reason);
         return;
     }
-    if (vb_profiler_prepare(cfg->profiler, device, NULL, &err)) {
+    if (vb_gpu_current_ctx(&ctx, &err) || vb_profiler_prepare(cfg->profiler, device, ctx, &err)) {
         r->metrics_status = VB_METRICS_UNAVAILABLE;
         reason_of(&err, r->metrics_reason, sizeof r->metrics_reason);
         return;
     }
+    /* what came before (set-up: its copies, its NVTX phases) is kept; the case's own range
+     * stays open across the pass */
+    if (vb_activity_active()) {
+        struct vb_err cerr;
+        if (vb_activity_take_keep_open(&r->activity, &cerr)) vb_activity_free(&r->activity);
+    }
     vb_nvtx_push("metrics pass");
     rc = v->poison(state, &err) ||
-         vb_profiler_begin(cfg->profiler, device, NULL, MAX_PROFILED_LAUNCHES, &err);
+         vb_profiler_begin(cfg->profiler, device, ctx, MAX_PROFILED_LAUNCHES, &err);
     if (!rc) {
-        rc = v->run(state, &err);
         struct vb_err eerr; /* the run's own failure, if any, is the one to report */
+        rc = v->run(state, &err);
         if (vb_profiler_end(cfg->profiler, &r->metrics, &r->nmetrics, &eerr) && !rc) {
             err = eerr;
             rc = -1;
         }
     }
     vb_nvtx_pop();
-    if (vb_activity_active()) {
+    if (vb_activity_active()) { /* the profiled sample's records carry no timestamps */
         struct vb_activity dropped;
         struct vb_err cerr;
-        if (vb_activity_take(&dropped, &cerr) == 0) vb_activity_free(&dropped);
+        if (vb_activity_take_keep_open(&dropped, &cerr) == 0) vb_activity_free(&dropped);
     }
     r->metrics_ns = mono_ns() - t0;
     if (rc) {
@@ -259,7 +242,7 @@ static void metrics_pass(const struct vb_variant *v, void *state, int device,
         return;
     }
     r->metrics_status = VB_METRICS_OK;
-    r->gst_efficiency = gst_aggregate(r->metrics, r->nmetrics);
+    r->gst_efficiency = vb_metric_values_gst(r->metrics, r->nmetrics);
 }
 
 static void fail(struct vb_case_result *r, enum vb_status st, const struct vb_err *err)
@@ -386,7 +369,9 @@ pop:
     vb_nvtx_pop();
     if (gpu && vb_activity_active()) {
         struct vb_err cerr;
-        if (vb_activity_take(&r->activity, &cerr) == 0) {
+        struct vb_activity rest;
+        if (vb_activity_take(&rest, &cerr) == 0) {
+            vb_activity_append(&r->activity, &rest); /* after what the metrics pass kept */
             r->have_records = 1;
             attribute(r);
         }

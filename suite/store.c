@@ -776,6 +776,9 @@ static void fill_case(sqlite3_stmt *st, void *p)
     r->d2h_bytes = sqlite3_column_int64(st, 23);
     r->h2d_count = sqlite3_column_int64(st, 24);
     r->d2h_count = sqlite3_column_int64(st, 25);
+    r->gst_efficiency = col_double(st, 26);
+    col_text(st, 27, r->metrics_status, sizeof r->metrics_status);
+    col_text(st, 28, r->metrics_reason, sizeof r->metrics_reason);
 }
 
 int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows, int *n,
@@ -787,7 +790,8 @@ int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows
         "ELSE IFNULL(g.name, '?') END, v.is_reference, v.needs_gpu, c.have_records, c.samples, "
         "c.e2e_median_ns, c.e2e_mean_ns, c.e2e_stdev_ns, c.e2e_min_ns, c.e2e_max_ns, "
         "c.kernel_median_ns, c.h2d_median_ns, c.d2h_median_ns, c.max_abs_err, c.max_rel_err, "
-        "c.h2d_bytes, c.d2h_bytes, c.h2d_count, c.d2h_count FROM cases c "
+        "c.h2d_bytes, c.d2h_bytes, c.h2d_count, c.d2h_count, c.gst_efficiency, "
+        "c.metrics_status, c.metrics_reason FROM cases c "
         "JOIN variants v ON v.id = c.variant_id LEFT JOIN host_env h ON h.run_id = c.run_id "
         "LEFT JOIN TARGET_INFO_GPU g ON g.run_id = c.run_id AND g.id = c.device_id "
         "WHERE c.run_id = ? ORDER BY c.id";
@@ -833,9 +837,10 @@ int vb_store_runs(struct vb_store *s, struct vb_run_row **rows, int *n, struct v
 
 int vb_store_latest_run(struct vb_store *s, int64_t *run_id, struct vb_err *err)
 {
-    /* newest by start time: after a merge the largest id is the last run merged, not the last run */
+    /* newest by start time: after a merge the largest id is the last run merged, not the last
+     * run; a suite run before any trace run (compare and export want the suite's cases) */
     static const char q[] = "SELECT id FROM runs WHERE status = 'complete' "
-                            "ORDER BY start_utc DESC, id DESC LIMIT 1";
+                            "ORDER BY kind = 'suite' DESC, start_utc DESC, id DESC LIMIT 1";
     sqlite3_stmt *st = stmt(s, q, err);
     int rc;
     if (!st) return -1;
@@ -1220,4 +1225,30 @@ int vb_store_summary(struct vb_store *s, int64_t run_id, struct vb_summary_row *
     rc = read_rows(s, st, sizeof **rows, fill_summary, (void **)rows, n, err);
     sqlite3_finalize(st);
     return rc;
+}
+
+static void fill_metric_row(sqlite3_stmt *st, void *p)
+{
+    struct vb_metric_row *r = p;
+    col_text(st, 0, r->kernel, sizeof r->kernel);
+    col_text(st, 1, r->metric, sizeof r->metric);
+    r->invocations = sqlite3_column_int64(st, 2);
+    r->min = col_double(st, 3);
+    r->max = col_double(st, 4);
+    r->avg = col_double(st, 5);
+}
+
+int vb_store_metric_summary(struct vb_store *s, int64_t run_id, struct vb_metric_row **rows,
+                            int *n, struct vb_err *err)
+{
+    static const char q[] =
+        "SELECT sn.value, m.metric, count(m.value), min(m.value), max(m.value), avg(m.value) "
+        "FROM metrics m JOIN cases c ON c.id = m.case_id JOIN StringIds sn ON sn.id = m.kernelId "
+        "WHERE c.run_id = ? GROUP BY m.kernelId, m.metric ORDER BY sn.value, m.metric";
+    sqlite3_stmt *st = stmt(s, q, err);
+    *rows = NULL;
+    *n = 0;
+    if (!st) return -1;
+    sqlite3_bind_int64(st, 1, run_id);
+    return read_rows(s, st, sizeof **rows, fill_metric_row, (void **)rows, n, err);
 }

@@ -41,6 +41,9 @@ struct vb_case_row {
     double kernel_median_ns, h2d_median_ns, d2h_median_ns;
     double max_abs_err, max_rel_err;
     int64_t h2d_bytes, d2h_bytes, h2d_count, d2h_count;
+    double gst_efficiency;  /* %, NaN without a metrics pass */
+    char metrics_status[16]; /* "" (none), ok, off, unavailable, failed */
+    char metrics_reason[256];
 };
 
 /* A run as read back. */
@@ -89,7 +92,8 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
 
 /* Readers. vb_store_runs returns a malloc'd array of every run, oldest first (caller frees). */
 int vb_store_runs(struct vb_store *s, struct vb_run_row **rows, int *n, struct vb_err *err);
-/* vb_store_latest_run sets *run_id to the newest complete run; -1 (VB_E_DB) if there is none. */
+/* vb_store_latest_run sets *run_id to the newest complete suite run (the newest complete trace
+ * run when there is none); -1 (VB_E_DB) if there is no complete run. */
 int vb_store_latest_run(struct vb_store *s, int64_t *run_id, struct vb_err *err);
 /* vb_store_ceiling_rows returns a malloc'd array of the ceilings of every run (caller frees). */
 int vb_store_ceiling_rows(struct vb_store *s, struct vb_ceiling_row **rows, int *n,
@@ -156,5 +160,18 @@ int vb_store_run_info(struct vb_store *s, int64_t run_id, struct vb_run_info_row
  * particular order: one per kernel, kind of copy, memsets, API function and NVTX text. */
 int vb_store_summary(struct vb_store *s, int64_t run_id, struct vb_summary_row **rows, int *n,
                      struct vb_err *err);
+
+/* One metric of one kernel over a run's metrics passes: nvprof's "Metric result" line. */
+struct vb_metric_row {
+    char kernel[2048]; /* the profiler's name of the range (the kernel) */
+    char metric[128];
+    int64_t invocations;
+    double min, max, avg;
+};
+
+/* vb_store_metric_summary returns a malloc'd array (caller frees) of the run's metric values
+ * aggregated per kernel and metric, ordered by kernel then metric. */
+int vb_store_metric_summary(struct vb_store *s, int64_t run_id, struct vb_metric_row **rows,
+                            int *n, struct vb_err *err);
 
 #endif

@@ -1,6 +1,8 @@
 /* summary: nvprof's tables from the database (see summary.h). */
 #include "summary.h"
 
+#include "metric_set.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
@@ -209,6 +211,36 @@ static int processes(FILE *out, struct vb_store *s, int64_t run_id, struct vb_er
     return n;
 }
 
+/* metric_table prints nvprof's "Metric result" for the run's metrics passes, if it has any:
+ * per kernel, each metric's invocations, name (nvprof's where it has one), min, max, avg. */
+static int metric_table(FILE *out, struct vb_store *s, int64_t run_id, struct vb_err *err)
+{
+    struct vb_metric_row *m;
+    int n, i;
+    if (vb_store_metric_summary(s, run_id, &m, &n, err)) return -1;
+    if (n) {
+        fprintf(out, "==varbench== Metric result:\n%-12s %-72s %14s %14s %14s\n", "Invocations",
+                "Metric Name", "Min", "Max", "Avg");
+    }
+    for (i = 0; i < n; i++) {
+        const struct vb_metric_def *d = vb_metric_def_find(m[i].metric);
+        const char *pc = d && d->is_pct ? "%" : "";
+        if (!i || strcmp(m[i].kernel, m[i - 1].kernel)) {
+            struct vb_summary_row r;
+            char name[2048];
+            memset(&r, 0, sizeof r);
+            r.kind = VB_SUM_KERNEL;
+            snprintf(r.name, sizeof r.name, "%s", m[i].kernel);
+            display_name(&r, name, sizeof name);
+            fprintf(out, "    Kernel: %s\n", name);
+        }
+        fprintf(out, "%12lld %-72s %13.6g%s %13.6g%s %13.6g%s\n", (long long)m[i].invocations,
+                d && d->nvprof ? d->nvprof : m[i].metric, m[i].min, pc, m[i].max, pc, m[i].avg, pc);
+    }
+    free(m);
+    return n;
+}
+
 int vb_summary_print(FILE *out, struct vb_store *s, int64_t run_id, struct vb_err *err)
 {
     struct vb_run_info_row run;
@@ -238,6 +270,7 @@ int vb_summary_print(FILE *out, struct vb_store *s, int64_t run_id, struct vb_er
         goto out;
     }
     if (!shown) fprintf(out, "%16s  no kernels, copies or memsets were recorded\n", "GPU activities:");
+    if (metric_table(out, s, run_id, err) < 0) goto out;
     rc = 0;
 out:
     free(rows);

@@ -28,14 +28,14 @@ char *vb_fmt_ms(double ns, char *buf, size_t len)
 
 void vb_table_header(FILE *out)
 {
-    fprintf(out, "%-30s %-36s %16s %9s %10s %14s %9s %10s %7s %-12s %9s\n", "variant", "axes",
-            "H2D bytes (n)", "H2D ms", "kernel ms", "D2H bytes (n)", "D2H ms", "e2e ms",
+    fprintf(out, "%-30s %-36s %16s %9s %10s %7s %14s %9s %10s %7s %-12s %9s\n", "variant", "axes",
+            "H2D bytes (n)", "H2D ms", "kernel ms", "st eff", "D2H bytes (n)", "D2H ms", "e2e ms",
             "samples", "status", "max err");
 }
 
 void vb_table_row(FILE *out, const struct vb_case_result *r)
 {
-    char name[160], h2d[40], d2h[40], b[32], hm[16], km[16], dm[16], em[16], er[16];
+    char name[160], h2d[40], d2h[40], b[32], hm[16], km[16], dm[16], em[16], er[16], se[16];
     snprintf(name, sizeof name, "%s/%s", r->family->name, r->variant->name);
     if (r->have_records) {
         snprintf(h2d, sizeof h2d, "%s (%d)", vb_fmt_bytes(r->h2d_bytes, b, sizeof b), r->h2d_count);
@@ -50,9 +50,15 @@ void vb_table_row(FILE *out, const struct vb_case_result *r)
     vb_fmt_ms(r->e2e_ms.median * 1e6, em, sizeof em);
     if (isnan(r->max_abs_err)) snprintf(er, sizeof er, "-");
     else snprintf(er, sizeof er, "%.2e", r->max_abs_err);
-    fprintf(out, "%-30s %-36s %16s %9s %10s %14s %9s %10s %7d %-12s %9s\n", name, r->axes, h2d, hm,
-            km, d2h, dm, em, r->ntimed, vb_status_name(r->status), er);
+    /* store efficiency (nvprof's gst_efficiency) from the metrics pass */
+    if (r->metrics_status == VB_METRICS_OK && isfinite(r->gst_efficiency))
+        snprintf(se, sizeof se, "%.1f%%", r->gst_efficiency);
+    else snprintf(se, sizeof se, "-");
+    fprintf(out, "%-30s %-36s %16s %9s %10s %7s %14s %9s %10s %7d %-12s %9s\n", name, r->axes, h2d,
+            hm, km, se, d2h, dm, em, r->ntimed, vb_status_name(r->status), er);
     if (r->reason[0] && r->status != VB_STATUS_SKIPPED) fprintf(out, "    %s: %s\n", vb_status_name(r->status), r->reason);
+    /* an unavailable metrics pass is said once by the command, not on every row */
+    if (r->metrics_status == VB_METRICS_FAILED) fprintf(out, "    metrics failed: %s\n", r->metrics_reason);
     fflush(out);
 }
 

@@ -48,6 +48,7 @@ static const struct vb_test table[] = {
     {"metric_defs", "cpu", test_metric_defs, NULL},
     {"store_migrates_v1", "cpu", test_store_migrates_v1, VB_TESTS_DIR "/schema_v1.sql"},
     {"store_metrics", "cpu", test_store_metrics, NULL},
+    {"activity_append", "cpu", test_activity_append, NULL},
     {"store_efficiency", "gpu", test_gpu_store_efficiency, NULL},
     {"ufunc_clamp_seed_bug", "cpu", test_ufunc_clamp_seed_bug, NULL},
     {"ufunc_float_within_tolerance", "cpu", test_ufunc_float_within_tolerance, NULL},

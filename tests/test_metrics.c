@@ -246,3 +246,32 @@ int test_gpu_store_efficiency(const char *arg)
     vb_activity_stop();
     return 0;
 }
+
+/* vb_activity_append moves records (and their names) from one set to another. */
+int test_activity_append(const char *arg)
+{
+    struct vb_activity a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    ASSERT((a.kernels = calloc(1, sizeof *a.kernels)));
+    a.nkernels = a.cap_kernels = 1;
+    ASSERT((a.kernels[0].name = strdup("first")));
+    ASSERT((b.kernels = calloc(2, sizeof *b.kernels)));
+    b.nkernels = b.cap_kernels = 2;
+    ASSERT((b.kernels[0].name = strdup("second")) && (b.kernels[1].name = strdup("third")));
+    ASSERT((b.ranges = calloc(1, sizeof *b.ranges)));
+    b.nranges = b.cap_ranges = 1;
+    ASSERT((b.ranges[0].text = strdup("kernel")));
+    b.dropped = 3;
+    vb_activity_append(&a, &b);
+    ASSERT_INT_EQ(a.nkernels, 3);
+    ASSERT_STR_EQ(a.kernels[0].name, "first");
+    ASSERT_STR_EQ(a.kernels[2].name, "third");
+    ASSERT_INT_EQ(a.nranges, 1);
+    ASSERT_STR_EQ(a.ranges[0].text, "kernel");
+    ASSERT_INT_EQ(a.dropped, 3);
+    ASSERT_INT_EQ(b.nkernels, 0); /* emptied, and freed: nothing of it is freed twice */
+    ASSERT(b.kernels == NULL);
+    vb_activity_free(&a);
+    return 0;
+}

@@ -53,6 +53,7 @@ int test_metric_set_parse(const char *arg);
 int test_metric_defs(const char *arg);
 int test_store_migrates_v1(const char *arg);
 int test_store_metrics(const char *arg);
+int test_activity_append(const char *arg);
 int test_gpu_store_efficiency(const char *arg);
 
 #endif

@@ -139,6 +139,35 @@ if command -v ncu >/dev/null; then
   verdict 0 under-ncu "$ok"
 fi
 
+# 3b. counters of a traced program: varbench trace --metrics gst_efficiency on seed 000's t2.py
+# (a Numba guvectorize kernel writing rows of 4 float32), against ncu on the same kernel
+say ""
+say "==== metrics: varbench trace --metrics gst_efficiency on numba_guvectorize.py (seed 000's t2.py)"
+"$vb" trace -q --metrics gst_efficiency --db "$db" -- "$py" "$here/numba_guvectorize.py" \
+  >"$out/trace-metrics.out" 2>&1
+rc=$?
+tail -n 8 "$out/trace-metrics.out" | tee -a "$log"
+"$vb" summary --db "$db" >"$out/trace-metrics.summary" 2>&1
+tee -a "$log" <"$out/trace-metrics.summary"
+ncu --clock-control none --csv --page raw --log-file "$out/ncu-guvectorize.csv" -k regex:gufunc \
+  --metrics smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct \
+  "$py" "$here/numba_guvectorize.py" >/dev/null 2>&1
+ok=0
+[ "$rc" = 0 ] || { say "exit $rc, expected 0"; ok=1; }
+"$py" - "$out/trace-metrics.summary" "$out/ncu-guvectorize.csv" <<'PY' 2>&1 | tee -a "$log"
+import csv, re, sys
+vb = [float(m.group(1)) for m in re.finditer(r"gst_efficiency\s+\S+%\s+\S+%\s+([0-9.]+)%", open(sys.argv[1]).read())]
+rows = list(csv.reader([l for l in open(sys.argv[2]) if l.startswith('"')]))
+col = rows[0].index("smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct")
+nc = [float(r[col].replace(",", "")) for r in rows[2:]]
+print(f"gst_efficiency of the guvectorize kernel: varbench trace {vb}, ncu {nc}")
+ok = len(vb) == 1 and len(nc) >= 1 and all(abs(vb[0] - x) <= 0.5 for x in nc) and abs(vb[0] - 25) <= 0.5
+print("metrics: " + ("varbench equals ncu (25%)" if ok else "MISMATCH"))
+sys.exit(0 if ok else 1)
+PY
+[ "${PIPESTATUS[0]}" = 0 ] || ok=1
+verdict 1 trace-metrics "$ok"
+
 # 4. overhead on a program of at least 1 s: 3 s (the check) and 1 s (for information: CUPTI's
 # start in the program and storing the trace are a fixed cost, a larger share of a short program)
 say ""

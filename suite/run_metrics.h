@@ -1,0 +1,48 @@
+/*
+ * run_metrics: what `varbench run` does about the metrics pass: the --metrics / --no-metrics
+ * choice, the one check before any case (the GPU knows every metric, its counters can be
+ * read), the one message when they cannot (with the fix), and the pass's total at the end.
+ * The runner does the per-case work (runner.c, profiler.c).
+ */
+#ifndef VB_RUN_METRICS_H
+#define VB_RUN_METRICS_H
+
+#include <stdio.h>
+
+#include "metric_set.h"
+#include "profiler.h"
+#include "runner.h"
+
+struct vb_run_metrics {
+    struct vb_metric_set set;
+    int off;                  /* --no-metrics */
+    int given;                /* --metrics was given */
+    struct vb_profiler *prof; /* owned; NULL when the pass does not run */
+    char why[768];            /* why metrics are unavailable in this run, "" if they are */
+    int cases;                /* GPU cases profiled */
+    double total_ns;          /* their metrics passes, replays included */
+};
+
+/* vb_run_metrics_init: the default set, pass on. */
+void vb_run_metrics_init(struct vb_run_metrics *m);
+
+/* vb_run_metrics_option takes --metrics LIST (list) or --no-metrics (list NULL). Returns 0, or
+ * -1 with err (VB_E_USAGE) for a bad list or both options given. */
+int vb_run_metrics_option(struct vb_run_metrics *m, const char *list, struct vb_err *err);
+
+/* vb_run_metrics_start readies the pass on CUDA device `device` (current) and sets s's metrics
+ * fields. activity_err is the CUPTI activity collector's failure, or NULL when it runs: without
+ * it (another CUPTI client such as ncu) the profiler is not touched either. Counters that
+ * cannot be read are not an error: the run goes on, each GPU case records why, and the reason
+ * is printed once to err_out. Returns -1 with err only for a metric the GPU does not know
+ * (VB_E_USAGE) or no memory. */
+int vb_run_metrics_start(struct vb_run_metrics *m, int device, const struct vb_err *activity_err,
+                         struct vb_sampling *s, FILE *err_out, struct vb_err *err);
+
+/* vb_run_metrics_add counts a finished case's metrics pass. */
+void vb_run_metrics_add(struct vb_run_metrics *m, const struct vb_case_result *r);
+
+/* vb_run_metrics_finish prints the pass's total to out and releases the profiler. */
+void vb_run_metrics_finish(struct vb_run_metrics *m, FILE *out);
+
+#endif
