@@ -140,6 +140,11 @@ static void metrics_take(struct vb_case_result *r)
     nmvals = 0;
     r->metrics_status = mstatus;
     snprintf(r->metrics_reason, sizeof r->metrics_reason, "%s", mreason);
+    /* every kernel of the process ran under the profiler, in the ranges' order */
+    if (r->nmetrics && vb_metric_values_name(r->metrics, r->nmetrics, r->activity.kernels,
+                                             r->activity.nkernels))
+        fprintf(stderr, "varbench trace: pid %d: counters are by launch number (%zu kernel "
+                        "records for the profiled launches)\n", (int)getpid(), r->activity.nkernels);
     r->gst_efficiency = vb_metric_values_gst(r->metrics, r->nmetrics);
     vb_profiler_destroy(prof);
     prof = NULL;

@@ -31,9 +31,9 @@ struct vb_profiler {
     struct vb_metric_set set;
     const char *names[VB_MAX_METRICS];
     struct dev dev[MAX_DEVICES];
-    /* the profiling session: enabled on one device's context at a time and kept across
-     * samples (enabling costs about half a second; an enabled but stopped profiler leaves
-     * the timing samples' activity records intact) */
+    /* the profiling session: enabled on one device's context; it may be kept across samples
+     * (an enabled but stopped profiler leaves activity records intact), but the runner ends
+     * it after each case (vb_profiler_release) */
     CUpti_RangeProfiler_Object *obj;
     CUcontext ctx;
     uint8_t *data;

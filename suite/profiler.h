@@ -46,7 +46,8 @@ int vb_profiler_end(struct vb_profiler *p, struct vb_metric_value **vals, size_t
 /* vb_profiler_passes returns the replay passes the set needs on device (0 if not prepared). */
 size_t vb_profiler_passes(const struct vb_profiler *p, int device);
 
-/* vb_profiler_release ends the profiling session, if one is open (before the context goes). */
+/* vb_profiler_release ends the profiling session, if one is open (before the context goes);
+ * the next vb_profiler_begin opens a new one. Safe on NULL. */
 void vb_profiler_release(struct vb_profiler *p);
 
 void vb_profiler_destroy(struct vb_profiler *p);

@@ -51,6 +51,40 @@ double vb_metric_values_gst(const struct vb_metric_value *m, size_t n)
     return den > 0 ? num / den : cnt ? sum / cnt : NAN;
 }
 
+static int by_correlation(const void *a, const void *b)
+{
+    const struct vb_kernel_rec *x = *(const struct vb_kernel_rec *const *)a;
+    const struct vb_kernel_rec *y = *(const struct vb_kernel_rec *const *)b;
+    return x->correlation < y->correlation ? -1 : x->correlation > y->correlation;
+}
+
+int vb_metric_values_name(struct vb_metric_value *m, size_t n, const struct vb_kernel_rec *k,
+                          size_t nk)
+{
+    const struct vb_kernel_rec **order;
+    size_t i, nl = 0, launches = 0;
+    int rc = -1;
+    for (i = 0; i < n; i++)
+        if ((size_t)m[i].launch + 1 > launches) launches = (size_t)m[i].launch + 1;
+    if (!nk || !launches || !(order = malloc(sizeof *order * nk))) return -1;
+    for (i = 0; i < nk; i++) order[i] = &k[i];
+    qsort(order, nk, sizeof *order, by_correlation);
+    for (i = 0; i < nk; i++) /* one per launch: replays repeat the correlation id */
+        if (!nl || order[i]->correlation != order[nl - 1]->correlation) order[nl++] = order[i];
+    if (nl == launches) {
+        for (i = 0; i < n; i++) {
+            char *name = strdup(order[m[i].launch]->name ? order[m[i].launch]->name : "");
+            if (!name) goto out;
+            free(m[i].kernel);
+            m[i].kernel = name;
+        }
+        rc = 0;
+    }
+out:
+    free(order);
+    return rc;
+}
+
 void vb_metric_values_free(struct vb_metric_value *m, size_t n)
 {
     size_t i;

@@ -67,6 +67,13 @@ const char *vb_metrics_status_name(enum vb_metrics_status s);
  * collected. NaN when no launch has a value. */
 double vb_metric_values_gst(const struct vb_metric_value *m, size_t n);
 
+/* vb_metric_values_name names the launches: the range profiler's auto ranges are called "0",
+ * "1", ... in launch order, and the kernel records of the same launches (CUPTI activity, one
+ * or more per launch under replay, sharing a correlation id) give their names in the same
+ * order. Renames only when the counts agree; returns 0 then, -1 otherwise (names kept). */
+int vb_metric_values_name(struct vb_metric_value *m, size_t n, const struct vb_kernel_rec *k,
+                          size_t nk);
+
 /* vb_metric_values_free frees n values and their names, and the array. */
 void vb_metric_values_free(struct vb_metric_value *m, size_t n);
 

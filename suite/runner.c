@@ -233,8 +233,15 @@ static void metrics_pass(const struct vb_variant *v, void *state, int device,
     if (vb_activity_active()) { /* the profiled sample's records carry no timestamps */
         struct vb_activity dropped;
         struct vb_err cerr;
-        if (vb_activity_take_keep_open(&dropped, &cerr) == 0) vb_activity_free(&dropped);
+        if (vb_activity_take_keep_open(&dropped, &cerr) == 0) {
+            /* but its kernel records name the launches, in the ranges' order */
+            vb_metric_values_name(r->metrics, r->nmetrics, dropped.kernels, dropped.nkernels);
+            vb_activity_free(&dropped);
+        }
     }
+    /* one profiling session per case: a session kept across cases crashed inside CUPTI
+     * (libnvperf_host, in a replayed cuFFT launch after dozens of cases, H200, CUPTI 13.0) */
+    vb_profiler_release(cfg->profiler);
     r->metrics_ns = mono_ns() - t0;
     if (rc) {
         r->metrics_status = VB_METRICS_FAILED;
