@@ -1,6 +1,9 @@
 /* data: splitmix64 hashing of (seed, index) into uniform doubles (see data.h). */
 #include "data.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 double vb_data_uniform(uint64_t seed, uint64_t i, double lo, double hi)
 {
     uint64_t z = seed * 0x9e3779b97f4a7c15ull + i + 0x632be59bd9b4e019ull;
@@ -8,4 +11,12 @@ double vb_data_uniform(uint64_t seed, uint64_t i, double lo, double hi)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     z ^= z >> 31;
     return lo + (hi - lo) * (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+void *vb_host_alloc(size_t bytes, struct vb_err *err)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) vb_err_set(err, VB_E_SYS, "malloc(%zu bytes): out of host memory", bytes);
+    else memset(p, 0xff, bytes); /* touch every page outside the timed samples */
+    return p;
 }

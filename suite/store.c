@@ -835,19 +835,25 @@ int vb_store_runs(struct vb_store *s, struct vb_run_row **rows, int *n, struct v
     return read_rows(s, st, sizeof **rows, fill_run, (void **)rows, n, err);
 }
 
-int vb_store_latest_run(struct vb_store *s, int64_t *run_id, struct vb_err *err)
+/* newest_run sets *run_id from the first row of query q (a run id), or -1 without rows. */
+static int newest_run(struct vb_store *s, const char *q, int64_t *run_id, struct vb_err *err)
 {
-    /* newest by start time: after a merge the largest id is the last run merged, not the last
-     * run; a suite run before any trace run (compare and export want the suite's cases) */
-    static const char q[] = "SELECT id FROM runs WHERE status = 'complete' "
-                            "ORDER BY kind = 'suite' DESC, start_utc DESC, id DESC LIMIT 1";
     sqlite3_stmt *st = stmt(s, q, err);
     int rc;
     if (!st) return -1;
     rc = sqlite3_step(st);
     *run_id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
     sqlite3_reset(st);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return sql_fail(s, err, "reading runs");
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sql_fail(s, err, "reading runs");
+}
+
+int vb_store_latest_run(struct vb_store *s, int64_t *run_id, struct vb_err *err)
+{
+    /* newest by start time: after a merge the largest id is the last run merged, not the last
+     * run; a suite run before any trace run (compare and export want the suite's cases) */
+    static const char q[] = "SELECT id FROM runs WHERE status = 'complete' "
+                            "ORDER BY kind = 'suite' DESC, start_utc DESC, id DESC LIMIT 1";
+    if (newest_run(s, q, run_id, err)) return -1;
     if (*run_id < 0) {
         vb_err_set(err, VB_E_DB, "database '%s' has no complete run", s->path);
         return vb_err_hint(err, "run 'varbench run --db %s' first", s->path);
@@ -1124,13 +1130,7 @@ int vb_store_latest_trace(struct vb_store *s, int64_t *run_id, struct vb_err *er
 {
     static const char q[] = "SELECT id FROM runs WHERE kind = 'trace' ORDER BY start_utc DESC, "
                             "id DESC LIMIT 1";
-    sqlite3_stmt *st = once(s, q, err);
-    int rc;
-    if (!st) return -1;
-    rc = sqlite3_step(st);
-    *run_id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
-    sqlite3_finalize(st);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return sql_fail(s, err, "reading runs");
+    if (newest_run(s, q, run_id, err)) return -1;
     if (*run_id < 0) {
         vb_err_set(err, VB_E_DB, "database '%s' has no traced run", s->path);
         return vb_err_hint(err, "trace a program first: varbench trace --db %s -- COMMAND, or pass "

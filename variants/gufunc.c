@@ -72,14 +72,6 @@ static void teardown(void *state)
     free(g);
 }
 
-static void *host_alloc(size_t bytes, struct vb_err *err)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) vb_err_set(err, VB_E_SYS, "malloc(%zu bytes): out of host memory", bytes);
-    else memset(p, 0xff, bytes); /* touch every page outside the timed samples */
-    return p;
-}
-
 static int setup(int tag, const struct vb_point *p, void **state, struct vb_err *err)
 {
     enum kind kind = (enum kind)tag;
@@ -93,13 +85,13 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
     g->cols = (int)p->v[AX_COLS];
     g->n = out_len(p);
     if (kind == CPU) {
-        if (!(g->h_ref = host_alloc(g->n * sizeof(double), err))) goto fail;
+        if (!(g->h_ref = vb_host_alloc(g->n * sizeof(double), err))) goto fail;
         return 0;
     }
-    if (!(g->h_out = host_alloc(g->n * sizeof(float), err))) goto fail;
+    if (!(g->h_out = vb_host_alloc(g->n * sizeof(float), err))) goto fail;
     if (kind == ROW_SLICED) {
         /* the seed's input array: zeros, with x in column 0 (powsum) or 1 and 1 in column 0 */
-        if (!(g->h_in = host_alloc(g->n * sizeof(float), err))) goto fail;
+        if (!(g->h_in = vb_host_alloc(g->n * sizeof(float), err))) goto fail;
         memset(g->h_in, 0, g->n * sizeof(float));
         for (r = 0; r < g->rows; r++) {
             float *row = g->h_in + r * g->cols;
@@ -111,7 +103,7 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
             }
         }
     } else {
-        if (!(g->h_x = host_alloc((size_t)g->rows * sizeof(float), err))) goto fail;
+        if (!(g->h_x = vb_host_alloc((size_t)g->rows * sizeof(float), err))) goto fail;
         for (r = 0; r < g->rows; r++) g->h_x[r] = (float)x_of(r);
         if (VB_CUDA(err, cudaMalloc((void **)&g->d_x, (size_t)g->rows * sizeof(float)))) goto fail;
     }

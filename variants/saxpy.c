@@ -96,16 +96,6 @@ static void teardown(void *state)
     free(s);
 }
 
-static void *host_alloc(size_t bytes, struct vb_err *err)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p)
-        vb_err_set(err, VB_E_SYS, "malloc(%zu bytes): out of host memory", bytes);
-    else
-        memset(p, 0xff, bytes); /* touch every page outside the timed samples */
-    return p;
-}
-
 /* setup_driver: the seed's steps, compile (its own phase), load, allocate, stream. */
 static int setup_driver(struct saxpy *s, struct vb_err *err)
 {
@@ -147,11 +137,11 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
     s->n = out_len(p);
     bytes = s->n * sizeof(float);
     if (kind == CPU) {
-        if (!(s->h_ref = host_alloc(s->n * sizeof(double), err))) goto fail;
+        if (!(s->h_ref = vb_host_alloc(s->n * sizeof(double), err))) goto fail;
         return 0;
     }
-    if (!(s->h_x = host_alloc(bytes, err)) || !(s->h_y = host_alloc(bytes, err)) ||
-        !(s->h_out = host_alloc(bytes, err)))
+    if (!(s->h_x = vb_host_alloc(bytes, err)) || !(s->h_y = vb_host_alloc(bytes, err)) ||
+        !(s->h_out = vb_host_alloc(bytes, err)))
         goto fail;
     for (i = 0; i < s->n; i++) {
         s->h_x[i] = x_of(i);

@@ -162,16 +162,6 @@ static void teardown(void *state)
     free(u);
 }
 
-static void *host_alloc(size_t bytes, struct vb_err *err)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p)
-        vb_err_set(err, VB_E_SYS, "malloc(%zu bytes): out of host memory", bytes);
-    else
-        memset(p, 0xff, bytes); /* touch every page outside the timed samples */
-    return p;
-}
-
 /* fill_input writes the variant's input into u->h_x. */
 static void fill_input(struct ufunc *u)
 {
@@ -217,7 +207,7 @@ static int setup_fft(struct ufunc *u, struct vb_err *err)
     if (VB_CUDA(err, cudaMalloc((void **)&u->d_x, bytes)) ||
         VB_CUDA(err, cudaMalloc((void **)&u->d_mask, u->n * sizeof(float))))
         return -1;
-    if (!(mask = host_alloc(u->n * sizeof(float), err))) return -1;
+    if (!(mask = vb_host_alloc(u->n * sizeof(float), err))) return -1;
     for (y = 0; y < u->h; y++)
         for (x = 0; x < u->w; x++)
             mask[y * u->w + x] = vb_ufunc_fft_keep(y, x, u->h, u->w) ? scale : 0.0f;
@@ -256,12 +246,12 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
         vals = u->n;
     }
     if (is_cpu(kind)) {
-        if (!(u->h_ref = host_alloc(vals * sizeof(double), err))) goto fail;
+        if (!(u->h_ref = vb_host_alloc(vals * sizeof(double), err))) goto fail;
         return 0;
     }
-    if (!(u->h_x = host_alloc(vals * sizeof(float), err)) ||
-        !(u->h_out = host_alloc(vals * sizeof(float), err)) ||
-        (kind == FFT_HOST && !(u->h_tmp = host_alloc(vals * sizeof(float), err))))
+    if (!(u->h_x = vb_host_alloc(vals * sizeof(float), err)) ||
+        !(u->h_out = vb_host_alloc(vals * sizeof(float), err)) ||
+        (kind == FFT_HOST && !(u->h_tmp = vb_host_alloc(vals * sizeof(float), err))))
         goto fail;
     fill_input(u);
     if (VB_CUDA(err, cudaStreamCreateWithFlags(&u->s, cudaStreamNonBlocking)) ||
