@@ -1,9 +1,10 @@
 /*
  * profiler: the metrics pass through CUPTI's range profiler (see profiler.h). The call
- * sequence per profiled sample: Enable on the context, a fresh counter data image, SetConfig
- * (auto range, kernel replay, one nesting level), Start; the workload; Stop, DecodeData,
- * then per range its name and the evaluated metrics; Disable. Kernel replay submits every
- * pass inside each launch, so one Start/Stop pair collects everything.
+ * sequence per profiled sample: Enable on the context (once per session), the counter data
+ * image initialised afresh, SetConfig (auto range, kernel replay, one nesting level), Start;
+ * the workload; Stop, DecodeData, then per range its name and the evaluated metrics; Disable
+ * when the session ends. Kernel replay submits every pass inside each launch, so one
+ * Start/Stop pair collects everything.
  */
 #include "profiler.h"
 
@@ -90,6 +91,8 @@ static int availability(struct dev *d, CUcontext ctx, struct vb_err *err)
     memset(&ap, 0, sizeof ap);
     ap.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE;
     ap.ctx = ctx;
+    free(d->avail); /* an earlier prepare that stopped at a bad metric name read it already */
+    d->avail = NULL;
     if (VB_CUPTI(err, cuptiProfilerGetCounterAvailability(&ap)))
         return unavailable(err, "counter availability");
     if (!(d->avail = calloc(1, ap.counterAvailabilityImageSize + 1)))
