@@ -444,16 +444,23 @@ int vb_store_host(struct vb_store *s, int64_t run_id, const struct vb_host_env *
                h->ncpu, h->mem_bytes);
 }
 
-int vb_store_gpu(struct vb_store *s, int64_t run_id, const struct vb_gpu_env *g,
-                 struct vb_err *err)
+/* put_gpu writes g as a TARGET_INFO_GPU row of run_id with sql, an INSERT of all 21 columns. */
+static int put_gpu(struct vb_store *s, const char *sql, int64_t run_id, const struct vb_gpu_env *g,
+                   struct vb_err *err)
 {
-    static const char sql[] = "INSERT INTO TARGET_INFO_GPU VALUES "
-                              "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     return put(s, sql, NULL, err, "intttnnnuundnntnntnnu", run_id, g->id, g->name, g->uuid, g->bus,
                g->cc_major, g->cc_minor, g->sm_count, g->total_mem, g->l2_bytes, g->clock_khz,
                g->sm_clock_mhz, g->mem_clock_khz, g->mem_bus_width, g->pcie_speed, g->pcie_gen,
                g->pcie_width, g->driver, g->cuda_driver_version, g->cuda_runtime_version,
                (uint64_t)g->cupti_version);
+}
+
+int vb_store_gpu(struct vb_store *s, int64_t run_id, const struct vb_gpu_env *g,
+                 struct vb_err *err)
+{
+    static const char sql[] = "INSERT INTO TARGET_INFO_GPU VALUES "
+                              "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    return put_gpu(s, sql, run_id, g, err);
 }
 
 int vb_store_ceilings(struct vb_store *s, int64_t run_id, int device,
@@ -1119,11 +1126,7 @@ int vb_store_trace_gpu(struct vb_store *s, int64_t run_id, const struct vb_gpu_e
     /* every process of a traced program describes the GPUs it used: the first one wins */
     static const char sql[] = "INSERT OR IGNORE INTO TARGET_INFO_GPU VALUES "
                               "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-    return put(s, sql, NULL, err, "intttnnnuundnntnntnnu", run_id, g->id, g->name, g->uuid, g->bus,
-               g->cc_major, g->cc_minor, g->sm_count, g->total_mem, g->l2_bytes, g->clock_khz,
-               g->sm_clock_mhz, g->mem_clock_khz, g->mem_bus_width, g->pcie_speed, g->pcie_gen,
-               g->pcie_width, g->driver, g->cuda_driver_version, g->cuda_runtime_version,
-               (uint64_t)g->cupti_version);
+    return put_gpu(s, sql, run_id, g, err);
 }
 
 int vb_store_latest_trace(struct vb_store *s, int64_t *run_id, struct vb_err *err)
