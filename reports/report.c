@@ -187,21 +187,23 @@ static void text(struct ctx *c, const char *s)
 /* case_table: the cases of one family at one point, both pages. */
 static void case_table(struct ctx *c, struct vb_case_row **cs, int n)
 {
-    static const char *const head[] = {"variant", "status", "H2D bytes (n)", "H2D ms", "kernel ms",
-                                       "D2H bytes (n)", "D2H ms", "host and other ms", "e2e ms",
-                                       "samples", "max err"};
+    enum { NCOL = 14 };
+    static const char *const head[NCOL] = {
+        "variant", "status", "H2D bytes (n)", "H2D ms", "kernel ms", "D2H bytes (n)", "D2H ms",
+        "host and other ms", "e2e ms", "samples", "max err", "cache",
+        "SM clock min / median MHz", "dropped (throttled)"};
     int i, k;
     fprintf(c->html, "<table><tr>");
-    for (k = 0; k < 11; k++) fprintf(c->html, "<th>%s</th>", head[k]);
+    for (k = 0; k < NCOL; k++) fprintf(c->html, "<th>%s</th>", head[k]);
     fprintf(c->html, "</tr>\n");
     fprintf(c->md, "|");
-    for (k = 0; k < 11; k++) fprintf(c->md, " %s |", head[k]);
+    for (k = 0; k < NCOL; k++) fprintf(c->md, " %s |", head[k]);
     fprintf(c->md, "\n|");
-    for (k = 0; k < 11; k++) fprintf(c->md, " %s |", k < 2 ? "---" : "---:");
+    for (k = 0; k < NCOL; k++) fprintf(c->md, " %s |", k < 2 || k == 11 ? "---" : "---:");
     fprintf(c->md, "\n");
     for (i = 0; i < n; i++) {
         const struct vb_case_row *r = cs[i];
-        char cell[11][64], b[32];
+        char cell[NCOL][64], b[32];
         snprintf(cell[0], 64, "%s", r->variant);
         snprintf(cell[1], 64, "%s", r->status);
         if (r->have_records) {
@@ -219,9 +221,14 @@ static void case_table(struct ctx *c, struct vb_case_row **cs, int n)
         snprintf(cell[9], 64, "%d", r->samples);
         if (isfinite(r->max_abs_err)) snprintf(cell[10], 64, "%.2g", r->max_abs_err);
         else snprintf(cell[10], 64, "-");
+        snprintf(cell[11], 64, "%s", r->cache[0] ? r->cache : "-");
+        if (isfinite(r->clock_min_mhz))
+            snprintf(cell[12], 64, "%.0f / %.0f", r->clock_min_mhz, r->clock_median_mhz);
+        else snprintf(cell[12], 64, "-");
+        snprintf(cell[13], 64, "%d", r->dropped_samples);
         fprintf(c->html, "<tr%s>", is_ok(r) ? "" : " class=\"bad\"");
         fprintf(c->md, "|");
-        for (k = 0; k < 11; k++) {
+        for (k = 0; k < NCOL; k++) {
             fprintf(c->html, "<td>");
             vb_put_xml(c->html, cell[k]);
             fprintf(c->html, "</td>");

@@ -286,8 +286,12 @@ int vb_activity_active(void)
     return active;
 }
 
-int vb_activity_take(struct vb_activity *out, struct vb_err *err)
+/* take flushes CUPTI and moves the accumulated records into *out; with keep_open, ranges still
+ * open go back into the accumulator under the same lock, so that an END delivered meanwhile on
+ * CUPTI's thread (a buffer completing) still finds its START. */
+static int take(struct vb_activity *out, int keep_open, struct vb_err *err)
 {
+    size_t i, kept = 0;
     if (!active) {
         memset(out, 0, sizeof *out);
         return 0;
@@ -296,17 +300,8 @@ int vb_activity_take(struct vb_activity *out, struct vb_err *err)
     pthread_mutex_lock(&lock);
     *out = acc;
     memset(&acc, 0, sizeof acc);
-    /* callers close their NVTX ranges before a take: an END arriving later is ignored */
-    pthread_mutex_unlock(&lock);
-    return 0;
-}
-
-int vb_activity_take_keep_open(struct vb_activity *out, struct vb_err *err)
-{
-    size_t i, kept = 0;
-    if (vb_activity_take(out, err)) return -1;
-    pthread_mutex_lock(&lock);
-    for (i = 0; i < out->nranges; i++) {
+    /* callers close their NVTX ranges before a plain take: an END arriving later is ignored */
+    for (i = 0; keep_open && i < out->nranges; i++) {
         struct vb_range_rec *r = &out->ranges[i], *back;
         if (r->end) {
             out->ranges[kept++] = *r;
@@ -317,9 +312,19 @@ int vb_activity_take_keep_open(struct vb_activity *out, struct vb_err *err)
             out->dropped++;
         }
     }
-    out->nranges = kept;
+    if (keep_open) out->nranges = kept;
     pthread_mutex_unlock(&lock);
     return 0;
+}
+
+int vb_activity_take(struct vb_activity *out, struct vb_err *err)
+{
+    return take(out, 0, err);
+}
+
+int vb_activity_take_keep_open(struct vb_activity *out, struct vb_err *err)
+{
+    return take(out, 1, err);
 }
 
 /* move_all appends src's n elements of size sz to dst (capacity *cap); 0 or -1 (out of memory). */

@@ -18,28 +18,38 @@ static const char usage[] =
     "usage: varbench compare [options] BASE.db CAND.db\n"
     "\n"
     "Matches the cases of the candidate run with the base run (variant and axes) and judges\n"
-    "each on its raw samples of the metric: the ratio of medians, and a Mann-Whitney U test.\n"
-    "The default metric is the summed kernel time of a sample (CUPTI: the GPU's own work,\n"
-    "reproducible run to run); --metric e2e judges end-to-end time, which includes host work\n"
-    "and pageable copies that move between runs of the same binary. A case is\n"
-    "slower or faster only when the change is over the threshold AND significant at alpha;\n"
-    "a large but insignificant change, or too few samples, is noisy. A case that verified in\n"
-    "the base and is wrong or failed in the candidate is broken.\n"
+    "each phase on its raw timed samples. Per phase: the ratio of medians; its noise, the\n"
+    "larger IQR/median of the two sides; its limit, the larger of the threshold and 3x the\n"
+    "noise. A phase is slower or faster only when its change exceeds its limit and 0.5 us\n"
+    "(timer and launch jitter) AND there is evidence: a Mann-Whitney U test significant at\n"
+    "alpha (min-samples or more a side) or sample ranges that do not overlap (3 or more a\n"
+    "side); otherwise a change over the limit is noisy. A phase that does not settle within a\n"
+    "run (noise 5% or more: pageable copies) and every host-clock (e2e) phase must at least\n"
+    "double: such phases moved up to +70% between identical runs.\n"
+    "Identical samples are the same. Under --metric gpu (the default) a GPU case is judged on\n"
+    "its GPU time (CUPTI: H2D + kernel + D2H + memset) and on each of those phases whose base\n"
+    "median is 5% or more of the base's GPU time; the case takes its worst phase (broken >\n"
+    "slower > noisy > faster > same) and names it: 'slower (D2H +266%)'. A case throttled in\n"
+    "either run (SM clock under 75% of peak) is noisy. CPU-only cases, and cases without\n"
+    "CUPTI records for the metric, are judged on e2e (host clock). A case that verified in the\n"
+    "base and is wrong or failed in the candidate is broken.\n"
     "\n"
     "  --threshold PCT     relative change that matters (default 5)\n"
     "  --alpha A           significance of the rank test (default 0.001)\n"
-    "  --min-samples N     fewer timed samples on a side: noisy (default 5)\n"
-    "  --metric kernel|e2e summed kernel time per sample (default) or end-to-end time; CPU-only\n"
-    "                      cases are compared under e2e only\n"
+    "  --min-samples N     samples a side for the rank test; fewer: ranges only (default 5)\n"
+    "  --metric M          gpu (default: GPU time and every phase of 5% or more of it), or one\n"
+    "                      phase alone: kernel, h2d, d2h, memset, e2e (end-to-end, host clock)\n"
     "  --base-run ID       run of BASE.db (default: its newest complete run)\n"
     "  --cand-run ID       run of CAND.db (default: its newest complete run)\n"
     "  --format table|md   output: aligned table (default) or Markdown (pull-request comment)\n"
     "  --junit FILE        also write a JUnit XML report (slower/broken cases fail)\n"
-    "  --across-devices    allow different GPU models: a hardware comparison (exit 0)\n"
+    "  --across-devices    allow different GPU models: a hardware comparison (exit 0, or 3\n"
+    "                      when nothing was compared)\n"
     "  -h, --help          this text\n"
     "\n"
     "exit codes: 0 no regression, 1 regression (a case slower or broken), 3 inconclusive (a case\n"
-    "noisy), 2 usage or input error (bad flag, unreadable database, different GPU models)\n";
+    "noisy, or nothing compared: e.g. every GPU case skipped), 2 usage or input error (bad flag,\n"
+    "unreadable database, a run that is not complete, different GPU models)\n";
 
 enum { O_THR = 256, O_ALPHA, O_MINS, O_METRIC, O_BRUN, O_CRUN, O_FORMAT, O_JUNIT, O_ACROSS };
 
@@ -49,89 +59,177 @@ static int bad(const char *what, const char *arg)
     return 2;
 }
 
-static void fmt_change(const struct vb_cmp_row *r, char *buf, size_t n)
+static void fmt_pct(double ratio, char *buf, size_t n)
 {
-    if (!isfinite(r->ratio)) snprintf(buf, n, "-");
-    else snprintf(buf, n, "%+.1f%%", (r->ratio - 1) * 100);
+    if (isnan(ratio))
+        snprintf(buf, n, "-");
+    else if (isinf(ratio))
+        snprintf(buf, n, "+inf%%");
+    else
+        snprintf(buf, n, "%+.1f%%", (ratio - 1) * 100);
+}
+
+/* fmt_phase names what the row was judged on: "D2H", or "e2e (CPU-only)". */
+static void fmt_phase(const struct vb_cmp_row *r, char *buf, size_t n)
+{
+    if (!r->phase[0])
+        snprintf(buf, n, "-");
+    else if (r->basis[0])
+        snprintf(buf, n, "%s (%s)", vb_cmp_phase_label(r->phase), r->basis);
+    else
+        snprintf(buf, n, "%s", vb_cmp_phase_label(r->phase));
+}
+
+/* Table cells of a row, formatted once for the three outputs. */
+struct cells {
+    char phase[64], mb[24], mc[24], ch[24], lim[24], p[24], n[32], e2e[24], text[160];
+};
+
+static void cells_of(const struct vb_cmp_row *r, struct cells *c)
+{
+    fmt_phase(r, c->phase, sizeof c->phase);
+    vb_fmt_ms(r->med_base, c->mb, sizeof c->mb);
+    vb_fmt_ms(r->med_cand, c->mc, sizeof c->mc);
+    fmt_pct(r->ratio, c->ch, sizeof c->ch);
+    if (isfinite(r->limit))
+        snprintf(c->lim, sizeof c->lim, "%.1f%%", r->limit * 100);
+    else
+        snprintf(c->lim, sizeof c->lim, "-");
+    if (isfinite(r->p))
+        snprintf(c->p, sizeof c->p, "%.2g", r->p);
+    else
+        snprintf(c->p, sizeof c->p, "-");
+    if (r->phase[0])
+        snprintf(c->n, sizeof c->n, "%d/%d", r->n_base, r->n_cand);
+    else
+        snprintf(c->n, sizeof c->n, "-");
+    fmt_pct(r->e2e_ratio, c->e2e, sizeof c->e2e);
+    vb_cmp_row_text(r, c->text, sizeof c->text);
+}
+
+/* print_phases lists every judged phase of the cases that changed or are noisy, when more
+ * than one phase was judged: what the deciding phase was chosen from. */
+static void print_phases(const struct vb_cmp_result *res, int md)
+{
+    int i, k, head = 0;
+    for (i = 0; i < res->nrows; i++) {
+        const struct vb_cmp_row *r = &res->rows[i];
+        if (r->nphases < 2 || r->verdict == VB_VERDICT_SAME) continue;
+        if (!head++) printf(md ? "\n**phases of the cases that moved**\n\n" : "\nphases:\n");
+        if (md) {
+            printf("- ");
+            vb_put_md(stdout, r->variant);
+            printf(" ");
+            vb_put_md(stdout, r->axes);
+            printf(":");
+        } else {
+            printf("  %s %s:", r->variant, r->axes);
+        }
+        for (k = 0; k < r->nphases; k++) {
+            const struct vb_cmp_phase *ph = &r->phases[k];
+            char ch[24];
+            fmt_pct(ph->ratio, ch, sizeof ch);
+            printf("%s %s %s %s (limit %.1f%%)", k ? "," : "", vb_cmp_phase_label(ph->name),
+                   vb_verdict_name(ph->verdict), ch, ph->limit * 100);
+        }
+        printf("\n");
+    }
 }
 
 static void print_table(const struct vb_cmp_result *res, const struct vb_cmp_opts *o, int md)
 {
-    int i;
+    int i, first = 1;
     const char *title = o->across_devices ? "hardware comparison" : "regression check";
     if (md) {
         printf("### varbench %s\n\nbase run %lld (", title, (long long)res->run_base);
         vb_put_md(stdout, res->gpu_base[0] ? res->gpu_base : "no GPU");
         printf(") vs candidate run %lld (", (long long)res->run_cand);
         vb_put_md(stdout, res->gpu_cand[0] ? res->gpu_cand : "no GPU");
-        printf("); metric %s, threshold %g%%, alpha %g\n\n", o->metric, o->threshold * 100, o->alpha);
-        printf("| variant | axes | base ms | candidate ms | change | p | samples | verdict | e2e change |\n"
-               "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n");
+        printf("); metric %s, threshold %g%% (or 3x the phase's noise), alpha %g\n\n", o->metric,
+               o->threshold * 100, o->alpha);
+        printf("| variant | axes | phase | base ms | candidate ms | change | limit | p | samples | "
+               "e2e change | verdict |\n"
+               "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
     } else {
-        printf("%s: base run %lld (%s) vs candidate run %lld (%s); metric %s, threshold %g%%, "
-               "alpha %g\n", title, (long long)res->run_base,
-               res->gpu_base[0] ? res->gpu_base : "no GPU", (long long)res->run_cand,
-               res->gpu_cand[0] ? res->gpu_cand : "no GPU", o->metric, o->threshold * 100, o->alpha);
-        printf("%-30s %-36s %10s %10s %8s %9s %11s %-13s %s\n", "variant", "axes", "base ms",
-               "cand ms", "change", "p", "samples", "verdict", "e2e change (info)");
+        printf("%s: base run %lld (%s) vs candidate run %lld (%s); metric %s, threshold %g%% (or "
+               "3x the phase's noise), alpha %g\n",
+               title, (long long)res->run_base, res->gpu_base[0] ? res->gpu_base : "no GPU",
+               (long long)res->run_cand, res->gpu_cand[0] ? res->gpu_cand : "no GPU", o->metric,
+               o->threshold * 100, o->alpha);
+        printf("%-30s %-28s %-22s %10s %10s %8s %7s %8s %9s %9s  %s\n", "variant", "axes", "phase",
+               "base ms", "cand ms", "change", "limit", "p", "samples", "e2e chg", "verdict");
     }
     for (i = 0; i < res->nrows; i++) {
         const struct vb_cmp_row *r = &res->rows[i];
-        char mb[24], mc[24], ch[24], p[24], n[32], e2e[24];
-        const char *v = vb_verdict_name(r->verdict);
-        vb_fmt_ms(r->med_base, mb, sizeof mb);
-        vb_fmt_ms(r->med_cand, mc, sizeof mc);
-        fmt_change(r, ch, sizeof ch);
-        if (isfinite(r->p)) snprintf(p, sizeof p, "%.2g", r->p);
-        else snprintf(p, sizeof p, "-");
-        snprintf(n, sizeof n, "%d/%d", r->n_base, r->n_cand);
-        if (isfinite(r->e2e_ratio)) snprintf(e2e, sizeof e2e, "%+.1f%%", (r->e2e_ratio - 1) * 100);
-        else snprintf(e2e, sizeof e2e, "-");
+        int bold = r->verdict == VB_VERDICT_SLOWER || r->verdict == VB_VERDICT_BROKEN;
+        struct cells c;
+        cells_of(r, &c);
         if (md) {
             printf("| ");
             vb_put_md(stdout, r->variant);
             printf(" | ");
             vb_put_md(stdout, r->axes);
-            printf(" | %s | %s | %s | %s | %s | %s%s%s | %s |\n", mb, mc, ch, p, n,
-                   r->verdict == VB_VERDICT_SLOWER || r->verdict == VB_VERDICT_BROKEN ? "**" : "", v,
-                   r->verdict == VB_VERDICT_SLOWER || r->verdict == VB_VERDICT_BROKEN ? "**" : "", e2e);
+            printf(" | ");
+            vb_put_md(stdout, c.phase);
+            printf(" | %s | %s | %s | %s | %s | %s | %s | %s", c.mb, c.mc, c.ch, c.lim, c.p, c.n,
+                   c.e2e, bold ? "**" : "");
+            vb_put_md(stdout, c.text);
+            printf("%s |\n", bold ? "**" : "");
         } else {
-            printf("%-30s %-36s %10s %10s %8s %9s %11s %-13s %s", r->variant, r->axes, mb, mc, ch, p,
-                   n, v, e2e);
-            if (r->verdict == VB_VERDICT_BROKEN || r->verdict == VB_VERDICT_NOT_COMPARED)
-                printf(" (%s -> %s)", r->status_base, r->status_cand);
-            printf("\n");
+            printf("%-30s %-28s %-22s %10s %10s %8s %7s %8s %9s %9s  %s\n", r->variant, r->axes,
+                   c.phase, c.mb, c.mc, c.ch, c.lim, c.p, c.n, c.e2e, c.text);
         }
     }
-    printf("%s", md ? "\n**" : "");
-    for (i = 0; i < VB_VERDICT_COUNT; i++)
-        printf("%s%d %s", i ? ", " : "", res->count[i], vb_verdict_name((enum vb_verdict)i));
-    printf("%s\n", md ? "**" : "");
+    print_phases(res, md);
+    printf("%s", md ? "\n**" : "\n");
+    for (i = 0; i < VB_VERDICT_COUNT; i++) {
+        if (!res->count[i]) continue;
+        printf("%s%d %s", first ? "" : ", ", res->count[i], vb_verdict_name((enum vb_verdict)i));
+        first = 0;
+    }
+    printf("%s%s\n", first ? "no cases" : "", md ? "**" : "");
+    if (!res->compared) {
+        printf("%s", md ? "\n" : "");
+        if (md)
+            vb_put_md(stdout, res->why);
+        else
+            fputs(res->why, stdout);
+        printf("\n");
+    }
 }
 
 static int write_junit(const char *path, const struct vb_cmp_result *res)
 {
     FILE *f = fopen(path, "w");
     int i, failures = res->count[VB_VERDICT_SLOWER] + res->count[VB_VERDICT_BROKEN];
-    int skipped = res->nrows - failures - res->count[VB_VERDICT_SAME] - res->count[VB_VERDICT_FASTER];
+    int skipped =
+        res->nrows - failures - res->count[VB_VERDICT_SAME] - res->count[VB_VERDICT_FASTER];
     if (!f) return -1;
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
-               "<testsuite name=\"varbench compare\" tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n",
+    fprintf(f,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
+            "<testsuite name=\"varbench compare\" tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n",
             res->nrows, failures, skipped);
     for (i = 0; i < res->nrows; i++) {
         const struct vb_cmp_row *r = &res->rows[i];
-        char ch[24];
-        fmt_change(r, ch, sizeof ch);
+        struct cells c;
+        char msg[512];
+        cells_of(r, &c);
+        snprintf(msg, sizeof msg, "%s; %s: base %s ms, candidate %s ms, limit %s, p %s, samples %s",
+                 c.text, c.phase, c.mb, c.mc, c.lim, c.p, c.n);
         fprintf(f, "  <testcase classname=\"");
         vb_put_xml(f, r->variant);
         fprintf(f, "\" name=\"");
         vb_put_xml(f, r->axes);
         fprintf(f, "\" time=\"%.6f\">", isfinite(r->med_cand) ? r->med_cand / 1e9 : 0.0);
-        if (r->verdict == VB_VERDICT_SLOWER || r->verdict == VB_VERDICT_BROKEN)
-            fprintf(f, "<failure message=\"%s %s (p %.2g; %s -&gt; %s)\"/>",
-                    vb_verdict_name(r->verdict), ch, r->p, r->status_base, r->status_cand);
-        else if (r->verdict != VB_VERDICT_SAME && r->verdict != VB_VERDICT_FASTER)
-            fprintf(f, "<skipped message=\"%s %s\"/>", vb_verdict_name(r->verdict), ch);
+        if (r->verdict == VB_VERDICT_SLOWER || r->verdict == VB_VERDICT_BROKEN) {
+            fprintf(f, "<failure message=\"");
+            vb_put_xml(f, msg);
+            fprintf(f, "\"/>");
+        } else if (r->verdict != VB_VERDICT_SAME && r->verdict != VB_VERDICT_FASTER) {
+            fprintf(f, "<skipped message=\"");
+            vb_put_xml(f, msg);
+            fprintf(f, "\"/>");
+        }
         fprintf(f, "</testcase>\n");
     }
     fprintf(f, "</testsuite>\n</testsuites>\n");
@@ -140,14 +238,17 @@ static int write_junit(const char *path, const struct vb_cmp_result *res)
 
 int vb_cmd_compare(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        {"threshold", required_argument, NULL, O_THR}, {"alpha", required_argument, NULL, O_ALPHA},
-        {"min-samples", required_argument, NULL, O_MINS},
-        {"metric", required_argument, NULL, O_METRIC},
-        {"base-run", required_argument, NULL, O_BRUN}, {"cand-run", required_argument, NULL, O_CRUN},
-        {"format", required_argument, NULL, O_FORMAT}, {"junit", required_argument, NULL, O_JUNIT},
-        {"across-devices", no_argument, NULL, O_ACROSS}, {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0}};
+    static const struct option lo[] = {{"threshold", required_argument, NULL, O_THR},
+                                       {"alpha", required_argument, NULL, O_ALPHA},
+                                       {"min-samples", required_argument, NULL, O_MINS},
+                                       {"metric", required_argument, NULL, O_METRIC},
+                                       {"base-run", required_argument, NULL, O_BRUN},
+                                       {"cand-run", required_argument, NULL, O_CRUN},
+                                       {"format", required_argument, NULL, O_FORMAT},
+                                       {"junit", required_argument, NULL, O_JUNIT},
+                                       {"across-devices", no_argument, NULL, O_ACROSS},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {0, 0, 0, 0}};
     struct vb_cmp_opts o;
     struct vb_cmp_result res;
     struct vb_store *base = NULL, *cand = NULL;
@@ -163,7 +264,8 @@ int vb_cmd_compare(int argc, char **argv)
         switch (c) {
         case O_THR:
             o.threshold = strtod(optarg, &end) / 100;
-            if (*end || !(o.threshold >= 0 && o.threshold < 10)) return bad("bad --threshold", optarg);
+            if (*end || !(o.threshold >= 0 && o.threshold < 10))
+                return bad("bad --threshold", optarg);
             break;
         case O_ALPHA:
             o.alpha = strtod(optarg, &end);
@@ -174,7 +276,7 @@ int vb_cmd_compare(int argc, char **argv)
             if (*end || o.min_samples < 1) return bad("bad --min-samples", optarg);
             break;
         case O_METRIC:
-            if (strcmp(optarg, "e2e") && strcmp(optarg, "kernel")) return bad("bad --metric", optarg);
+            if (!vb_cmp_metric_ok(optarg)) return bad("bad --metric", optarg);
             o.metric = optarg;
             break;
         case O_BRUN:
@@ -205,7 +307,8 @@ int vb_cmd_compare(int argc, char **argv)
         fprintf(stderr, "varbench compare: expected BASE.db and CAND.db\n%s", usage);
         return 2;
     }
-    if (vb_store_open_ro(argv[optind], &base, &err) || vb_store_open_ro(argv[optind + 1], &cand, &err)) {
+    if (vb_store_open_ro(argv[optind], &base, &err) ||
+        vb_store_open_ro(argv[optind + 1], &cand, &err)) {
         vb_store_close(base);
         err.code = VB_E_USAGE; /* an input error: compare's code 2 */
         return vb_report_error("compare", &err);
@@ -217,13 +320,19 @@ int vb_cmd_compare(int argc, char **argv)
         return vb_report_error("compare", &err);
     }
     print_table(&res, &o, md);
-    code = o.across_devices ? 0 : vb_cmp_exit(&res);
+    /* a hardware comparison has no regression to find, but one of nothing is no answer */
+    code = !res.compared ? 3 : o.across_devices ? 0 : vb_cmp_exit(&res);
     printf("%sverdict: %s (exit %d)\n", md ? "\n" : "",
-           o.across_devices ? "hardware comparison" : code == 1 ? "REGRESSION" : code == 3 ? "INCONCLUSIVE" : "no regression",
+           code == 3          ? "INCONCLUSIVE"
+           : o.across_devices ? "hardware comparison"
+           : code == 1        ? "REGRESSION"
+                              : "no regression",
            code);
     if (junit && write_junit(junit, &res)) {
-        fprintf(stderr, "varbench compare: cannot write the JUnit file '%s' (exit 2; the verdict "
-                        "above stands)\n", junit);
+        fprintf(stderr,
+                "varbench compare: cannot write the JUnit file '%s' (exit 2; the verdict "
+                "above stands)\n",
+                junit);
         code = 2;
     }
     vb_cmp_result_free(&res);

@@ -49,12 +49,15 @@ static void export_csv(FILE *f, const struct vb_run_row *run, const struct vb_ca
     int i;
     fputs("run_uuid,run_id,variant,axes,device,status,samples,e2e_median_ms,e2e_mean_ms,"
           "e2e_stdev_ms,e2e_min_ms,e2e_max_ms,kernel_median_ms,h2d_median_ms,d2h_median_ms,"
+          "gpu_median_ms,memset_median_ms,"
           "h2d_bytes,h2d_count,d2h_bytes,d2h_count,max_abs_err,max_rel_err,gst_efficiency_pct,"
-          "metrics_status,reason\n", f);
+          "metrics_status,cache,gpu_ci_pct,stop_reason,sm_clock_min_mhz,sm_clock_median_mhz,"
+          "dropped_samples,reason\n", f);
     for (i = 0; i < n; i++) {
         const double v[] = {c[i].e2e_median_ns, c[i].e2e_mean_ns, c[i].e2e_stdev_ns,
                             c[i].e2e_min_ns, c[i].e2e_max_ns, c[i].kernel_median_ns,
-                            c[i].h2d_median_ns, c[i].d2h_median_ns};
+                            c[i].h2d_median_ns, c[i].d2h_median_ns, c[i].gpu_median_ns,
+                            c[i].memset_median_ns};
         size_t k;
         fprintf(f, "%s,%lld,", run->uuid, (long long)run->id);
         put_csv(f, c[i].variant);
@@ -74,7 +77,15 @@ static void export_csv(FILE *f, const struct vb_run_row *run, const struct vb_ca
         put_num(f, c[i].max_rel_err);
         fputc(',', f);
         put_num(f, c[i].gst_efficiency);
-        fprintf(f, ",%s,", c[i].metrics_status);
+        fprintf(f, ",%s,%s,", c[i].metrics_status, c[i].cache);
+        put_num(f, c[i].gpu_ci_pct);
+        fputc(',', f);
+        put_csv(f, c[i].stop_reason);
+        fputc(',', f);
+        put_num(f, c[i].clock_min_mhz);
+        fputc(',', f);
+        put_num(f, c[i].clock_median_mhz);
+        fprintf(f, ",%d,", c[i].dropped_samples);
         put_csv(f, c[i].reason);
         fputc('\n', f);
     }
@@ -155,6 +166,13 @@ static void export_json(FILE *f, const struct vb_run_row *run, const struct vb_c
                        "      \"d2h_bytes\": %lld,\n      \"kernel_ms\": ",
                     (long long)c[i].h2d_bytes, (long long)c[i].d2h_bytes);
             fprintf(f, isfinite(c[i].kernel_median_ns) ? "%.9g" : "0", c[i].kernel_median_ns / 1e6);
+            fprintf(f, ",\n      \"gpu_ms\": ");
+            fprintf(f, isfinite(c[i].gpu_median_ns) ? "%.9g" : "0", c[i].gpu_median_ns / 1e6);
+            fprintf(f, ",\n      \"cache\": \"%s\",\n      \"sm_clock_min_mhz\": ", c[i].cache);
+            fprintf(f, isfinite(c[i].clock_min_mhz) ? "%.6g" : "0", c[i].clock_min_mhz);
+            fprintf(f, ",\n      \"sm_clock_median_mhz\": ");
+            fprintf(f, isfinite(c[i].clock_median_mhz) ? "%.6g" : "0", c[i].clock_median_mhz);
+            fprintf(f, ",\n      \"dropped_samples\": %d", c[i].dropped_samples);
             fprintf(f, "\n    }");
         }
     }

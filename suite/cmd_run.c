@@ -20,6 +20,7 @@
 #include "env.h"
 #include "gpu.h"
 #include "phase.h"
+#include "progress.h"
 #include "run_metrics.h"
 #include "runner.h"
 #include "store.h"
@@ -32,26 +33,43 @@ static const char usage[] =
     "usage: varbench run [options]\n"
     "\n"
     "Runs the selected variants at every point of their axes: each case is verified against\n"
-    "the CPU reference, then timed (warm-up, then samples until the noise bound holds), under\n"
-    "CUPTI activity tracing with NVTX phases; GPU cases also get a metrics pass (hardware\n"
-    "counters, store efficiency first). Everything goes into the database.\n"
+    "the CPU reference, then timed under CUPTI (activity records, NVTX phases): warm-up, then\n"
+    "samples, each after an L2 flush and an SM clock reading, until the median GPU time\n"
+    "(H2D + kernel + D2H + memset) and each phase holding >= 5% of it is known to the precision\n"
+    "(95% confidence interval of the median), or the case's budget is spent. GPU cases also get a\n"
+    "metrics pass (hardware counters, store efficiency first). Everything goes into the database.\n"
     "\n"
     "  -f, --filter GLOB       variants to run, as family/variant globs ('mesh/*', 'mesh')\n"
     "      --db FILE           database (default ./varbench.db; created if missing)\n"
     "      --device N|all      CUDA device index, or every device (default 0)\n"
     "      --axis NAME=V1,V2   axis values instead of the defaults (repeatable; 1e7 allowed)\n"
-    "      --quick             a short sampling budget (5% noise, 3 samples, 2 s, 1000 samples)\n"
-    "      --max-noise PCT     stop when stdev/mean of end-to-end time <= PCT (default 0.5)\n"
-    "      --min-samples N     at least N timed samples (default 10)\n"
-    "      --min-time S        at least S seconds of timed samples (default 0.5)\n"
-    "      --timeout S         stop sampling a case after S seconds (default 15)\n"
+    "      --quick             a short budget: 2% precision, 5 samples, 0.15 s a GPU case, CPU\n"
+    "                          cases one sample (0.3 s), 3 warm-ups, 1000 samples, and no\n"
+    "                          metrics pass unless --metrics is given\n"
+    "      --precision PCT     stop when the median's 95% CI is within PCT (default 0.5;\n"
+    "                          --max-noise is the old name)\n"
+    "      --min-samples N     at least N timed samples before converging (default 10)\n"
+    "      --budget S          at most S seconds of timed samples a GPU case (default 1; a phase\n"
+    "                          that never settles, like a pageable copy, ends here and the case\n"
+    "                          says how precise it got; --timeout is the old name)\n"
+    "      --cpu-budget S      S seconds a CPU case (default 1; it stops sooner at 3 samples\n"
+    "                          and 0.2 s, and goes on to 3 samples when they are slow, up to 20 s)\n"
     "      --max-samples N     stop sampling a case at N timed samples (default 10000)\n"
+    "      --cache cold|warm   cold (default): flush L2 before each sample and each profiled\n"
+    "                          launch; warm: leave what the last sample left\n"
+    "      --keep-records N|all  store the CUPTI records of the first N timed samples of a case\n"
+    "                          (default 100); every sample's per-phase times are always stored\n"
     "      --metrics LIST      hardware counters of the metrics pass (one more sample per GPU\n"
     "                          case, under CUPTI's range profiler with kernel replay): nvprof\n"
     "                          names (gst_efficiency, ...), Nsight Compute names, 'default'\n"
     "                          (default: the default set; see 'varbench list --metrics')\n"
     "      --no-metrics        skip the metrics pass\n"
     "  -h, --help              this text\n"
+    "\n"
+    "Samples whose SM clock is under 75% of the device's measured peak are kept but dropped\n"
+    "from the statistics; such a case is marked 'throttled' (compare calls it noisy). On a\n"
+    "terminal, stderr shows one progress line; stdout is line-buffered (each case on disk and on\n"
+    "screen as soon as it is done).\n"
     "\n"
     "exit codes:\n"
     "  0  every case ran and verified\n"
@@ -70,6 +88,7 @@ struct opts {
     struct vb_overrides axes;
     struct vb_sampling sampling;
     struct vb_run_metrics metrics;
+    struct vb_progress progress;
     int quick;
 };
 
@@ -90,8 +109,8 @@ static int parse_number(const char *s, double lo, double hi, double *out)
     return 0;
 }
 
-enum { O_DB = 256, O_DEVICE, O_AXIS, O_QUICK, O_NOISE, O_MINS, O_MINT, O_TIMEOUT, O_MAXS,
-       O_METRICS, O_NO_METRICS };
+enum { O_DB = 256, O_DEVICE, O_AXIS, O_QUICK, O_NOISE, O_MINS, O_TIMEOUT, O_MAXS,
+       O_METRICS, O_NO_METRICS, O_CACHE, O_KEEP, O_CPU_BUDGET };
 
 /* parse fills o from argv; returns 0, 1 for --help (printed), or an exit code >= 2. */
 static int parse(int argc, char **argv, struct opts *o)
@@ -101,13 +120,18 @@ static int parse(int argc, char **argv, struct opts *o)
         {"device", required_argument, NULL, O_DEVICE}, {"axis", required_argument, NULL, O_AXIS},
         {"quick", no_argument, NULL, O_QUICK},      {"max-noise", required_argument, NULL, O_NOISE},
         {"min-samples", required_argument, NULL, O_MINS},
-        {"min-time", required_argument, NULL, O_MINT},
+        {"precision", required_argument, NULL, O_NOISE},
+        {"budget", required_argument, NULL, O_TIMEOUT},
         {"timeout", required_argument, NULL, O_TIMEOUT},
+        {"cpu-budget", required_argument, NULL, O_CPU_BUDGET},
+        {"cache", required_argument, NULL, O_CACHE},
+        {"keep-records", required_argument, NULL, O_KEEP},
         {"max-samples", required_argument, NULL, O_MAXS}, {"help", no_argument, NULL, 'h'},
         {"metrics", required_argument, NULL, O_METRICS},
         {"no-metrics", no_argument, NULL, O_NO_METRICS},
         {0, 0, 0, 0}};
-    double noise = -1, mins = -1, mint = -1, tmo = -1, maxs = -1, d;
+    double noise = -1, mins = -1, tmo = -1, maxs = -1, cpub = -1, keep = -2, d;
+    int cache = -1;
     struct vb_err err;
     int c;
     memset(o, 0, sizeof *o);
@@ -136,17 +160,29 @@ static int parse(int argc, char **argv, struct opts *o)
             o->quick = 1;
             break;
         case O_NOISE:
-            if (parse_number(optarg, 0, 100, &noise)) return usage_error("bad --max-noise '%s': a percentage", optarg);
+            if (parse_number(optarg, 0, 100, &noise))
+                return usage_error("bad --precision '%s': a percentage", optarg);
+            break;
+        case O_CPU_BUDGET:
+            if (parse_number(optarg, 0.001, 86400, &cpub))
+                return usage_error("bad --cpu-budget '%s': seconds", optarg);
+            break;
+        case O_CACHE:
+            if (!strcmp(optarg, "cold") || !strcmp(optarg, "warm")) cache = !strcmp(optarg, "cold");
+            else return usage_error("bad --cache '%s': cold or warm", optarg);
+            break;
+        case O_KEEP:
+            if (!strcmp(optarg, "all")) keep = -1;
+            else if (parse_number(optarg, 0, 1e9, &keep) || keep != (int)keep)
+                return usage_error("bad --keep-records '%s': a count or 'all'", optarg);
             break;
         case O_MINS:
             if (parse_number(optarg, 1, 1e7, &mins) || mins != (int)mins)
                 return usage_error("bad --min-samples '%s': a positive integer", optarg);
             break;
-        case O_MINT:
-            if (parse_number(optarg, 0, 3600, &mint)) return usage_error("bad --min-time '%s': seconds", optarg);
-            break;
         case O_TIMEOUT:
-            if (parse_number(optarg, 0.001, 86400, &tmo)) return usage_error("bad --timeout '%s': seconds", optarg);
+            if (parse_number(optarg, 0.001, 86400, &tmo))
+                return usage_error("bad --budget '%s': seconds", optarg);
             break;
         case O_MAXS:
             if (parse_number(optarg, 1, 1e7, &maxs) || maxs != (int)maxs)
@@ -172,11 +208,18 @@ static int parse(int argc, char **argv, struct opts *o)
     if (optind < argc) return usage_error("unexpected argument '%s'", argv[optind]);
     if (o->quick) vb_sampling_quick(&o->sampling);
     else vb_sampling_default(&o->sampling);
-    if (noise >= 0) o->sampling.max_noise = noise / 100;
+    /* --quick is a look, not a record: no counters unless asked for (the pass costs ~0.2 s a
+     * case, a quarter of a quick run) */
+    if (o->quick && !o->metrics.given) o->metrics.off = 1;
+    if (noise >= 0) o->sampling.precision = noise / 100;
     if (mins >= 0) o->sampling.min_samples = (int)mins;
-    if (mint >= 0) o->sampling.min_time_s = mint;
-    if (tmo >= 0) o->sampling.timeout_s = tmo;
+    if (tmo >= 0) o->sampling.budget_s = tmo;
+    if (cpub >= 0) o->sampling.cpu_budget_s = cpub;
     if (maxs >= 0) o->sampling.max_samples = (int)maxs;
+    if (cache >= 0) o->sampling.cold = cache;
+    if (keep > -2) o->sampling.keep_records = (int)keep;
+    if (o->sampling.min_samples > o->sampling.max_samples)
+        return usage_error("--min-samples is larger than --max-samples%s", "");
     return 0;
 }
 
@@ -234,7 +277,8 @@ static void on_signal(int sig)
 }
 
 struct tally {
-    int cases, ok, wrong, expected_wrong, failed, skipped, interrupted;
+    int cases, ok, wrong, expected_wrong, failed, skipped, interrupted, throttled;
+    double family_s[64]; /* wall time per family, in vb_families order */
 };
 
 /* setup_phases prints the case's setup phases (saxpy/nvrtc-driver's NVRTC compile and module
@@ -289,9 +333,20 @@ static void ladder(const struct vb_family *f, const struct rung *r, int n)
     printf("\n");
 }
 
+/* ensure_ref fills ref with the problem's reference answer at p (untimed: when no reference
+ * case computes it). 0 or -1 with err. */
+static int ensure_ref(const struct vb_family *f, const struct vb_problem *pb,
+                      const struct vb_point *p, double *ref, struct vb_err *err)
+{
+    if (!f->reference(p, ref, err)) return 0;
+    if (pb) return vb_err_context(err, "problem '%s/%s' reference", f->name, pb->name);
+    return vb_err_context(err, "family '%s' reference", f->name);
+}
+
 /* run_problem runs every selected variant of problem pb (f: the family as vb_problem_view
- * shows it for pb) at every point on device dev (-1: none). The reference is computed once per
- * point, and only when some variant there will use it. */
+ * shows it for pb) at every point on device dev (-1: none). The oracle is computed once per
+ * point, only when some variant there will use it: by the reference case, as its verified
+ * sample, when that case runs here, otherwise directly. */
 static int run_problem(const struct vb_family *f, const struct vb_problem *pb, struct opts *o,
                        struct vb_point *pts, int dev, const char *nodev, double d2d_gbps,
                        struct vb_store *st, int64_t run_id, struct tally *t, struct vb_err *err)
@@ -299,28 +354,40 @@ static int run_problem(const struct vb_family *f, const struct vb_problem *pb, s
     int np = vb_axes_expand(f, &o->axes, pts, MAX_POINTS, err), k, j;
     for (k = 0; k < np && !vb_interrupted; k++) {
         struct rung rungs[32];
-        int nrungs = 0;
+        int nrungs = 0, have_ref = 0;
         double *ref = NULL;
         for (j = 0; j < f->nvariants && !vb_interrupted; j++) {
             const struct vb_variant *v = &f->variants[j];
             struct vb_case_result r;
+            double *oracle = NULL;
+            char label[400];
             if (v->problem != pb || !vb_variant_matches(f, v, o->filter)) continue;
             /* with several devices, CPU variants run once (on the first pass) */
             if (!(v->flags & VB_GPU) && dev > 0 && o->device < 0) continue;
-            if (!ref && (dev >= 0 || !(v->flags & VB_GPU))) { /* a skipped case needs none */
+            if (!have_ref && (dev >= 0 || !(v->flags & VB_GPU))) { /* a skipped case needs none */
                 size_t n = f->out_len(&pts[k]);
-                if (!(ref = malloc(sizeof *ref * (n ? n : 1))))
+                if (!ref && !(ref = malloc(sizeof *ref * (n ? n : 1))))
                     return vb_err_set(err, VB_E_SYS, "out of memory for the reference (%zu values)",
                                       n);
-                if (f->reference(&pts[k], ref, err)) {
+                if (v->flags & VB_REFERENCE) oracle = ref;
+                else if (ensure_ref(f, pb, &pts[k], ref, err)) {
                     free(ref);
-                    if (pb)
-                        return vb_err_context(err, "problem '%s/%s' reference", f->name, pb->name);
-                    return vb_err_context(err, "family '%s' reference", f->name);
+                    return -1;
                 }
+                have_ref = 1;
             }
+            snprintf(label, sizeof label, "%s/%s %s", f->name, v->name, "");
+            vb_point_format(f, &pts[k], label + strlen(label), sizeof label - strlen(label));
+            vb_progress_case(&o->progress, label);
             vb_phase_setup_take(NULL, 0); /* the case's own, not an earlier one's */
-            vb_runner_case(f, v, &pts[k], dev, nodev, ref, &o->sampling, &r);
+            vb_runner_case(f, v, &pts[k], dev, nodev, oracle ? NULL : ref, oracle, &o->sampling, &r);
+            if (oracle && r.status != VB_STATUS_OK && ensure_ref(f, pb, &pts[k], ref, err)) {
+                vb_case_result_free(&r);
+                free(ref);
+                return -1;
+            }
+            vb_progress_clear(&o->progress);
+            vb_progress_done(&o->progress);
             vb_table_row(stdout, &r);
             vb_run_metrics_add(&o->metrics, &r);
             setup_phases();
@@ -339,6 +406,7 @@ static int run_problem(const struct vb_family *f, const struct vb_problem *pb, s
             t->failed += r.status == VB_STATUS_FAILED;
             t->skipped += r.status == VB_STATUS_SKIPPED;
             t->interrupted += r.status == VB_STATUS_INTERRUPTED;
+            t->throttled += r.dropped > 0;
             if (vb_store_case(st, run_id, &r, NULL, err)) {
                 vb_case_result_free(&r);
                 free(ref);
@@ -369,15 +437,37 @@ static int run_family(const struct vb_family *f, struct opts *o, struct vb_point
     return 0;
 }
 
+/* count_cases counts the cases the run will make (for the progress line). */
+static int count_cases(struct opts *o, struct vb_point *pts, int ndevices)
+{
+    const struct vb_problem *pbs[VB_MAX_PROBLEMS];
+    struct vb_family view;
+    struct vb_err err;
+    int i, j, k, np, npts, total = 0;
+    for (i = 0; vb_families[i]; i++) {
+        np = vb_family_problems(vb_families[i], pbs, VB_MAX_PROBLEMS);
+        for (k = 0; k < np && k < VB_MAX_PROBLEMS; k++) {
+            vb_problem_view(vb_families[i], pbs[k], &view);
+            if ((npts = vb_axes_expand(&view, &o->axes, pts, MAX_POINTS, &err)) < 0) continue;
+            for (j = 0; j < view.nvariants; j++)
+                if (view.variants[j].problem == pbs[k] &&
+                    vb_variant_matches(&view, &view.variants[j], o->filter))
+                    total += npts * ((view.variants[j].flags & VB_GPU) ? ndevices : 1);
+        }
+    }
+    return total;
+}
+
 static void options_line(const struct opts *o, char *buf, size_t n)
 {
     size_t used = 0;
     int i, k;
-    used += (size_t)snprintf(buf, n, "filter=%s device=%d quick=%d max_noise=%g min_samples=%d "
-                                     "min_time=%g timeout=%g max_samples=%d",
+    used += (size_t)snprintf(buf, n, "filter=%s device=%d quick=%d precision=%g min_samples=%d "
+                                     "budget=%g cpu_budget=%g max_samples=%d cache=%s keep_records=%d",
                              o->filter ? o->filter : "*", o->device, o->quick,
-                             o->sampling.max_noise, o->sampling.min_samples,
-                             o->sampling.min_time_s, o->sampling.timeout_s, o->sampling.max_samples);
+                             o->sampling.precision, o->sampling.min_samples, o->sampling.budget_s,
+                             o->sampling.cpu_budget_s, o->sampling.max_samples,
+                             o->sampling.cold ? "cold" : "warm", o->sampling.keep_records);
     for (i = 0; i < o->axes.n && used < n; i++) {
         used += (size_t)snprintf(buf + used, n - used, " axis:%s=", o->axes.o[i].name);
         for (k = 0; k < o->axes.o[i].n && used < n; k++)
@@ -397,11 +487,13 @@ int vb_cmd_run(int argc, char **argv)
     struct sigaction sa;
     char cwd[1024], optline[1024], nodev[1200] = "";
     double d2d[MAX_DEVICES] = {0}; /* each device's measured D2D ceiling, GB/s */
+    double peak[MAX_DEVICES] = {0}; /* each device's measured SM clock, MHz (the throttle rule) */
     int64_t run_id = 0;
     int rc, ndev = 0, d, first, last, code;
     vb_err_clear(&err);
     if ((rc = parse(argc, argv, &o))) return rc == 1 ? 0 : rc;
     if ((rc = check_selection(&o, pts))) return rc;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* every finished case on disk and on screen at once */
     if (vb_store_open(o.db, &st, &err)) return vb_report_error("run", &err);
     options_line(&o, optline, sizeof optline);
     info.kind = "suite";
@@ -446,7 +538,10 @@ int vb_cmd_run(int argc, char **argv)
         }
         if (vb_ceilings_measure(256u << 20, 10, c, &err)) goto cuda_fail;
         if (vb_store_ceilings(st, run_id, d, c, &err)) goto db_fail;
-        if (d < MAX_DEVICES) d2d[d] = c[VB_CEIL_D2D].gbps;
+        if (d < MAX_DEVICES) {
+            d2d[d] = c[VB_CEIL_D2D].gbps;
+            peak[d] = g.sm_clock_mhz;
+        }
         vb_table_gpu(stdout, &g, c);
     }
     if (ndev) {
@@ -467,26 +562,45 @@ int vb_cmd_run(int argc, char **argv)
         vb_err_clear(&err);
     }
     vb_table_header(stdout);
+    vb_progress_begin(&o.progress, stderr, count_cases(&o, pts, ndev ? last - first + 1 : 1));
     for (d = first; d <= last && !vb_interrupted; d++) {
         double dd = d >= 0 && d < MAX_DEVICES ? d2d[d] : 0;
         int i;
+        o.sampling.peak_clock_mhz = d >= 0 && d < MAX_DEVICES ? peak[d] : 0;
         for (i = 0; vb_families[i] && !vb_interrupted; i++) {
+            double t0 = vb_activity_now() * 1e-9;
             if (!selected(vb_families[i], o.filter)) continue;
-            if (run_family(vb_families[i], &o, pts, d, nodev, dd, st, run_id, &t, &err)) {
+            rc = run_family(vb_families[i], &o, pts, d, nodev, dd, st, run_id, &t, &err);
+            if (i < 64) t.family_s[i] += vb_activity_now() * 1e-9 - t0;
+            if (rc) {
                 if (err.code == VB_E_DB) goto db_fail;
                 goto fail;
             }
         }
         if (d < 0) break;
     }
+    vb_progress_clear(&o.progress);
+    vb_runner_release(&o.sampling); /* before the profiler it holds a session of goes */
     vb_run_metrics_finish(&o.metrics, stdout);
+    {
+        double total = 0;
+        int i;
+        printf("time per family:");
+        for (i = 0; vb_families[i] && i < 64; i++)
+            if (t.family_s[i] > 0) {
+                printf(" %s %.1f s,", vb_families[i]->name, t.family_s[i]);
+                total += t.family_s[i];
+            }
+        printf(" all cases %.1f s\n", total);
+    }
     vb_activity_stop();
     code = vb_interrupted ? vb_code_exit(VB_E_INTERRUPTED)
            : (t.wrong || t.failed) ? vb_code_exit(VB_E_WRONG)
            : (t.skipped && !ndev) ? vb_code_exit(VB_E_NODEV) : 0;
     snprintf(optline, sizeof optline,
-             "%d cases: %d ok, %d wrong-result, %d wrong on purpose, %d failed, %d skipped%s",
-             t.cases, t.ok, t.wrong, t.expected_wrong, t.failed, t.skipped,
+             "%d cases: %d ok, %d wrong-result, %d wrong on purpose, %d failed, %d skipped, "
+             "%d throttled%s",
+             t.cases, t.ok, t.wrong, t.expected_wrong, t.failed, t.skipped, t.throttled,
              vb_interrupted ? ", interrupted" : "");
     if (vb_store_run_end(st, run_id, vb_interrupted ? "interrupted" : "complete", code, optline,
                          &err))
@@ -499,6 +613,8 @@ int vb_cmd_run(int argc, char **argv)
 cuda_fail:
     if (err.code != VB_E_NODEV && err.code != VB_E_SYS && err.code != VB_E_USAGE) err.code = VB_E_CUDA;
 fail:
+    vb_progress_clear(&o.progress);
+    vb_runner_release(&o.sampling);
     vb_run_metrics_finish(&o.metrics, stdout);
     vb_activity_stop();
     code = vb_report_error("run", &err);
@@ -506,6 +622,8 @@ fail:
     vb_store_close(st);
     return code;
 db_fail:
+    vb_progress_clear(&o.progress);
+    vb_runner_release(&o.sampling);
     vb_run_metrics_finish(&o.metrics, stdout);
     vb_activity_stop();
     code = vb_report_error("run", &err);

@@ -1,4 +1,4 @@
-/* compare: matching cases of two runs and judging each (see compare.h). */
+/* compare: matching the cases of two runs and judging each, phase by phase (see compare.h). */
 #include "compare.h"
 
 #include <math.h>
@@ -14,6 +14,9 @@ static const char *const names[] = {
 #undef X
 };
 
+/* The parts of the GPU time judged on their own under metric "gpu", in display order. */
+static const char *const parts[] = {"h2d", "kernel", "d2h", "memset"};
+
 const char *vb_verdict_name(enum vb_verdict v)
 {
     return v < VB_VERDICT_COUNT ? names[v] : "?";
@@ -24,8 +27,25 @@ void vb_cmp_opts_default(struct vb_cmp_opts *o)
     o->threshold = 0.05;
     o->alpha = 0.001;
     o->min_samples = 5;
-    o->metric = "kernel";
+    o->metric = "gpu";
     o->across_devices = 0;
+}
+
+int vb_cmp_metric_ok(const char *name)
+{
+    static const char *const ok[] = {"gpu", "kernel", "h2d", "d2h", "memset", "e2e"};
+    size_t i;
+    for (i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if (!strcmp(name, ok[i])) return 1;
+    return 0;
+}
+
+const char *vb_cmp_phase_label(const char *phase)
+{
+    if (!strcmp(phase, "gpu")) return "GPU";
+    if (!strcmp(phase, "h2d")) return "H2D";
+    if (!strcmp(phase, "d2h")) return "D2H";
+    return phase;
 }
 
 void vb_cmp_result_free(struct vb_cmp_result *res)
@@ -37,63 +57,256 @@ void vb_cmp_result_free(struct vb_cmp_result *res)
 int vb_cmp_exit(const struct vb_cmp_result *res)
 {
     if (res->count[VB_VERDICT_SLOWER] || res->count[VB_VERDICT_BROKEN]) return 1;
-    return res->count[VB_VERDICT_NOISY] ? 3 : 0;
+    return res->count[VB_VERDICT_NOISY] || !res->compared ? 3 : 0;
 }
 
-/* run_gpu copies the name of the run's first GPU ("" without one) into buf. */
-static int run_gpu(struct vb_store *s, int64_t run, char *buf, size_t n, struct vb_err *err)
+/* severity orders verdicts for the worst-of rule: broken > slower > noisy > faster > same. */
+static int severity(enum vb_verdict v)
 {
-    struct vb_run_row *runs;
-    int nr, i;
-    buf[0] = '\0';
-    if (vb_store_runs(s, &runs, &nr, err)) return -1;
-    for (i = 0; i < nr; i++)
-        if (runs[i].id == run) snprintf(buf, n, "%s", runs[i].gpu);
-    free(runs);
+    switch (v) {
+    case VB_VERDICT_BROKEN:
+        return 4;
+    case VB_VERDICT_SLOWER:
+        return 3;
+    case VB_VERDICT_NOISY:
+        return 2;
+    case VB_VERDICT_FASTER:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static void fmt_change(double ratio, char *buf, size_t n)
+{
+    if (isnan(ratio))
+        snprintf(buf, n, "-");
+    else if (isinf(ratio))
+        snprintf(buf, n, "+inf%%");
+    else
+        snprintf(buf, n, "%+.0f%%", (ratio - 1) * 100);
+}
+
+char *vb_cmp_row_text(const struct vb_cmp_row *r, char *buf, size_t n)
+{
+    const char *v = vb_verdict_name(r->verdict);
+    char ch[32];
+    fmt_change(r->ratio, ch, sizeof ch);
+    switch (r->verdict) {
+    case VB_VERDICT_SLOWER:
+    case VB_VERDICT_FASTER:
+        snprintf(buf, n, "%s (%s %s)", v, vb_cmp_phase_label(r->phase), ch);
+        break;
+    case VB_VERDICT_NOISY:
+    case VB_VERDICT_NOT_COMPARED:
+        if (r->why[0])
+            snprintf(buf, n, "%s (%s)", v, r->why);
+        else
+            snprintf(buf, n, "%s", v);
+        break;
+    case VB_VERDICT_BROKEN:
+        snprintf(buf, n, "%s (%s -> %s)", v, r->status_base, r->status_cand);
+        break;
+    default:
+        snprintf(buf, n, "%s", v);
+    }
+    return buf;
+}
+
+/* One side of a phase: its samples, sorted (owned), and what is read off them. */
+struct side {
+    double *x;
+    int n;
+    double med, spread; /* spread: IQR/median, NaN for a zero median */
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* fetch reads the case's timed samples of metric into d, sorted. */
+static int fetch(struct vb_store *s, int64_t case_id, const char *metric, struct side *d,
+                 struct vb_err *err)
+{
+    memset(d, 0, sizeof *d);
+    d->med = d->spread = NAN;
+    if (vb_store_samples(s, case_id, metric, &d->x, &d->n, err)) return -1;
+    if (d->n > 0) {
+        qsort(d->x, (size_t)d->n, sizeof *d->x, cmp_double);
+        d->med = d->n % 2 ? d->x[d->n / 2] : 0.5 * (d->x[d->n / 2 - 1] + d->x[d->n / 2]);
+        d->spread = vb_stats_iqr_ratio(d->x, (size_t)d->n);
+    }
     return 0;
 }
 
-/* judge fills r's statistics and verdict from the two sample sets. */
+static void side_free(struct side *d)
+{
+    free(d->x);
+    d->x = NULL;
+    d->n = 0;
+}
+
+/* present: does the phase have samples on both sides, and any time on one of them? */
+static int present(const struct side *b, const struct side *c)
+{
+    return b->n > 0 && c->n > 0 && (b->med > 0 || c->med > 0);
+}
+
+/* judge_phase fills ph from the two sides (n > 0 each): the rule of compare.h. */
+static void judge_phase(const char *name, const struct side *b, const struct side *c,
+                        const struct vb_cmp_opts *o, struct vb_cmp_phase *ph)
+{
+    int ranked, slower, apart;
+    memset(ph, 0, sizeof *ph);
+    snprintf(ph->name, sizeof ph->name, "%s", name);
+    ph->n_base = b->n;
+    ph->n_cand = c->n;
+    ph->med_base = b->med;
+    ph->med_cand = c->med;
+    ph->p = ph->ratio = ph->spread = ph->limit = NAN;
+    if (b->n == 0 || c->n == 0 || !isfinite(b->med) || !isfinite(c->med)) {
+        ph->verdict = VB_VERDICT_NOISY;
+        snprintf(ph->why, sizeof ph->why, "no timed samples on a side");
+        return;
+    }
+    ph->ratio = b->med > 0 ? c->med / b->med : c->med > 0 ? INFINITY : 1.0;
+    ph->spread = fmax(b->spread, c->spread); /* fmax ignores the NaN of a zero median */
+    ph->limit = fmax(o->threshold, VB_CMP_NOISE_FACTOR * ph->spread);
+    if (ph->spread >= VB_CMP_UNSTABLE_SPREAD || !strcmp(name, "e2e"))
+        ph->limit = fmax(ph->limit, VB_CMP_UNSTABLE_FLOOR);
+    if (b->n == c->n && !memcmp(b->x, c->x, sizeof *b->x * (size_t)b->n)) {
+        ph->verdict = VB_VERDICT_SAME; /* the same samples: nothing changed, whatever the noise */
+        return;
+    }
+    if (!(fabs(ph->ratio - 1) >= ph->limit) || fabs(c->med - b->med) < VB_CMP_FLOOR_NS) {
+        ph->verdict = VB_VERDICT_SAME;
+        return;
+    }
+    /* evidence: ranges apart is enough at any size (so more samples never make a clear change
+     * less conclusive; 5-7 a side cannot reach alpha 0.001 in the rank test), and with enough
+     * samples a significant rank test is too */
+    slower = ph->ratio > 1;
+    apart = b->n >= VB_CMP_MIN_APART && c->n >= VB_CMP_MIN_APART &&
+            (slower ? b->x[b->n - 1] < c->x[0] : c->x[c->n - 1] < b->x[0]);
+    ranked = b->n >= o->min_samples && c->n >= o->min_samples;
+    if (ranked) ph->p = vb_stats_mann_whitney(b->x, (size_t)b->n, c->x, (size_t)c->n);
+    if (apart || (ranked && ph->p < o->alpha)) {
+        ph->verdict = slower ? VB_VERDICT_SLOWER : VB_VERDICT_FASTER;
+    } else {
+        ph->verdict = VB_VERDICT_NOISY;
+        if (ranked)
+            snprintf(ph->why, sizeof ph->why, "p %.2g, ranges overlap", ph->p);
+        else
+            snprintf(ph->why, sizeof ph->why, "ranges overlap");
+    }
+}
+
+/* add_phase judges metric's samples of the two cases into r's next phase. Nothing is judged
+ * (*added = 0) when a phase other than e2e has no samples on a side or no time on either, or,
+ * with share_of >= 0 (the base's GPU median), when its base median is under VB_CMP_SHARE of
+ * share_of. */
+static int add_phase(struct vb_store *base, int64_t bid, struct vb_store *cand, int64_t cid,
+                     const char *metric, double share_of, const struct vb_cmp_opts *o,
+                     struct vb_cmp_row *r, int *added, struct vb_err *err)
+{
+    struct side b, c;
+    int rc = -1;
+    *added = 0;
+    if (fetch(base, bid, metric, &b, err)) return -1;
+    if (fetch(cand, cid, metric, &c, err)) goto out;
+    rc = 0;
+    if (!present(&b, &c) && strcmp(metric, "e2e")) goto out;
+    if (share_of >= 0 && !(b.med > 0 && b.med >= VB_CMP_SHARE * share_of)) goto out;
+    judge_phase(metric, &b, &c, o, &r->phases[r->nphases++]);
+    *added = 1;
+out:
+    side_free(&b);
+    side_free(&c);
+    return rc;
+}
+
+/* decide copies the deciding phase, the worst verdict (the largest change among equals, the
+ * first phase among "same"), into the row. */
+static void decide(struct vb_cmp_row *r)
+{
+    const struct vb_cmp_phase *d = &r->phases[0];
+    int i;
+    for (i = 1; i < r->nphases; i++) {
+        const struct vb_cmp_phase *p = &r->phases[i];
+        int sp = severity(p->verdict), sd = severity(d->verdict);
+        /* among equal verdicts a larger change, by more than rounding: a phase that is the
+         * whole GPU time leaves the verdict to "gpu" */
+        if (sp > sd ||
+            (sp == sd && sp > 0 && fabs(log(p->ratio)) > fabs(log(d->ratio)) * (1 + 1e-9)))
+            d = p;
+    }
+    snprintf(r->phase, sizeof r->phase, "%s", d->name);
+    r->n_base = d->n_base;
+    r->n_cand = d->n_cand;
+    r->med_base = d->med_base;
+    r->med_cand = d->med_cand;
+    r->ratio = d->ratio;
+    r->p = d->p;
+    r->spread = d->spread;
+    r->limit = d->limit;
+    r->verdict = d->verdict;
+    if (d->verdict == VB_VERDICT_NOISY)
+        snprintf(r->why, sizeof r->why, "%s: %s", vb_cmp_phase_label(d->name), d->why);
+}
+
+/* judge fills r's phases and verdict from the two cases' samples. */
 static int judge(struct vb_store *base, const struct vb_case_row *b, struct vb_store *cand,
                  const struct vb_case_row *c, const struct vb_cmp_opts *o, struct vb_cmp_row *r,
                  struct vb_err *err)
 {
-    double *xb = NULL, *xc = NULL;
-    int nb, nc;
+    int added, i;
+    struct side eb, ec;
     if (strcmp(b->status, "ok") || !strcmp(c->status, "skipped")) {
         r->verdict = VB_VERDICT_NOT_COMPARED;
+        if (strcmp(b->status, "ok"))
+            snprintf(r->why, sizeof r->why, "%s in the base", b->status);
+        else
+            snprintf(r->why, sizeof r->why, "skipped in the candidate");
         return 0;
     }
     if (strcmp(c->status, "ok")) {
         r->verdict = VB_VERDICT_BROKEN;
         return 0;
     }
-    r->e2e_ratio = c->e2e_median_ns / b->e2e_median_ns;
-    if (!strcmp(o->metric, "kernel") && !b->needs_gpu) {
-        r->verdict = VB_VERDICT_NOT_COMPARED; /* a CPU-only case has no kernel time */
-        return 0;
-    }
-    if (vb_store_samples(base, b->id, o->metric, &xb, &nb, err) ||
-        vb_store_samples(cand, c->id, o->metric, &xc, &nc, err)) {
-        free(xb);
+    if (fetch(base, b->id, "e2e", &eb, err)) return -1;
+    if (fetch(cand, c->id, "e2e", &ec, err)) {
+        side_free(&eb);
         return -1;
     }
-    r->n_base = nb;
-    r->n_cand = nc;
-    r->med_base = vb_stats_median(xb, (size_t)nb);
-    r->med_cand = vb_stats_median(xc, (size_t)nc);
-    r->ratio = r->med_cand / r->med_base;
-    r->p = vb_stats_mann_whitney(xb, (size_t)nb, xc, (size_t)nc);
-    if (nb < o->min_samples || nc < o->min_samples || !isfinite(r->ratio))
+    r->e2e_ratio = eb.med > 0 ? ec.med / eb.med : NAN;
+    side_free(&eb);
+    side_free(&ec);
+    if (!b->needs_gpu) {
+        snprintf(r->basis, sizeof r->basis, "CPU-only");
+    } else if (!b->have_records || !c->have_records) {
+        snprintf(r->basis, sizeof r->basis, "no CUPTI records");
+    } else if (strcmp(o->metric, "e2e")) {
+        if (add_phase(base, b->id, cand, c->id, o->metric, -1, o, r, &added, err)) return -1;
+        if (!added)
+            snprintf(r->basis, sizeof r->basis, "no %s records", vb_cmp_phase_label(o->metric));
+        else if (!strcmp(o->metric, "gpu"))
+            for (i = 0; i < 4; i++)
+                if (add_phase(base, b->id, cand, c->id, parts[i], r->phases[0].med_base, o, r,
+                              &added, err))
+                    return -1;
+    }
+    if (!r->nphases && add_phase(base, b->id, cand, c->id, "e2e", -1, o, r, &added, err)) return -1;
+    decide(r);
+    if (b->throttled || c->throttled) {
+        /* a lower clock on some samples: the times are not comparable, whatever they say */
         r->verdict = VB_VERDICT_NOISY;
-    else if (fabs(r->ratio - 1) < o->threshold)
-        r->verdict = VB_VERDICT_SAME;
-    else if (!(r->p < o->alpha))
-        r->verdict = VB_VERDICT_NOISY;
-    else
-        r->verdict = r->ratio > 1 ? VB_VERDICT_SLOWER : VB_VERDICT_FASTER;
-    free(xb);
-    free(xc);
+        snprintf(r->why, sizeof r->why, "throttled: %s",
+                 b->throttled && c->throttled ? "both runs"
+                 : b->throttled               ? "base"
+                                              : "candidate");
+    }
     return 0;
 }
 
@@ -110,8 +323,74 @@ static struct vb_cmp_row *add_row(struct vb_cmp_result *res, int *cap, struct vb
     }
     r = &res->rows[res->nrows++];
     memset(r, 0, sizeof *r);
-    r->ratio = r->p = r->med_base = r->med_cand = r->e2e_ratio = NAN;
+    r->ratio = r->p = r->med_base = r->med_cand = r->e2e_ratio = r->spread = r->limit = NAN;
     return r;
+}
+
+/* check_run refuses a run that is not complete: its cases may be missing or half-written, and
+ * a comparison of them would pass for a verdict on the whole suite. Sets gpu to its GPU. */
+static int check_run(struct vb_store *s, int64_t run, const char *side, char *gpu, size_t n,
+                     struct vb_err *err)
+{
+    struct vb_run_info_row ri;
+    const char *why;
+    if (vb_store_run_info(s, run, &ri, err)) return -1;
+    snprintf(gpu, n, "%s", ri.gpu);
+    if (!strcmp(ri.status, "complete")) return 0;
+    if (!strcmp(ri.status, "running"))
+        why = "it did not finish (killed, or still writing)";
+    else if (!strcmp(ri.status, "interrupted"))
+        why = "it was stopped before its end";
+    else if (!strcmp(ri.status, "failed"))
+        why = "it failed";
+    else
+        why = "it did not end as complete";
+    vb_err_set(err, VB_E_USAGE, "%s run %lld is '%s': %s%s%s%s; compare a complete run", side,
+               (long long)run, ri.status, why, ri.message[0] ? " ('" : "", ri.message,
+               ri.message[0] ? "')" : "");
+    return vb_err_hint(err, "without --base-run/--cand-run, compare takes each database's newest "
+                            "complete run");
+}
+
+/* judged: did the row get a verdict on its times or its result? */
+static int judged(const struct vb_cmp_row *r)
+{
+    return r->verdict == VB_VERDICT_SAME || r->verdict == VB_VERDICT_FASTER ||
+           r->verdict == VB_VERDICT_SLOWER || r->verdict == VB_VERDICT_NOISY ||
+           r->verdict == VB_VERDICT_BROKEN;
+}
+
+/* conclude counts the compared cases and, when there are none, says why in res->why. A run
+ * with GPU cases is judged on them: its CPU references alone make no GPU comparison (a run on
+ * a machine without a GPU skips every GPU case and still times the references). */
+static void conclude(struct vb_cmp_result *res)
+{
+    int i, gpu = 0, cpu_judged = 0, nc = 0, ob = 0, oc = 0, total = 0;
+    for (i = 0; i < res->nrows; i++)
+        gpu |= res->rows[i].needs_gpu;
+    for (i = 0; i < res->nrows; i++) {
+        const struct vb_cmp_row *r = &res->rows[i];
+        if (gpu && !r->needs_gpu) {
+            cpu_judged += judged(r);
+            continue;
+        }
+        total++;
+        if (judged(r)) res->compared++;
+        nc += r->verdict == VB_VERDICT_NOT_COMPARED;
+        ob += r->verdict == VB_VERDICT_ONLY_BASE;
+        oc += r->verdict == VB_VERDICT_ONLY_CAND;
+    }
+    if (res->compared) return;
+    if (!total) {
+        snprintf(res->why, sizeof res->why, "nothing was compared: neither run has a case");
+        return;
+    }
+    snprintf(res->why, sizeof res->why,
+             "nothing was compared%s: of %d %scases, %d not-compared (skipped, or not ok in the "
+             "base), %d only in the base run, %d only in the candidate run%s%s",
+             gpu ? " on the GPU" : "", total, gpu ? "GPU " : "", nc, ob, oc,
+             cpu_judged ? "; CPU-only cases alone do not judge the GPU" : "",
+             gpu && nc ? " (a run without a GPU skips every GPU case)" : "");
 }
 
 int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *cand,
@@ -122,29 +401,29 @@ int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *ca
     int nb = 0, nc = 0, i, j, cap = 0, rc = -1;
     char *used = NULL;
     memset(res, 0, sizeof *res);
+    if (!vb_cmp_metric_ok(o->metric))
+        return vb_err_set(err, VB_E_USAGE,
+                          "unknown metric '%s' (gpu, kernel, h2d, d2h, memset "
+                          "or e2e)",
+                          o->metric);
     if ((run_base <= 0 && vb_store_latest_run(base, &run_base, err)) ||
         (run_cand <= 0 && vb_store_latest_run(cand, &run_cand, err)))
         return -1;
-    {
-        char st[32];
-        if (vb_store_run_status(base, run_base, st, sizeof st, err) ||
-            vb_store_run_status(cand, run_cand, st, sizeof st, err)) {
-            err->code = VB_E_USAGE;
-            return -1;
-        }
-    }
     res->run_base = run_base;
     res->run_cand = run_cand;
-    if (run_gpu(base, run_base, res->gpu_base, sizeof res->gpu_base, err) ||
-        run_gpu(cand, run_cand, res->gpu_cand, sizeof res->gpu_cand, err))
-        return -1;
+    if (check_run(base, run_base, "base", res->gpu_base, sizeof res->gpu_base, err) ||
+        check_run(cand, run_cand, "candidate", res->gpu_cand, sizeof res->gpu_cand, err))
+        goto out;
     if (!o->across_devices && strcmp(res->gpu_base, res->gpu_cand)) {
-        vb_err_set(err, VB_E_USAGE, "the runs are on different GPU models: base '%s', candidate '%s'",
-                   res->gpu_base[0] ? res->gpu_base : "none", res->gpu_cand[0] ? res->gpu_cand : "none");
-        return vb_err_hint(err, "a regression verdict needs the same GPU model; pass "
-                                "--across-devices for a hardware comparison");
+        vb_err_set(
+            err, VB_E_USAGE, "the runs are on different GPU models: base '%s', candidate '%s'",
+            res->gpu_base[0] ? res->gpu_base : "none", res->gpu_cand[0] ? res->gpu_cand : "none");
+        vb_err_hint(err, "a regression verdict needs the same GPU model; pass "
+                         "--across-devices for a hardware comparison");
+        goto out;
     }
-    if (vb_store_cases(base, run_base, &cb, &nb, err) || vb_store_cases(cand, run_cand, &cc, &nc, err))
+    if (vb_store_cases(base, run_base, &cb, &nb, err) ||
+        vb_store_cases(cand, run_cand, &cc, &nc, err))
         goto out;
     used = calloc((size_t)nc + 1, 1);
     if (!used) {
@@ -157,15 +436,20 @@ int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *ca
         snprintf(r->variant, sizeof r->variant, "%s", cb[i].variant);
         snprintf(r->axes, sizeof r->axes, "%s", cb[i].axes);
         snprintf(r->status_base, sizeof r->status_base, "%s", cb[i].status);
+        r->needs_gpu = cb[i].needs_gpu;
         for (j = 0; j < nc; j++)
-            if (!used[j] && !strcmp(cc[j].variant, cb[i].variant) && !strcmp(cc[j].axes, cb[i].axes))
+            if (!used[j] && !strcmp(cc[j].variant, cb[i].variant) &&
+                !strcmp(cc[j].axes, cb[i].axes))
                 break;
         if (j == nc) {
             r->verdict = VB_VERDICT_ONLY_BASE;
         } else {
             used[j] = 1;
             snprintf(r->status_cand, sizeof r->status_cand, "%s", cc[j].status);
-            if (judge(base, &cb[i], cand, &cc[j], o, r, err)) goto out;
+            if (judge(base, &cb[i], cand, &cc[j], o, r, err)) {
+                vb_err_context(err, "case '%s' %s", cb[i].variant, cb[i].axes);
+                goto out;
+            }
         }
         res->count[r->verdict]++;
     }
@@ -176,9 +460,11 @@ int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *ca
         snprintf(r->variant, sizeof r->variant, "%s", cc[j].variant);
         snprintf(r->axes, sizeof r->axes, "%s", cc[j].axes);
         snprintf(r->status_cand, sizeof r->status_cand, "%s", cc[j].status);
+        r->needs_gpu = cc[j].needs_gpu;
         r->verdict = VB_VERDICT_ONLY_CAND;
         res->count[r->verdict]++;
     }
+    conclude(res);
     rc = 0;
 out:
     free(cb);

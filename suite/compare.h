@@ -1,27 +1,63 @@
 /*
  * compare: regression verdicts between two runs (perf-regression CI), read from two
- * databases. Cases are matched by variant and axes; per case the ratio of medians of the
- * raw samples, a Mann-Whitney U test on them, and a verdict. A change counts only when it
- * is both larger than the threshold and significant at alpha; too few samples or a large
- * but insignificant change is "noisy". The default metric is the summed kernel time of a
- * sample (CUPTI), the GPU's own work: two runs of the same binary on an H200 agreed on it
- * within 0.5% for every GPU case, while end-to-end times (host work, pageable copies)
- * moved 5-40% between them, more than any within-run test can know about. --metric e2e
- * gates end-to-end time; CPU-only cases have no kernel time and are compared only then.
+ * databases. Cases are matched by variant and axes and judged phase by phase on the raw
+ * timed samples of each (CUPTI's per-sample GPU time and its parts H2D, kernel, D2H and
+ * memset; e2e is the host clock). It must tell a real change in one phase from the phases'
+ * own noise: two runs of the same binary on an H200 agree on kernel time within 0.5%, while
+ * pageable copies spread 5-40% (IQR/median) inside a run and move their medians +-17%
+ * between runs, and a pinned -> pageable D2H is +266%.
+ *
+ * Per judged phase: ratio = median(cand) / median(base); spread = the larger IQR/median of the
+ * two sides (quartiles linearly interpolated); limit = max(threshold, 3 x spread). A change
+ * must exceed both the threshold and the phase's own noise (the trackers' rule) and 0.5 us,
+ * then have evidence: the Mann-Whitney U test at alpha (with min_samples or more on both
+ * sides), or sample ranges that do not overlap with 3 or more a side (nvbench's rule). No
+ * evidence: noisy. Identical sample sets are always the same.
+ *
+ * Under the default metric "gpu" a GPU case is judged on its GPU time and on every phase
+ * holding a material share of it, VB_CMP_SHARE of the base's GPU median or more, so a D2H
+ * regression is named even where the kernel dominates. The case takes the worst verdict of
+ * its phases (broken > slower > noisy > faster > same); a case throttled in either run (SM
+ * clock under 75% of peak on some sample) is noisy, never slower or faster. CPU-only cases,
+ * and cases without CUPTI records, are judged on e2e.
  */
 #ifndef VB_COMPARE_H
 #define VB_COMPARE_H
 
 #include "store.h"
 
-#define VB_VERDICTS(X)                                                                   \
-    X(SAME, "same")                                                                      \
-    X(FASTER, "faster")                                                                  \
-    X(SLOWER, "slower")                                                                  \
-    X(NOISY, "noisy")                                                                    \
-    X(BROKEN, "broken")       /* verified in base, wrong or failed in the candidate */   \
-    X(NOT_COMPARED, "not-compared") /* not ok in the base, or skipped */                 \
-    X(ONLY_BASE, "only-in-base")                                                         \
+/* Under metric "gpu", a phase is judged on its own when its base median is at least this
+ * share of the base's GPU median: smaller phases move the GPU time by less than the noise. */
+#define VB_CMP_SHARE 0.05
+/* The effective threshold of a phase is at least this many times its spread (IQR/median): two
+ * default whole-catalog runs of one binary on an H100 moved unsettled phases' medians by
+ * up to 3.8x their spread between runs; 2x false-alarmed on 11 cases, 3x with the floor below
+ * on none. */
+#define VB_CMP_NOISE_FACTOR 3.0
+/* A phase that does not settle within a run (spread at least VB_CMP_UNSTABLE_SPREAD: pageable
+ * copies, 5-40%; kernels and pinned copies stay under 4%) and every host-clock (e2e) phase
+ * moves between runs by more than its spread says: identical H100 runs moved pageable copies'
+ * medians by up to 3.8x their spread (+70%) and CPU references by -23% to +74%. Such a phase
+ * must change by at least VB_CMP_UNSTABLE_FLOOR (a doubling; pinned -> pageable is +266%). */
+#define VB_CMP_UNSTABLE_SPREAD 0.05
+#define VB_CMP_UNSTABLE_FLOOR 1.0
+/* A change of a phase's median smaller than this is the timer and launch jitter, never slower or
+ * faster: a 3.6 us kernel's median moved 0.29 us (+8%) between those two runs. */
+#define VB_CMP_FLOOR_NS 500.0
+/* Ranges apart count as evidence only with at least this many samples a side: two single
+ * samples are always apart. */
+#define VB_CMP_MIN_APART 3
+/* The phases a case can be judged on: gpu, its four parts, and e2e. */
+#define VB_CMP_MAX_PHASES 6
+
+#define VB_VERDICTS(X)                                                                             \
+    X(SAME, "same")                                                                                \
+    X(FASTER, "faster")                                                                            \
+    X(SLOWER, "slower")                                                                            \
+    X(NOISY, "noisy")                                                                              \
+    X(BROKEN, "broken")             /* verified in base, wrong or failed in the candidate */       \
+    X(NOT_COMPARED, "not-compared") /* not ok in the base, or skipped */                           \
+    X(ONLY_BASE, "only-in-base")                                                                   \
     X(ONLY_CAND, "only-in-candidate")
 
 enum vb_verdict {
@@ -35,20 +71,42 @@ const char *vb_verdict_name(enum vb_verdict v);
 struct vb_cmp_opts {
     double threshold;   /* relative change that matters (0.05) */
     double alpha;       /* significance of the rank test (0.001) */
-    int min_samples;    /* fewer timed samples on a side: noisy (5) */
-    const char *metric; /* "kernel" (default) or "e2e" */
+    int min_samples;    /* samples a side for the rank test; fewer: ranges only (5) */
+    const char *metric; /* "gpu" (default: gpu and its material phases), "kernel", "h2d", "d2h",
+                         * "e2e" (that phase alone) */
     int across_devices; /* allow different GPU models (a hardware comparison) */
 };
 void vb_cmp_opts_default(struct vb_cmp_opts *o);
+/* vb_cmp_metric_ok: is name a metric of --metric? */
+int vb_cmp_metric_ok(const char *name);
 
-struct vb_cmp_row {
-    char variant[160], axes[256], status_base[16], status_cand[16];
+/* One judged phase of a case. */
+struct vb_cmp_phase {
+    char name[8]; /* "gpu", "kernel", "h2d", "d2h", "memset", "e2e" */
     int n_base, n_cand;
     double med_base, med_cand; /* ns */
     double ratio;              /* med_cand / med_base */
-    double p;                  /* Mann-Whitney two-sided p-value */
-    double e2e_ratio;          /* end-to-end median ratio, shown whatever the metric */
+    double spread;             /* max of the sides' IQR/median */
+    double limit;              /* effective threshold: max(threshold, 3 x spread) */
+    double p;                  /* Mann-Whitney two-sided p-value; NaN when not computed */
+    enum vb_verdict verdict;   /* same, faster, slower or noisy */
+    char why[48];              /* a noisy verdict's reason: "ranges overlap", "p 0.02" */
+};
+
+struct vb_cmp_row {
+    char variant[160], axes[256], status_base[16], status_cand[16];
+    int needs_gpu;
+    /* the deciding phase (the worst verdict; the largest change among equals), copied from
+     * phases[]; phase is "" when no phase was judged */
+    char phase[8];
+    int n_base, n_cand;
+    double med_base, med_cand, ratio, p, spread, limit;
+    double e2e_ratio; /* end-to-end median ratio, shown whatever the metric */
     enum vb_verdict verdict;
+    char why[64];   /* the verdict's reason when it is not the deciding phase's ("throttled") */
+    char basis[48]; /* why e2e stands in for the metric ("CPU-only", "no D2H records"), or "" */
+    struct vb_cmp_phase phases[VB_CMP_MAX_PHASES];
+    int nphases;
 };
 
 struct vb_cmp_result {
@@ -57,17 +115,31 @@ struct vb_cmp_result {
     struct vb_cmp_row *rows;
     int nrows;
     int count[VB_VERDICT_COUNT];
+    /* cases that got a verdict (same, faster, slower, noisy, broken); only GPU cases count
+     * when either run has one. 0: nothing was compared, and why[] says why. */
+    int compared;
+    char why[512];
 };
 
 /* vb_compare_runs compares run_cand of cand with run_base of base (run ids <= 0: the latest
- * complete run). Refuses (VB_E_USAGE) runs on different GPU models unless across_devices.
- * Fills *res (free with vb_cmp_result_free). */
+ * complete run). Refuses (VB_E_USAGE) a run that is not complete (running, interrupted,
+ * failed), saying which and why, and runs on different GPU models unless across_devices.
+ * Fills *res (free with vb_cmp_result_free); on failure *res is empty. */
 int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *cand,
                     int64_t run_cand, const struct vb_cmp_opts *o, struct vb_cmp_result *res,
                     struct vb_err *err);
 void vb_cmp_result_free(struct vb_cmp_result *res);
 
-/* vb_cmp_exit: 1 if a case is slower or broken, else 3 if one is noisy, else 0. */
+/* vb_cmp_phase_label: how text names a phase: "GPU", "H2D", "D2H", "kernel", "memset", "e2e". */
+const char *vb_cmp_phase_label(const char *phase);
+
+/* vb_cmp_row_text writes the row's verdict as people read it: "slower (D2H +266%)",
+ * "faster (kernel -31%)", "noisy (H2D: ranges overlap)", "noisy (throttled: candidate)",
+ * "broken (ok -> wrong-result)", "same". Returns buf. */
+char *vb_cmp_row_text(const struct vb_cmp_row *r, char *buf, size_t n);
+
+/* vb_cmp_exit: 1 if a case is slower or broken; else 3 if one is noisy or nothing was
+ * compared (res->compared == 0); else 0. */
 int vb_cmp_exit(const struct vb_cmp_result *res);
 
 #endif

@@ -37,6 +37,11 @@ struct vb_sample {
     uint64_t h2d_bytes, d2h_bytes, memset_bytes;
     int h2d_count, d2h_count, kernel_count, memset_count;
     double h2d_ns, d2h_ns, kernel_ns, memset_ns; /* sums of record durations */
+    double gpu_ns;       /* h2d + d2h + kernel + memset: the sample's GPU time (NaN unknown) */
+    double sm_clock_mhz; /* SM clock just before the sample (NaN when not measured) */
+    int dropped;         /* a timed sample whose clock was under 75% of the peak: kept, not used */
+    int records_dropped; /* its CUPTI records are not stored (timed samples past --keep-records);
+                            its sums above still count them */
 };
 
 /* One metric of one kernel launch, from the metrics pass (CUPTI range profiler). */
@@ -92,8 +97,13 @@ struct vb_case_result {
     int nsamples, ntimed;
     const char *stop_reason; /* "converged", "timeout", "min-samples", ... */
     int have_records;        /* CUPTI records were collected for this case */
-    /* statistics over the timed samples (milliseconds) */
-    struct vb_stats e2e_ms, kernel_ms, h2d_ms, d2h_ms;
+    /* statistics over the timed samples that were not dropped (milliseconds) */
+    struct vb_stats e2e_ms, kernel_ms, h2d_ms, d2h_ms, memset_ms, gpu_ms;
+    double gpu_ci_pct; /* 95% CI half-width of gpu's median, % of it (e2e's for CPU cases) */
+    int cold;          /* 1: L2 flushed before every sample (the default); 0 warm; -1 unknown */
+    double clock_min_mhz, clock_median_mhz; /* SM clock over the timed samples; NaN unknown */
+    int dropped;       /* timed samples dropped for a clock under 75% of the run's peak */
+    char stop_detail[64]; /* what the stop reason refers to ("d2h +-1.8%"), or "" */
     /* traffic of the median-e2e timed sample; traffic_varies when samples disagree */
     uint64_t h2d_bytes, d2h_bytes;
     int h2d_count, d2h_count, kernel_count, traffic_varies;
@@ -105,6 +115,7 @@ struct vb_case_result {
     size_t nmetrics;
     double gst_efficiency; /* store efficiency (%), sector-weighted over launches; NaN if none */
     double metrics_ns;     /* wall time of the metrics pass (replays included) */
+    int metrics_passes;    /* samples the metrics pass ran (the profiler's passes) */
 };
 
 /* vb_sample_find returns the index of the sample whose [start, end] window holds t, or -1.

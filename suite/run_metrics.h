@@ -21,6 +21,7 @@ struct vb_run_metrics {
     char why[768];            /* why metrics are unavailable in this run, "" if they are */
     int cases;                /* GPU cases profiled */
     double total_ns;          /* their metrics passes, replays included */
+    int samples;              /* samples profiled (one per kernel-replay pass or user pass) */
 };
 
 /* vb_run_metrics_init: the default set, pass on. */

@@ -8,33 +8,53 @@
 #include <string.h>
 #include <time.h>
 
+#include "coldcache.h"
 #include "gpu.h"
 #include "nvtx.h"
+#include "parallel.h"
 
 volatile sig_atomic_t vb_interrupted;
 
+/* Why these numbers (H100, the whole catalog, quick runs of the landed code): kernels settle to
+ * an IQR/median of 2% or less (64 of 71 cases), so the median's 95% CI reaches 0.5% within
+ * ~50-200 samples, well inside 1 s; pageable copies spread 5-40% even over 1,000 samples and
+ * would need thousands more, so a budget ends them (a 15 s timeout for each of 60 GPU cases is
+ * 15 minutes: no CI job). nvbench's 0.5 s of minimum time is dropped: a converged 5 us kernel
+ * would spend 100,000 samples on it. */
 void vb_sampling_default(struct vb_sampling *s)
 {
     memset(s, 0, sizeof *s);
     s->no_metrics = VB_METRICS_OFF;
-    s->max_noise = 0.005;
+    s->precision = 0.005;
+    s->material = 0.05;
     s->min_samples = 10;
-    s->min_time_s = 0.5;
-    s->timeout_s = 15.0;
+    s->budget_s = 1.0;
     s->max_samples = 10000;
-    s->warmups = 1;
+    s->max_warmups = 10;
+    s->cpu_min_samples = 3;
+    s->cpu_min_time_s = 0.2;
+    s->cpu_budget_s = 1.0;
+    s->cold = 1;
+    s->keep_records = 100;
 }
 
 void vb_sampling_quick(struct vb_sampling *s)
 {
-    memset(s, 0, sizeof *s);
-    s->no_metrics = VB_METRICS_OFF;
-    s->max_noise = 0.05;
-    s->min_samples = 3;
-    s->min_time_s = 0.02;
-    s->timeout_s = 2.0;
+    vb_sampling_default(s);
+    s->precision = 0.02;
+    s->min_samples = 5;
+    s->budget_s = 0.15;
     s->max_samples = 1000;
-    s->warmups = 1;
+    s->max_warmups = 3;
+    s->cpu_min_samples = 1;
+    s->cpu_min_time_s = 0;
+    s->cpu_budget_s = 0.3;
+}
+
+void vb_runner_release(const struct vb_sampling *cfg)
+{
+    vb_profiler_release(cfg->profiler); /* the session kept across cases, before the buffers */
+    vb_cold_release();
 }
 
 static double mono_ns(void)
@@ -44,23 +64,50 @@ static double mono_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-size_t vb_compare(const double *got, const double *ref, size_t n, double atol, double rtol,
-                  double *max_abs, double *max_rel)
+struct check {
+    const double *got, *ref;
+    double atol, rtol;
+    size_t bad[VB_PARALLEL_MAX];
+    double max_abs[VB_PARALLEL_MAX], max_rel[VB_PARALLEL_MAX];
+};
+
+static void check_part(size_t lo, size_t hi, void *ctx, int slot)
 {
+    struct check *c = ctx;
     size_t i, bad = 0;
     double ma = 0, mr = 0;
-    for (i = 0; i < n; i++) {
-        double d = fabs(got[i] - ref[i]);
-        if (!isfinite(got[i]) || !(d <= atol + rtol * fabs(ref[i]))) bad++;
+    for (i = lo; i < hi; i++) {
+        double d = fabs(c->got[i] - c->ref[i]);
+        if (!isfinite(c->got[i]) || !(d <= c->atol + c->rtol * fabs(c->ref[i]))) bad++;
         if (!isfinite(d)) {
             ma = mr = INFINITY;
             continue;
         }
         if (d > ma) ma = d;
-        if (ref[i] != 0 && d / fabs(ref[i]) > mr) mr = d / fabs(ref[i]);
+        if (c->ref[i] != 0 && d / fabs(c->ref[i]) > mr) mr = d / fabs(c->ref[i]);
     }
-    *max_abs = ma;
-    *max_rel = mr;
+    c->bad[slot] = bad;
+    c->max_abs[slot] = ma;
+    c->max_rel[slot] = mr;
+}
+
+size_t vb_compare(const double *got, const double *ref, size_t n, double atol, double rtol,
+                  double *max_abs, double *max_rel)
+{
+    struct check c;
+    size_t bad = 0;
+    int k, np;
+    c.got = got;
+    c.ref = ref;
+    c.atol = atol;
+    c.rtol = rtol;
+    np = vb_parallel_for(n, check_part, &c);
+    *max_abs = *max_rel = 0;
+    for (k = 0; k < np; k++) {
+        bad += c.bad[k];
+        if (!(c.max_abs[k] <= *max_abs)) *max_abs = c.max_abs[k]; /* INFINITY wins */
+        if (!(c.max_rel[k] <= *max_rel)) *max_rel = c.max_rel[k];
+    }
     return bad;
 }
 
@@ -76,16 +123,24 @@ static int grow_samples(struct vb_case_result *r, int *cap)
     return 0;
 }
 
-/* one_sample runs the variant once and appends the sample; 0 or -1 with err. */
+/* one_sample runs the variant once and appends the sample; a GPU sample is preceded by the L2
+ * flush (cfg->cold) and the SM clock reading, outside its window. 0 or -1 with err. */
 static int one_sample(const struct vb_variant *v, void *state, enum vb_sample_kind kind,
-                      struct vb_case_result *r, int *cap, struct vb_err *err)
+                      const struct vb_sampling *cfg, struct vb_case_result *r, int *cap,
+                      struct vb_err *err)
 {
     struct vb_sample *s;
-    double t0;
+    double t0, mhz = NAN;
     if (grow_samples(r, cap)) return vb_err_set(err, VB_E_SYS, "out of memory for samples");
+    if ((v->flags & VB_GPU) && kind != VB_SAMPLE_VERIFY && vb_cold_before(cfg->cold, &mhz, err))
+        return vb_err_context(err, "before a sample");
     s = &r->samples[r->nsamples];
     memset(s, 0, sizeof *s);
     s->kind = kind;
+    s->gpu_ns = NAN;
+    s->sm_clock_mhz = mhz > 0 ? mhz : NAN;
+    s->records_dropped = kind == VB_SAMPLE_TIMED && cfg->keep_records >= 0 &&
+                         r->ntimed >= cfg->keep_records;
     s->start = vb_activity_now();
     t0 = mono_ns();
     if (v->run(state, err)) return -1;
@@ -96,79 +151,216 @@ static int one_sample(const struct vb_variant *v, void *state, enum vb_sample_ki
     return 0;
 }
 
-/* attribute adds each CUPTI record's bytes and duration to the sample it started in. */
-static void attribute(struct vb_case_result *r)
+/* is_flush: a record of the cold cache's kernel (between samples, never part of one). */
+static int is_flush(const struct vb_kernel_rec *k)
 {
-    const struct vb_activity *a = &r->activity;
-    size_t i;
-    int k;
-    for (i = 0; i < a->nkernels; i++)
-        if ((k = vb_sample_find(r, a->kernels[i].start)) >= 0) {
-            r->samples[k].kernel_count++;
-            r->samples[k].kernel_ns += (double)(a->kernels[i].end - a->kernels[i].start);
-        }
-    for (i = 0; i < a->ncopies; i++) {
-        const struct vb_copy_rec *c = &a->copies[i];
-        if ((k = vb_sample_find(r, c->start)) < 0) continue;
-        if (c->copy_kind == 1) { /* CUPTI_ACTIVITY_MEMCPY_KIND_HTOD */
-            r->samples[k].h2d_count++;
-            r->samples[k].h2d_bytes += c->bytes;
-            r->samples[k].h2d_ns += (double)(c->end - c->start);
-        } else if (c->copy_kind == 2) { /* CUPTI_ACTIVITY_MEMCPY_KIND_DTOH */
-            r->samples[k].d2h_count++;
-            r->samples[k].d2h_bytes += c->bytes;
-            r->samples[k].d2h_ns += (double)(c->end - c->start);
-        }
-    }
-    for (i = 0; i < a->nmemsets; i++)
-        if ((k = vb_sample_find(r, a->memsets[i].start)) >= 0) {
-            r->samples[k].memset_count++;
-            r->samples[k].memset_bytes += a->memsets[i].bytes;
-            r->samples[k].memset_ns += (double)(a->memsets[i].end - a->memsets[i].start);
-        }
+    return k->name && strstr(k->name, "l2_flush");
 }
 
-/* summarise computes statistics over the timed samples and the traffic of the median one. */
-static int summarise(struct vb_case_result *r)
+/* attribute adds each record of batch to the sample it started in, then moves into r->activity
+ * the records worth storing: not the flushes, not those of timed samples past --keep-records
+ * (their sums are in the sample). batch is emptied. */
+static void attribute(struct vb_case_result *r, struct vb_activity *batch)
 {
-    double *e2e, *ker, *h2d, *d2h, med;
+    struct vb_activity *a = batch;
+    size_t i, kept;
+    int k;
+    for (i = kept = 0; i < a->nkernels; i++) {
+        struct vb_kernel_rec *x = &a->kernels[i];
+        if (is_flush(x)) goto drop_kernel;
+        if ((k = vb_sample_find(r, x->start)) >= 0) {
+            r->samples[k].kernel_count++;
+            r->samples[k].kernel_ns += (double)(x->end - x->start);
+            if (r->samples[k].records_dropped) goto drop_kernel;
+        }
+        a->kernels[kept++] = *x;
+        continue;
+    drop_kernel:
+        free(x->name);
+    }
+    a->nkernels = kept;
+    for (i = kept = 0; i < a->ncopies; i++) {
+        const struct vb_copy_rec *c = &a->copies[i];
+        if ((k = vb_sample_find(r, c->start)) >= 0) {
+            struct vb_sample *s = &r->samples[k];
+            if (c->copy_kind == 1) { /* CUPTI_ACTIVITY_MEMCPY_KIND_HTOD */
+                s->h2d_count++;
+                s->h2d_bytes += c->bytes;
+                s->h2d_ns += (double)(c->end - c->start);
+            } else if (c->copy_kind == 2) { /* CUPTI_ACTIVITY_MEMCPY_KIND_DTOH */
+                s->d2h_count++;
+                s->d2h_bytes += c->bytes;
+                s->d2h_ns += (double)(c->end - c->start);
+            }
+            if (s->records_dropped) continue;
+        }
+        a->copies[kept++] = *c;
+    }
+    a->ncopies = kept;
+    for (i = kept = 0; i < a->nmemsets; i++) {
+        const struct vb_memset_rec *m = &a->memsets[i];
+        if ((k = vb_sample_find(r, m->start)) >= 0) {
+            struct vb_sample *s = &r->samples[k];
+            s->memset_count++;
+            s->memset_bytes += m->bytes;
+            s->memset_ns += (double)(m->end - m->start);
+            if (s->records_dropped) continue;
+        }
+        a->memsets[kept++] = *m;
+    }
+    a->nmemsets = kept;
+    for (i = kept = 0; i < a->nranges; i++) {
+        struct vb_range_rec *x = &a->ranges[i];
+        if ((k = vb_sample_find(r, x->start)) >= 0 && r->samples[k].records_dropped) {
+            free(x->text);
+            continue;
+        }
+        a->ranges[kept++] = *x;
+    }
+    a->nranges = kept;
+    vb_activity_append(&r->activity, batch);
+}
+
+/* collect takes the records delivered so far (keep_open: the case's NVTX range stays open) and
+ * attributes them; then each sample's gpu_ns is the sum of its phases. 0, or -1 when CUPTI
+ * could not be flushed (the case then has no records). */
+static int collect(struct vb_case_result *r, int keep_open)
+{
+    struct vb_activity batch;
+    struct vb_err cerr;
+    int i;
+    memset(&batch, 0, sizeof batch);
+    if (!vb_activity_active()) return -1;
+    if ((keep_open ? vb_activity_take_keep_open(&batch, &cerr) : vb_activity_take(&batch, &cerr)))
+        return -1;
+    attribute(r, &batch);
+    r->have_records = 1;
+    for (i = 0; i < r->nsamples; i++) {
+        struct vb_sample *s = &r->samples[i];
+        s->gpu_ns = s->h2d_ns + s->d2h_ns + s->kernel_ns + s->memset_ns;
+    }
+    return 0;
+}
+
+/* The phases of a sample's GPU time, in the order the stopping rule and the store name them. */
+enum { PH_GPU, PH_H2D, PH_KERNEL, PH_D2H, PH_MEMSET, PH_E2E, PH_COUNT };
+static const char *const phase_names[PH_COUNT] = {"gpu", "h2d", "kernel", "d2h", "memset", "e2e"};
+
+static double phase_of(const struct vb_sample *s, int ph)
+{
+    switch (ph) {
+    case PH_GPU: return s->gpu_ns;
+    case PH_H2D: return s->h2d_ns;
+    case PH_KERNEL: return s->kernel_ns;
+    case PH_D2H: return s->d2h_ns;
+    case PH_MEMSET: return s->memset_ns;
+    default: return s->e2e_ns;
+    }
+}
+
+/* phase_values fills x with phase ph of the timed samples that count (not dropped); returns
+ * how many. x holds r->nsamples values. */
+static int phase_values(const struct vb_case_result *r, int ph, double *x)
+{
+    int i, n = 0;
+    for (i = 0; i < r->nsamples; i++)
+        if (r->samples[i].kind == VB_SAMPLE_TIMED && !r->samples[i].dropped)
+            x[n++] = phase_of(&r->samples[i], ph);
+    return n;
+}
+
+/* precision returns the worst relative CI half-width of the median over gpu and its material
+ * phases (e2e alone without records), naming that phase in *worst; *n gets the samples that
+ * count. INFINITY with fewer than 2; NaN when out of memory. */
+static double precision(const struct vb_case_result *r, const struct vb_sampling *cfg,
+                        const char **worst, int *n)
+{
+    double *x = malloc(sizeof *x * (size_t)(r->nsamples ? r->nsamples : 1)), lo, hi, gpu_med,
+           w = 0;
+    int ph;
+    *worst = r->have_records ? "gpu" : "e2e";
+    *n = 0;
+    if (!x) return NAN;
+    if (!r->have_records) {
+        *n = phase_values(r, PH_E2E, x);
+        w = vb_stats_median_ci(x, (size_t)*n, &lo, &hi);
+        free(x);
+        return w;
+    }
+    *n = phase_values(r, PH_GPU, x);
+    gpu_med = vb_stats_median(x, (size_t)*n);
+    w = vb_stats_median_ci(x, (size_t)*n, &lo, &hi);
+    for (ph = PH_H2D; ph <= PH_MEMSET && isfinite(w); ph++) {
+        int m = phase_values(r, ph, x);
+        double c, med = vb_stats_median(x, (size_t)m);
+        if (!(med >= cfg->material * gpu_med) || med <= 0) continue;
+        c = vb_stats_median_ci(x, (size_t)m, &lo, &hi);
+        if (c > w || isnan(c)) {
+            w = c;
+            *worst = phase_names[ph];
+        }
+    }
+    free(x);
+    return w;
+}
+
+/* mark_dropped marks timed samples whose SM clock is under 75% of the peak (the configured one,
+ * else the highest the case read) and counts them. */
+static void mark_dropped(struct vb_case_result *r, const struct vb_sampling *cfg)
+{
+    double peak = cfg->peak_clock_mhz;
+    int i;
+    if (!(peak > 0))
+        for (i = 0; i < r->nsamples; i++)
+            if (r->samples[i].sm_clock_mhz > peak) peak = r->samples[i].sm_clock_mhz;
+    r->dropped = 0;
+    for (i = 0; i < r->nsamples; i++) {
+        struct vb_sample *s = &r->samples[i];
+        s->dropped = s->kind == VB_SAMPLE_TIMED && peak > 0 && s->sm_clock_mhz < 0.75 * peak;
+        r->dropped += s->dropped;
+    }
+}
+
+/* summarise computes statistics over the timed samples that count, the clocks, and the
+ * traffic of the sample closest to the median GPU (or e2e) time. */
+static int summarise(struct vb_case_result *r, const struct vb_sampling *cfg)
+{
+    struct vb_stats *st[PH_COUNT] = {&r->gpu_ms, &r->h2d_ms, &r->kernel_ms, &r->d2h_ms,
+                                     &r->memset_ms, &r->e2e_ms};
+    double *x = malloc(sizeof *x * (size_t)(r->nsamples + 1)), med, lo, hi;
     const struct vb_sample *first = NULL, *pick = NULL;
-    int i, n = 0, rc = 0;
-    e2e = malloc(sizeof *e2e * (size_t)(r->ntimed + 1) * 4);
-    if (!e2e) return -1;
-    ker = e2e + r->ntimed + 1;
-    h2d = ker + r->ntimed + 1;
-    d2h = h2d + r->ntimed + 1;
+    int i, n, ph, rc = 0, pick_ph = r->have_records ? PH_GPU : PH_E2E;
+    if (!x) return -1;
+    mark_dropped(r, cfg);
+    for (ph = 0; ph < PH_COUNT; ph++) {
+        if (ph != PH_E2E && !r->have_records) {
+            vb_stats_compute(NULL, 0, st[ph]);
+            continue;
+        }
+        n = phase_values(r, ph, x);
+        for (i = 0; i < n; i++) x[i] /= 1e6;
+        rc |= vb_stats_compute(x, (size_t)n, st[ph]);
+        if (ph == pick_ph) r->gpu_ci_pct = 100 * vb_stats_median_ci(x, (size_t)n, &lo, &hi);
+    }
+    for (i = n = 0; i < r->nsamples; i++)
+        if (r->samples[i].kind == VB_SAMPLE_TIMED && r->samples[i].sm_clock_mhz > 0)
+            x[n++] = r->samples[i].sm_clock_mhz;
+    r->clock_median_mhz = n ? vb_stats_median(x, (size_t)n) : NAN;
+    r->clock_min_mhz = NAN;
+    for (i = 0; i < n; i++)
+        if (!(x[i] >= r->clock_min_mhz)) r->clock_min_mhz = x[i];
+    free(x);
+    med = pick_ph == PH_GPU ? r->gpu_ms.median : r->e2e_ms.median;
     for (i = 0; i < r->nsamples; i++) {
         const struct vb_sample *s = &r->samples[i];
-        if (s->kind != VB_SAMPLE_TIMED) continue;
-        e2e[n] = s->e2e_ns / 1e6;
-        ker[n] = s->kernel_ns / 1e6;
-        h2d[n] = s->h2d_ns / 1e6;
-        d2h[n] = s->d2h_ns / 1e6;
+        if (s->kind != VB_SAMPLE_TIMED || s->dropped) continue;
         if (!first) first = s;
         else if (s->h2d_bytes != first->h2d_bytes || s->d2h_bytes != first->d2h_bytes ||
                  s->h2d_count != first->h2d_count || s->d2h_count != first->d2h_count ||
                  s->kernel_count != first->kernel_count)
             r->traffic_varies = 1;
-        n++;
-    }
-    rc |= vb_stats_compute(e2e, (size_t)n, &r->e2e_ms);
-    if (r->have_records) {
-        rc |= vb_stats_compute(ker, (size_t)n, &r->kernel_ms);
-        rc |= vb_stats_compute(h2d, (size_t)n, &r->h2d_ms);
-        rc |= vb_stats_compute(d2h, (size_t)n, &r->d2h_ms);
-    } else {
-        vb_stats_compute(NULL, 0, &r->kernel_ms);
-        vb_stats_compute(NULL, 0, &r->h2d_ms);
-        vb_stats_compute(NULL, 0, &r->d2h_ms);
-    }
-    /* the sample closest to the median e2e gives the representative traffic */
-    med = r->e2e_ms.median;
-    for (i = 0; i < r->nsamples; i++) {
-        const struct vb_sample *s = &r->samples[i];
-        if (s->kind != VB_SAMPLE_TIMED) continue;
-        if (!pick || fabs(s->e2e_ns / 1e6 - med) < fabs(pick->e2e_ns / 1e6 - med)) pick = s;
+        if (!pick || fabs(phase_of(s, pick_ph) / 1e6 - med) < fabs(phase_of(pick, pick_ph) / 1e6 - med))
+            pick = s;
     }
     if (pick) {
         r->h2d_bytes = pick->h2d_bytes;
@@ -177,12 +369,11 @@ static int summarise(struct vb_case_result *r)
         r->d2h_count = pick->d2h_count;
         r->kernel_count = pick->kernel_count;
     }
-    free(e2e);
     return rc;
 }
 
 /* Kernel launches one profiled sample may hold; the counter image grows with it. */
-#define MAX_PROFILED_LAUNCHES 256
+#define MAX_PROFILED_LAUNCHES 512 /* the flushes before each launch are ranges too */
 
 static void reason_of(const struct vb_err *err, char *buf, size_t n)
 {
@@ -190,16 +381,91 @@ static void reason_of(const struct vb_err *err, char *buf, size_t n)
     else snprintf(buf, n, "%s", err->msg);
 }
 
-/* metrics_pass profiles one sample of the variant (outputs poisoned first) and keeps its
- * values in r; what goes wrong is recorded in r->metrics_status/reason, never in the case's
- * status. The activity records of the profiled sample (without timestamps) are dropped. */
+/* drop_flushes removes the metric values of the cold cache's flush launches (profiled ranges
+ * like any launch) among r->metrics[from..] and numbers those launches from 0 again. */
+static void drop_flushes(struct vb_case_result *r, size_t from)
+{
+    size_t i, kept = from;
+    int launch = -1, last = -1;
+    for (i = from; i < r->nmetrics; i++) {
+        struct vb_metric_value *m = &r->metrics[i];
+        if (!strcmp(m->kernel, VB_PROFILER_HOOK_NAME)) {
+            free(m->kernel);
+            free(m->metric);
+            continue;
+        }
+        if (m->launch != last) {
+            last = m->launch;
+            launch++;
+        }
+        m->launch = launch;
+        r->metrics[kept++] = *m;
+    }
+    r->nmetrics = kept;
+}
+
+/* profile_kernel_replay collects the kernel-replay metrics of one sample (one Start/Stop; CUPTI
+ * replays every launch as many times as they need); 0 or -1 with err. */
+static int profile_kernel_replay(const struct vb_variant *v, void *state, int device,
+                                 CUcontext ctx, const struct vb_sampling *cfg,
+                                 struct vb_case_result *r, struct vb_err *err)
+{
+    struct vb_err eerr; /* the run's own failure, if any, is the one to report */
+    size_t from = r->nmetrics;
+    int rc;
+    if (v->poison(state, err) ||
+        vb_profiler_begin_hooked(cfg->profiler, device, ctx, MAX_PROFILED_LAUNCHES,
+                                 cfg->cold ? vb_cold_launch_hook : NULL, NULL, err))
+        return -1;
+    rc = v->run(state, err);
+    if (vb_profiler_end(cfg->profiler, &r->metrics, &r->nmetrics, &eerr) && !rc) {
+        *err = eerr;
+        rc = -1;
+    }
+    r->metrics_passes++;
+    drop_flushes(r, from);
+    return rc;
+}
+
+/* profile_user_replay collects the user-replay metrics (the DRAM byte counts): the sample once
+ * per pass, poisoned first, each launch after an L2 flush; 0 or -1 with err. */
+static int profile_user_replay(const struct vb_variant *v, void *state, int device,
+                               CUcontext ctx, const struct vb_sampling *cfg,
+                               struct vb_case_result *r, struct vb_err *err)
+{
+    size_t from = r->nmetrics;
+    int rc, done = 0, pass;
+    rc = vb_profiler_begin_user(cfg->profiler, device, ctx, MAX_PROFILED_LAUNCHES,
+                                cfg->cold ? vb_cold_launch_hook : NULL, NULL, err);
+    for (pass = 0; !rc && !done; pass++) {
+        struct vb_err eerr;
+        if ((rc = v->poison(state, err) || vb_profiler_pass_begin(cfg->profiler, err))) break;
+        rc = v->run(state, err);
+        if (vb_profiler_pass_end(cfg->profiler, &done, &eerr) && !rc) {
+            *err = eerr;
+            rc = -1;
+        }
+        r->metrics_passes++;
+        if (!rc && !done && pass >= 64) rc = vb_err_set(err, VB_E_CUDA, "the profiler asked for "
+                                                                        "more than 64 passes");
+    }
+    if (!rc && vb_profiler_end(cfg->profiler, &r->metrics, &r->nmetrics, err)) rc = -1;
+    drop_flushes(r, from);
+    return rc;
+}
+
+/* metrics_pass profiles the variant's sample: the set's SASS and L1 counters under kernel
+ * replay, its DRAM byte counts under user replay (see profiler.h), every launch preceded by
+ * an L2 flush (cfg->cold) so that they are what ncu --cache-control all measures. Values are
+ * kept in r; what goes wrong is recorded in r->metrics_status/reason, never in the case's
+ * status. The profiled samples' activity records carry no timestamps and are dropped. */
 static void metrics_pass(const struct vb_variant *v, void *state, int device,
                          const struct vb_sampling *cfg, struct vb_case_result *r)
 {
     struct vb_err err;
     CUcontext ctx;
     int rc;
-    double t0 = mono_ns();
+    double t0 = mono_ns(), mhz;
     vb_err_clear(&err);
     if (!cfg->profiler) {
         r->metrics_status = cfg->no_metrics;
@@ -219,31 +485,25 @@ static void metrics_pass(const struct vb_variant *v, void *state, int device,
         if (vb_activity_take_keep_open(&r->activity, &cerr)) vb_activity_free(&r->activity);
     }
     vb_nvtx_push("metrics pass");
-    rc = v->poison(state, &err) ||
-         vb_profiler_begin(cfg->profiler, device, ctx, MAX_PROFILED_LAUNCHES, &err);
-    if (!rc) {
-        struct vb_err eerr; /* the run's own failure, if any, is the one to report */
-        rc = v->run(state, &err);
-        if (vb_profiler_end(cfg->profiler, &r->metrics, &r->nmetrics, &eerr) && !rc) {
-            err = eerr;
-            rc = -1;
-        }
-    }
+    if (v->flags & VB_LIBRARY_KERNELS) vb_profiler_release(cfg->profiler); /* a fresh session */
+    rc = vb_cold_before(cfg->cold, &mhz, &err); /* makes the flush's buffers before the hooks */
+    if (!rc && vb_profiler_has(cfg->profiler, 0))
+        rc = profile_kernel_replay(v, state, device, ctx, cfg, r, &err);
+    if (!rc && vb_profiler_has(cfg->profiler, 1))
+        rc = profile_user_replay(v, state, device, ctx, cfg, r, &err);
     vb_nvtx_pop();
-    if (vb_activity_active()) { /* the profiled sample's records carry no timestamps */
+    if (vb_activity_active()) {
         struct vb_activity dropped;
         struct vb_err cerr;
-        if (vb_activity_take_keep_open(&dropped, &cerr) == 0) {
-            /* but its kernel records name the launches, in the ranges' order */
-            vb_metric_values_name(r->metrics, r->nmetrics, dropped.kernels, dropped.nkernels);
-            vb_activity_free(&dropped);
-        }
+        if (vb_activity_take_keep_open(&dropped, &cerr) == 0) vb_activity_free(&dropped);
     }
-    /* one profiling session per case: a session kept across cases crashed inside CUPTI
-     * (libnvperf_host, in a replayed cuFFT launch after dozens of cases, H200, CUPTI 13.0) */
-    vb_profiler_release(cfg->profiler);
+    /* The session is kept from case to case (vb_runner_release ends it): a new session's first
+     * pass cost ~0.6 s (H100), 40 s over a run's 60 cases. Cases with library kernels get their
+     * own (VB_LIBRARY_KERNELS); a failure here ends the session, and the next case opens one. */
+    if (v->flags & VB_LIBRARY_KERNELS) vb_profiler_release(cfg->profiler); /* and not kept */
     r->metrics_ns = mono_ns() - t0;
     if (rc) {
+        vb_profiler_release(cfg->profiler);
         r->metrics_status = VB_METRICS_FAILED;
         reason_of(&err, r->metrics_reason, sizeof r->metrics_reason);
         return;
@@ -258,39 +518,96 @@ static void fail(struct vb_case_result *r, enum vb_status st, const struct vb_er
     reason_of(err, r->reason, sizeof r->reason);
 }
 
-/* sample_loop: warm-ups, then timed samples until the stopping rule holds. */
-static int sample_loop(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
-                       struct vb_case_result *r, int *cap, struct vb_err *err)
+/* warm_up runs warm-up samples until two in a row agree within 5% (end to end: known at once),
+ * at most cfg->max_warmups, and at most a quarter of the budget after the first. */
+static int warm_up(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
+                   struct vb_case_result *r, int *cap, struct vb_err *err)
 {
-    double mean = 0, m2 = 0, spent = 0, noise = INFINITY, t0;
+    double t0 = mono_ns(), prev = -1;
     int i;
-    for (i = 0; i < cfg->warmups; i++)
-        if (one_sample(v, state, VB_SAMPLE_WARMUP, r, cap, err)) return -1;
+    for (i = 0; i < cfg->max_warmups && !vb_interrupted; i++) {
+        double x;
+        if (one_sample(v, state, VB_SAMPLE_WARMUP, cfg, r, cap, err)) return -1;
+        x = r->samples[r->nsamples - 1].e2e_ns;
+        if (prev > 0 && fabs(x - prev) <= 0.05 * prev) break;
+        if (i > 0 && (mono_ns() - t0) * 1e-9 > cfg->budget_s / 4) break;
+        prev = x;
+    }
+    return 0;
+}
+
+/* gpu_loop: timed samples until the median GPU time is precise enough (checked at checkpoints,
+ * where the records are collected), or the budget or the sample cap is reached. */
+static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
+                    struct vb_case_result *r, int *cap, struct vb_err *err)
+{
+    double t0, w;
+    int next = cfg->min_samples > 2 ? cfg->min_samples : 2, n;
+    const char *worst = "gpu";
+    if (warm_up(v, state, cfg, r, cap, err)) return -1;
     t0 = mono_ns();
     for (;;) {
-        double x, d;
-        int n;
+        int spent, full;
         if (vb_interrupted) {
             r->stop_reason = "interrupted";
             return 0;
         }
-        if (one_sample(v, state, VB_SAMPLE_TIMED, r, cap, err)) return -1;
-        x = r->samples[r->nsamples - 1].e2e_ns;
-        n = r->ntimed;
-        spent += x * 1e-9;
-        d = x - mean;
-        mean += d / n;
-        m2 += d * (x - mean);
-        if (n > 1) noise = sqrt(m2 / (n - 1)) / mean;
-        if (n >= cfg->min_samples && spent >= cfg->min_time_s && noise <= cfg->max_noise) {
+        if (one_sample(v, state, VB_SAMPLE_TIMED, cfg, r, cap, err)) return -1;
+        spent = (mono_ns() - t0) * 1e-9 >= cfg->budget_s;
+        full = r->ntimed >= cfg->max_samples;
+        if (r->ntimed < next && !spent && !full) continue;
+        if (collect(r, 1) && r->have_records) return vb_err_set(err, VB_E_CUDA, "CUPTI flush failed");
+        mark_dropped(r, cfg);
+        w = precision(r, cfg, &worst, &n);
+        if (n >= cfg->min_samples && w <= cfg->precision) {
             r->stop_reason = "converged";
             return 0;
         }
-        if ((mono_ns() - t0) * 1e-9 >= cfg->timeout_s) {
-            r->stop_reason = n >= cfg->min_samples ? "timeout" : "timeout-before-min-samples";
+        if (spent || full) {
+            r->stop_reason = spent ? "budget" : "max-samples";
+            snprintf(r->stop_detail, sizeof r->stop_detail, "%s +-%.2f%%", worst,
+                     isfinite(w) ? 100 * w : 100.0);
             return 0;
         }
-        if (n >= cfg->max_samples) {
+        /* the CI narrows as 1/sqrt(n): ask for what that says is missing, in 1.2x-4x steps */
+        {
+            double want = isfinite(w) && w > 0 ? n * (w / cfg->precision) * (w / cfg->precision)
+                                               : 2.0 * n;
+            if (want < 1.2 * n + 1) want = 1.2 * n + 1;
+            if (want > 4.0 * n) want = 4.0 * n;
+            next = r->ntimed + (int)(want - n) + 1;
+        }
+    }
+}
+
+/* A CPU case takes cpu_min_samples samples however long they are, up to this: three are what
+ * compare needs to tell a change from the host's noise (CPU references moved -23% to +74%
+ * between two runs on a shared H100 host); the slowest reference (cos at 10^8) takes 4 s. */
+#define VB_CPU_CAP_S 20.0
+
+/* cpu_loop: a CPU-only case's budget; its verified sample warmed it. */
+static int cpu_loop(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
+                    struct vb_case_result *r, int *cap, struct vb_err *err)
+{
+    double t0 = mono_ns(), spent;
+    for (;;) {
+        if (vb_interrupted) {
+            r->stop_reason = "interrupted";
+            return 0;
+        }
+        if (one_sample(v, state, VB_SAMPLE_TIMED, cfg, r, cap, err)) return -1;
+        spent = (mono_ns() - t0) * 1e-9;
+        if (r->ntimed >= cfg->cpu_min_samples && spent >= cfg->cpu_min_time_s) {
+            r->stop_reason = "min-reached";
+            return 0;
+        }
+        /* past the budget only to reach the minimum count, and never past the cap */
+        if ((spent >= cfg->cpu_budget_s && r->ntimed >= cfg->cpu_min_samples) ||
+            spent >= VB_CPU_CAP_S) {
+            r->stop_reason = "budget";
+            return 0;
+        }
+        if (r->ntimed >= cfg->max_samples) {
             r->stop_reason = "max-samples";
             return 0;
         }
@@ -299,7 +616,8 @@ static int sample_loop(const struct vb_variant *v, void *state, const struct vb_
 
 void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
                     const struct vb_point *p, int device, const char *nodev_reason,
-                    const double *ref, const struct vb_sampling *cfg, struct vb_case_result *r)
+                    const double *ref, double *oracle, const struct vb_sampling *cfg,
+                    struct vb_case_result *r)
 {
     struct vb_err err;
     void *state = NULL;
@@ -314,10 +632,12 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
     r->point = *p;
     r->device = gpu ? device : -1;
     r->max_abs_err = r->max_rel_err = r->gst_efficiency = NAN;
+    r->gpu_ci_pct = r->clock_min_mhz = r->clock_median_mhz = NAN;
+    r->cold = gpu && cfg->cold;
     r->stop_reason = "not-run";
     vb_point_format(f, p, r->axes, sizeof r->axes);
     vb_stats_compute(NULL, 0, &r->e2e_ms);
-    r->kernel_ms = r->h2d_ms = r->d2h_ms = r->e2e_ms;
+    r->kernel_ms = r->h2d_ms = r->d2h_ms = r->memset_ms = r->gpu_ms = r->e2e_ms;
     r->start_ns = vb_activity_now();
     if (gpu && device < 0) {
         r->status = VB_STATUS_SKIPPED;
@@ -336,7 +656,7 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
     }
     snprintf(label, sizeof label, "case %s/%s %s", f->name, v->name, r->axes);
     vb_nvtx_push(label);
-    got = malloc(sizeof *got * (n ? n : 1));
+    got = oracle ? oracle : malloc(sizeof *got * (n ? n : 1));
     if (!got) {
         vb_err_set(&err, VB_E_SYS, "out of memory for %zu output values", n);
         fail(r, VB_STATUS_FAILED, &err);
@@ -349,12 +669,14 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
     }
     if (gpu) metrics_pass(v, state, device, cfg, r);
     /* verify: poisoned outputs, one sample, compare every element */
-    if (v->poison(state, &err) || one_sample(v, state, VB_SAMPLE_VERIFY, r, &cap, &err)) {
+    if (v->poison(state, &err) || one_sample(v, state, VB_SAMPLE_VERIFY, cfg, r, &cap, &err)) {
         fail(r, VB_STATUS_FAILED, &err);
         goto teardown;
     }
     v->fetch(state, got);
-    bad = vb_compare(got, ref, n, f->atol, f->rtol, &r->max_abs_err, &r->max_rel_err);
+    /* the oracle's own answer is what the others are held to; it still must be all numbers */
+    bad = vb_compare(got, oracle ? oracle : ref, n, oracle ? INFINITY : f->atol, f->rtol,
+                     &r->max_abs_err, &r->max_rel_err);
     if (bad) {
         r->status = VB_STATUS_WRONG;
         snprintf(r->reason, sizeof r->reason,
@@ -365,7 +687,7 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
         snprintf(r->reason, sizeof r->reason,
                  "expected a wrong result (wrong on purpose) but this sample verified");
     }
-    if (sample_loop(v, state, cfg, r, &cap, &err)) {
+    if ((gpu ? gpu_loop : cpu_loop)(v, state, cfg, r, &cap, &err)) {
         fail(r, VB_STATUS_FAILED, &err);
         goto teardown;
     }
@@ -375,22 +697,16 @@ teardown:
 pop:
     vb_nvtx_pop();
     if (gpu && vb_activity_active()) {
-        struct vb_err cerr;
-        struct vb_activity rest;
-        if (vb_activity_take(&rest, &cerr) == 0) {
-            vb_activity_append(&r->activity, &rest); /* after what the metrics pass kept */
-            r->have_records = 1;
-            attribute(r);
-        }
+        collect(r, 0);
         if (r->activity.dropped && r->status == VB_STATUS_OK)
             snprintf(r->reason, sizeof r->reason, "CUPTI dropped %zu records", r->activity.dropped);
     }
-    if (summarise(r) && r->status == VB_STATUS_OK) {
+    if (summarise(r, cfg) && r->status == VB_STATUS_OK) {
         r->status = VB_STATUS_FAILED;
         snprintf(r->reason, sizeof r->reason, "out of memory summarising samples");
     }
     r->end_ns = vb_activity_now();
-    free(got);
+    if (!oracle) free(got);
 }
 
 void vb_case_result_free(struct vb_case_result *r)

@@ -1,10 +1,17 @@
 /*
- * runner: runs one case (a variant at one point of its family's axes) the nvbench way:
- * poison the outputs, one verified sample, warm-up, then timed samples until the relative
- * noise of the end-to-end time is under a bound with a minimum count and time, or a
- * timeout. Every sample's window on CUPTI's clock is kept, and the CUPTI records are then
- * attributed to the samples they fall in. A variant never aborts the run: what goes wrong
- * is recorded in the case's status and reason.
+ * runner: runs one case (a variant at one point of its family's axes) the nvbench way, on GPU
+ * time: poison the outputs, one verified sample, warm-up until two samples agree, then timed
+ * samples, each after an L2 flush and a reading of the SM clock (outside its window), until the
+ * 95% confidence interval of the median GPU time (CUPTI: H2D + kernel + D2H + memset), and of
+ * every phase holding a material share of it, is within the precision, or the case's budget is
+ * spent (pageable copies never settle: they end there, and the case says which phase and how
+ * precise it got). Samples whose SM clock is under 75% of the run's peak are kept but dropped
+ * from the statistics and counted (nvbench's throttle rule). CPU-only cases (the references)
+ * have a budget of their own. Every sample's window on CUPTI's clock is kept; records are
+ * collected at checkpoints (n = 10, then as many more as the precision reached says are
+ * needed), attributed to the samples they fall in, and kept for the first --keep-records timed
+ * samples only. A variant never aborts the run: what goes wrong is recorded in the case's
+ * status and reason.
  */
 #ifndef VB_RUNNER_H
 #define VB_RUNNER_H
@@ -15,12 +22,20 @@
 #include "result.h"
 
 struct vb_sampling {
-    double max_noise;  /* stop when stdev/mean of e2e <= this ... */
-    int min_samples;   /* ... and at least this many timed samples ... */
-    double min_time_s; /* ... and this much time in timed samples; */
-    double timeout_s;  /* or when this much wall-clock time has passed since the first timed one; */
-    int max_samples;   /* or at this many timed samples (bounds memory and database size) */
-    int warmups;
+    double precision; /* stop when the 95% CI of the median of gpu and of each material phase is
+                         within this fraction of it (0.005) ... */
+    double material;  /* (a phase is material from this share of the gpu median: 0.05) */
+    int min_samples;  /* ... with at least this many timed samples (10); */
+    double budget_s;  /* or when this much wall time has gone into timed samples (1.0); */
+    int max_samples;  /* or at this many timed samples (bounds memory and database size) */
+    int max_warmups;  /* warm-up samples at most, until two in a row agree within 5% (e2e) */
+    /* CPU-only cases: timed samples until cpu_min_samples and cpu_min_time_s are both reached,
+     * or cpu_budget_s has gone (at least one sample); their verified sample warms them */
+    int cpu_min_samples;
+    double cpu_min_time_s, cpu_budget_s;
+    int cold;            /* flush L2 before each sample (the default; --cache warm: 0) */
+    int keep_records;    /* store the CUPTI records of the first N timed samples (-1: all) */
+    double peak_clock_mhz; /* the device's measured SM clock; 0: the case's highest reading */
     /* The metrics pass of GPU cases: one more sample under this profiler, before the verified
      * one. Without a profiler, GPU cases record no_metrics (VB_METRICS_OFF for --no-metrics,
      * VB_METRICS_UNAVAILABLE with no_metrics_reason when counters cannot be read here). */
@@ -29,7 +44,9 @@ struct vb_sampling {
     const char *no_metrics_reason;
 };
 
-/* nvbench's defaults (0.5% noise, 10 samples, 0.5 s, 15 s timeout) and a --quick variant. */
+/* The default budget (0.5% precision, 10 samples, 1 s a GPU case; CPU cases 3 samples and
+ * 0.2 s, past 1 s only to reach 3 samples, never past 20 s) and --quick (2%, 5 samples, 0.15 s;
+ * CPU 1 sample, 0.3 s). */
 void vb_sampling_default(struct vb_sampling *s);
 void vb_sampling_quick(struct vb_sampling *s);
 
@@ -38,11 +55,19 @@ extern volatile sig_atomic_t vb_interrupted;
 
 /* vb_runner_case runs variant v of family f at point p on CUDA device `device` (ignored for
  * CPU variants; -1 means no device: GPU variants are recorded as skipped with nodev_reason).
- * ref holds the family's reference answer for p (out_len doubles). Fills *r, which the caller
- * releases with vb_case_result_free. */
+ * ref holds the family's reference answer for p (out_len doubles). A reference variant may
+ * instead be given oracle (out_len doubles, ref NULL): its verified sample's answer is written
+ * there, to verify the point's other variants (the oracle is computed once per point, and that
+ * computation is the reference case's first sample); r->status is then ok only if it ran. Fills
+ * *r, which the caller releases with vb_case_result_free. */
 void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
                     const struct vb_point *p, int device, const char *nodev_reason,
-                    const double *ref, const struct vb_sampling *cfg, struct vb_case_result *r);
+                    const double *ref, double *oracle, const struct vb_sampling *cfg,
+                    struct vb_case_result *r);
+
+/* vb_runner_release ends what the runner keeps from case to case: the metrics pass's profiling
+ * session and the cold cache's buffers. */
+void vb_runner_release(const struct vb_sampling *cfg);
 
 void vb_case_result_free(struct vb_case_result *r);
 

@@ -53,6 +53,54 @@ int vb_stats_compute(const double *x, size_t n, struct vb_stats *out)
     return isnan(out->median) ? -1 : 0;
 }
 
+/* sorted returns a sorted malloc'd copy of x[0..n), or NULL. */
+static double *sorted(const double *x, size_t n)
+{
+    double *t = malloc((n ? n : 1) * sizeof *t);
+    if (!t) return NULL;
+    memcpy(t, x, n * sizeof *t);
+    qsort(t, n, sizeof *t, cmp_double);
+    return t;
+}
+
+static double quantile(const double *t, size_t n, double q)
+{
+    double pos = q * (double)(n - 1), f = floor(pos);
+    size_t i = (size_t)f;
+    return i + 1 < n ? t[i] + (pos - f) * (t[i + 1] - t[i]) : t[n - 1];
+}
+
+double vb_stats_median_ci(const double *x, size_t n, double *lo, double *hi)
+{
+    double *t, med, half;
+    long j, k;
+    *lo = *hi = NAN;
+    if (n == 0) return INFINITY;
+    if (!(t = sorted(x, n))) return NAN;
+    /* ranks (1-based) n/2 -+ 1.96 sqrt(n)/2: the binomial(n, 1/2) normal approximation */
+    j = (long)floor((double)n / 2.0 - 0.98 * sqrt((double)n));
+    k = (long)ceil((double)n / 2.0 + 1.0 + 0.98 * sqrt((double)n));
+    if (j < 1) j = 1;
+    if (k > (long)n) k = (long)n;
+    *lo = t[j - 1];
+    *hi = t[k - 1];
+    med = quantile(t, n, 0.5);
+    free(t);
+    half = (*hi - *lo) / 2.0;
+    if (n < 2 || med == 0) return INFINITY;
+    return half / fabs(med);
+}
+
+double vb_stats_iqr_ratio(const double *x, size_t n)
+{
+    double *t, r, med;
+    if (n == 0 || !(t = sorted(x, n))) return NAN;
+    med = quantile(t, n, 0.5);
+    r = med != 0 ? (quantile(t, n, 0.75) - quantile(t, n, 0.25)) / fabs(med) : NAN;
+    free(t);
+    return r;
+}
+
 struct tagged {
     double v;
     int from_a;

@@ -22,6 +22,16 @@ int vb_stats_compute(const double *x, size_t n, struct vb_stats *out);
  * memory runs out. */
 double vb_stats_median(const double *x, size_t n);
 
+/* vb_stats_median_ci sets [*lo, *hi] to the distribution-free 95% confidence interval of the
+ * median of x[0..n) (order statistics n/2 -+ 0.98 sqrt(n), rounded outwards; [min, max] for
+ * n < 6). Returns the half-width over the median (INFINITY for n < 2 or a zero median), or NaN
+ * when memory runs out. */
+double vb_stats_median_ci(const double *x, size_t n, double *lo, double *hi);
+
+/* vb_stats_iqr_ratio returns the interquartile range over the median (linear-interpolated
+ * quartiles) of x[0..n): nvbench's spread. NaN for n == 0 or out of memory. */
+double vb_stats_iqr_ratio(const double *x, size_t n);
+
 /* vb_stats_mann_whitney returns the two-sided p-value of the Mann-Whitney U test that samples a
  * and b come from the same distribution (normal approximation with tie and continuity
  * corrections; fit for n >= 5 a side). Returns NaN for an empty side or out of memory. */

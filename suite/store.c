@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_STMTS 32
+#define MAX_STMTS 64
 #define MAX_STRINGS 64
 
 struct vb_store {
@@ -279,6 +279,38 @@ static const char *const migrations[] = {
     "  c.h2d_median_ns / 1e6 AS h2d_ms, c.d2h_bytes, c.d2h_count, c.d2h_median_ns / 1e6 AS d2h_ms,\n"
     "  c.gst_efficiency, c.metrics_status, c.max_abs_err, c.max_rel_err, c.reason\n"
     "  FROM cases c JOIN variants v ON v.id = c.variant_id;\n",
+    /* 2 -> 3: measurement v2: each sample's GPU time (the sum of its phases), the SM clock
+     * before it and whether it was dropped for a low clock, whether its records were kept; per
+     * case the cache state, the clocks, the dropped count, the GPU-time and memset medians and
+     * the precision reached. Old samples get their GPU time from their phases. */
+    "ALTER TABLE samples ADD COLUMN gpu_ns REAL;\n"
+    "ALTER TABLE samples ADD COLUMN sm_clock_mhz REAL;\n"
+    "ALTER TABLE samples ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;\n"
+    "ALTER TABLE samples ADD COLUMN records_kept INTEGER NOT NULL DEFAULT 1;\n"
+    "UPDATE samples SET gpu_ns = kernel_ns + IFNULL(h2d_ns, 0) + IFNULL(d2h_ns, 0) +\n"
+    "  IFNULL(memset_ns, 0) WHERE kernel_ns IS NOT NULL;\n"
+    "ALTER TABLE cases ADD COLUMN cache TEXT CHECK(cache IN ('cold','warm'));\n"
+    "ALTER TABLE cases ADD COLUMN gpu_median_ns REAL;\n"
+    "ALTER TABLE cases ADD COLUMN memset_median_ns REAL;\n"
+    "ALTER TABLE cases ADD COLUMN gpu_ci_pct REAL;\n"
+    "ALTER TABLE cases ADD COLUMN stop_detail TEXT;\n"
+    "ALTER TABLE cases ADD COLUMN clock_min_mhz REAL;\n"
+    "ALTER TABLE cases ADD COLUMN clock_median_mhz REAL;\n"
+    "ALTER TABLE cases ADD COLUMN dropped_samples INTEGER NOT NULL DEFAULT 0;\n"
+    "CREATE TEMP TABLE vb_gpu_rank AS SELECT case_id, gpu_ns, row_number() OVER\n"
+    "  (PARTITION BY case_id ORDER BY gpu_ns) AS k, count(*) OVER (PARTITION BY case_id) AS c\n"
+    "  FROM samples WHERE kind = 'timed' AND gpu_ns IS NOT NULL;\n"
+    "UPDATE cases SET gpu_median_ns = (SELECT avg(gpu_ns) FROM vb_gpu_rank m WHERE\n"
+    "  m.case_id = cases.id AND m.k IN ((m.c + 1) / 2, (m.c + 2) / 2)) WHERE have_records;\n"
+    "DROP TABLE vb_gpu_rank;\n"
+    "DROP VIEW case_summary;\n"
+    "CREATE VIEW case_summary AS SELECT c.run_id, c.id AS case_id, v.family || '/' || v.name AS\n"
+    "  variant, c.axes, c.status, c.samples, c.stop_reason, c.e2e_median_ns / 1e6 AS e2e_ms,\n"
+    "  c.gpu_median_ns / 1e6 AS gpu_ms, c.kernel_median_ns / 1e6 AS kernel_ms, c.h2d_bytes,\n"
+    "  c.h2d_count, c.h2d_median_ns / 1e6 AS h2d_ms, c.d2h_bytes, c.d2h_count,\n"
+    "  c.d2h_median_ns / 1e6 AS d2h_ms, c.cache, c.clock_min_mhz, c.clock_median_mhz,\n"
+    "  c.dropped_samples, c.gst_efficiency, c.metrics_status, c.max_abs_err, c.max_rel_err,\n"
+    "  c.reason FROM cases c JOIN variants v ON v.id = c.variant_id;\n",
 };
 
 /* connect opens path with flags into a fresh store and reads its schema version and table count;
@@ -585,12 +617,16 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
     const struct vb_activity *a = &r->activity;
     size_t i;
     int k;
-/* records outside every sample (poisoning, set-up) get a NULL sample_id (bound as 0) */
+/* records outside every sample (poisoning, set-up) get a NULL sample_id (bound as 0); those of
+ * a timed sample past --keep-records are not stored (the sample row keeps their sums) */
 #define SAMPLE_ID(t) ((k = vb_sample_find(r, (t))) >= 0 ? sample_ids[k] : (int64_t)0)
+#define SKIP(t) ((k = vb_sample_find(r, (t))) >= 0 && r->samples[k].records_dropped)
     for (i = 0; i < a->nkernels; i++) {
         const struct vb_kernel_rec *x = &a->kernels[i];
         char sn[256];
-        int64_t sid, mid, smp = SAMPLE_ID(x->start);
+        int64_t sid, mid, smp;
+        if (SKIP(x->start)) continue;
+        smp = SAMPLE_ID(x->start);
         short_name(x->name, sn, sizeof sn);
         if (string_id(s, sn, &sid, err) || string_id(s, x->name, &mid, err)) return -1;
         if (put(s, kq, NULL, err, "iUuunnnnnnnnnnnnnii", case_id, (uint64_t)smp, x->start, x->end,
@@ -601,6 +637,7 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
     }
     for (i = 0; i < a->ncopies; i++) {
         const struct vb_copy_rec *x = &a->copies[i];
+        if (SKIP(x->start)) continue;
         if (put(s, cq, NULL, err, "iUuunnnnunnn", case_id, (uint64_t)SAMPLE_ID(x->start), x->start, x->end,
                 (int)x->device, (int)x->context, (int)x->stream, (int)x->correlation, x->bytes,
                 (int)x->copy_kind, (int)x->src_kind, (int)x->dst_kind))
@@ -608,6 +645,7 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
     }
     for (i = 0; i < a->nmemsets; i++) {
         const struct vb_memset_rec *x = &a->memsets[i];
+        if (SKIP(x->start)) continue;
         if (put(s, mq, NULL, err, "iUuunnnnnun", case_id, (uint64_t)SAMPLE_ID(x->start), x->start, x->end,
                 (int)x->device, (int)x->context, (int)x->stream, (int)x->correlation,
                 (int)x->value, x->bytes, (int)x->memory_kind))
@@ -616,6 +654,7 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
     for (i = 0; i < a->nranges; i++) {
         const struct vb_range_rec *x = &a->ranges[i];
         int64_t tid;
+        if (SKIP(x->start)) continue;
         if (string_id(s, x->text, &tid, err) ||
             put(s, nq, NULL, err, "iUuUi", case_id, (uint64_t)SAMPLE_ID(x->start), x->start,
                 x->end, tid))
@@ -637,6 +676,7 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
             put(s, xq, NULL, err, "initd", case_id, x->launch, kid, x->metric, x->value))
             return -1;
     }
+#undef SKIP
 #undef SAMPLE_ID
     return 0;
 }
@@ -649,18 +689,21 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
         "max_rel_err, start, end, samples, stop_reason, have_records, e2e_median_ns, e2e_min_ns, "
         "e2e_max_ns, e2e_mean_ns, e2e_stdev_ns, e2e_noise, kernel_median_ns, h2d_median_ns, "
         "d2h_median_ns, h2d_bytes, h2d_count, d2h_bytes, d2h_count, kernel_count, traffic_varies, "
-        "metrics_status, metrics_reason, gst_efficiency, metrics_ns) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+        "metrics_status, metrics_reason, gst_efficiency, metrics_ns, cache, gpu_median_ns, "
+        "memset_median_ns, gpu_ci_pct, stop_detail, clock_min_mhz, clock_median_mhz, "
+        "dropped_samples) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     static const char aq[] = "INSERT INTO case_axes VALUES (?,?,?,?)";
     static const char sq[] =
         "INSERT INTO samples(case_id, idx, kind, start, end, e2e_ns, h2d_bytes, h2d_count, h2d_ns, "
         "d2h_bytes, d2h_count, d2h_ns, kernel_count, kernel_ns, memset_bytes, memset_count, "
-        "memset_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+        "memset_ns, gpu_ns, sm_clock_mhz, dropped, records_kept) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     int64_t vid = 0, cid = 0, *sids = NULL;
     int i, dev_null = r->device < 0;
     if (exec(s, "BEGIN", err)) return -1;
     if (variant_id(s, r->family, r->variant, &vid, err)) goto fail;
-    if (put(s, cq, &cid, err, "iiitttdduuntndddddddddununnnttdd", run_id, vid,
+    if (put(s, cq, &cid, err, "iiitttdduuntndddddddddununnnttddtdddtddn", run_id, vid,
             (int64_t)(dev_null ? 0 : r->device), r->axes, vb_status_name(r->status),
             r->reason[0] ? r->reason : NULL, r->max_abs_err, r->max_rel_err, r->start_ns,
             r->end_ns, r->ntimed, r->stop_reason, r->have_records, r->e2e_ms.median * 1e6,
@@ -669,7 +712,14 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
             r->d2h_ms.median * 1e6, r->h2d_bytes, r->h2d_count, r->d2h_bytes, r->d2h_count,
             r->kernel_count, r->traffic_varies, vb_metrics_status_name(r->metrics_status),
             r->metrics_reason[0] ? r->metrics_reason : NULL, r->gst_efficiency,
-            r->metrics_status == VB_METRICS_OK ? r->metrics_ns : NAN))
+            r->metrics_status == VB_METRICS_OK ? r->metrics_ns : NAN,
+            !(r->variant->flags & VB_GPU) || r->status == VB_STATUS_SKIPPED || r->cold < 0 ? NULL
+            : r->cold ? "cold"
+                      : "warm",
+            r->have_records ? r->gpu_ms.median * 1e6 : NAN,
+            r->have_records ? r->memset_ms.median * 1e6 : NAN, r->gpu_ci_pct,
+            r->stop_detail[0] ? r->stop_detail : NULL, r->clock_min_mhz, r->clock_median_mhz,
+            r->dropped))
         goto fail;
     if (dev_null && put(s, "UPDATE cases SET device_id = NULL WHERE id = ?", NULL, err, "i", cid))
         goto fail;
@@ -685,11 +735,12 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
     for (i = 0; i < r->nsamples; i++) {
         const struct vb_sample *x = &r->samples[i];
         int have = r->have_records;
-        if (put(s, sq, &sids[i], err, "intuudundundndund", cid, i, sample_kinds[x->kind],
+        if (put(s, sq, &sids[i], err, "intuudundundndundddnn", cid, i, sample_kinds[x->kind],
                 x->start, x->end, x->e2e_ns, x->h2d_bytes, x->h2d_count,
                 have ? x->h2d_ns : NAN, x->d2h_bytes, x->d2h_count, have ? x->d2h_ns : NAN,
                 x->kernel_count, have ? x->kernel_ns : NAN, x->memset_bytes, x->memset_count,
-                have ? x->memset_ns : NAN))
+                have ? x->memset_ns : NAN, have ? x->gpu_ns : NAN, x->sm_clock_mhz, x->dropped,
+                !x->records_dropped))
             goto fail;
     }
     if (put_records(s, cid, r, sids, err)) goto fail;
@@ -786,6 +837,15 @@ static void fill_case(sqlite3_stmt *st, void *p)
     r->gst_efficiency = col_double(st, 26);
     col_text(st, 27, r->metrics_status, sizeof r->metrics_status);
     col_text(st, 28, r->metrics_reason, sizeof r->metrics_reason);
+    r->gpu_median_ns = col_double(st, 29);
+    r->memset_median_ns = col_double(st, 30);
+    r->gpu_ci_pct = col_double(st, 31);
+    col_text(st, 32, r->stop_reason, sizeof r->stop_reason);
+    col_text(st, 33, r->cache, sizeof r->cache);
+    r->clock_min_mhz = col_double(st, 34);
+    r->clock_median_mhz = col_double(st, 35);
+    r->dropped_samples = sqlite3_column_int(st, 36);
+    r->throttled = r->dropped_samples > 0;
 }
 
 int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows, int *n,
@@ -798,7 +858,9 @@ int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows
         "c.e2e_median_ns, c.e2e_mean_ns, c.e2e_stdev_ns, c.e2e_min_ns, c.e2e_max_ns, "
         "c.kernel_median_ns, c.h2d_median_ns, c.d2h_median_ns, c.max_abs_err, c.max_rel_err, "
         "c.h2d_bytes, c.d2h_bytes, c.h2d_count, c.d2h_count, c.gst_efficiency, "
-        "c.metrics_status, c.metrics_reason FROM cases c "
+        "c.metrics_status, c.metrics_reason, c.gpu_median_ns, c.memset_median_ns, c.gpu_ci_pct, "
+        "c.stop_reason || IFNULL(' (' || c.stop_detail || ')', ''), c.cache, c.clock_min_mhz, "
+        "c.clock_median_mhz, c.dropped_samples FROM cases c "
         "JOIN variants v ON v.id = c.variant_id LEFT JOIN host_env h ON h.run_id = c.run_id "
         "LEFT JOIN TARGET_INFO_GPU g ON g.run_id = c.run_id AND g.id = c.device_id "
         "WHERE c.run_id = ? ORDER BY c.id";
@@ -896,16 +958,23 @@ static void fill_double(sqlite3_stmt *st, void *p)
 int vb_store_samples(struct vb_store *s, int64_t case_id, const char *metric, double **x, int *n,
                      struct vb_err *err)
 {
-    static const char qe[] = "SELECT e2e_ns FROM samples WHERE case_id = ? AND kind = 'timed' "
-                             "ORDER BY idx";
-    static const char qk[] = "SELECT kernel_ns FROM samples WHERE case_id = ? AND kind = 'timed' "
-                             "AND kernel_ns IS NOT NULL ORDER BY idx";
+    /* one statement per phase: the column name cannot be a bound parameter */
+#define PHASE_Q(col)                                                                       \
+    "SELECT " col " FROM samples WHERE case_id = ? AND kind = 'timed' AND NOT dropped "    \
+    "AND " col " IS NOT NULL ORDER BY idx"
+    static const char *const names[] = {"e2e", "gpu", "kernel", "h2d", "d2h", "memset"};
+    static const char *const qs[] = {PHASE_Q("e2e_ns"), PHASE_Q("gpu_ns"), PHASE_Q("kernel_ns"),
+                                     PHASE_Q("h2d_ns"), PHASE_Q("d2h_ns"), PHASE_Q("memset_ns")};
+#undef PHASE_Q
     sqlite3_stmt *st;
+    size_t k;
     *x = NULL;
     *n = 0;
-    if (strcmp(metric, "e2e") && strcmp(metric, "kernel"))
-        return vb_err_set(err, VB_E_USAGE, "unknown metric '%s' (e2e or kernel)", metric);
-    if (!(st = stmt(s, strcmp(metric, "e2e") ? qk : qe, err))) return -1;
+    for (k = 0; k < sizeof names / sizeof names[0] && strcmp(metric, names[k]); k++) {}
+    if (k == sizeof names / sizeof names[0])
+        return vb_err_set(err, VB_E_USAGE,
+                          "unknown metric '%s' (gpu, kernel, h2d, d2h, memset or e2e)", metric);
+    if (!(st = stmt(s, qs[k], err))) return -1;
     if (sqlite3_bind_int64(st, 1, case_id) != SQLITE_OK) return sql_fail(s, err, "bind");
     return read_rows(s, st, sizeof **x, fill_double, (void **)x, n, err);
 }

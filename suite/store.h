@@ -16,7 +16,7 @@
 #include "env.h"
 #include "result.h"
 
-#define VB_SCHEMA_VERSION 2
+#define VB_SCHEMA_VERSION 3
 
 struct vb_store;
 
@@ -39,6 +39,15 @@ struct vb_case_row {
     int samples;
     double e2e_median_ns, e2e_mean_ns, e2e_stdev_ns, e2e_min_ns, e2e_max_ns;
     double kernel_median_ns, h2d_median_ns, d2h_median_ns;
+    /* schema 3: the sample's GPU time (H2D + kernel + D2H + memset, CUPTI) and memsets; NaN
+     * without records */
+    double gpu_median_ns, memset_median_ns;
+    double gpu_ci_pct; /* half-width of the 95% confidence interval of gpu's median, % of it */
+    char stop_reason[64];
+    char cache[8];                     /* "cold" (L2 flushed before each sample), "warm", "" */
+    double clock_min_mhz, clock_median_mhz; /* SM clock over the timed samples; NaN unknown */
+    int dropped_samples;               /* timed samples dropped: SM clock under 75% of peak */
+    int throttled;                     /* any dropped: the case's times are not comparable */
     double max_abs_err, max_rel_err;
     int64_t h2d_bytes, d2h_bytes, h2d_count, d2h_count;
     double gst_efficiency;  /* %, NaN without a metrics pass */
@@ -98,8 +107,10 @@ int vb_store_latest_run(struct vb_store *s, int64_t *run_id, struct vb_err *err)
 /* vb_store_ceiling_rows returns a malloc'd array of the ceilings of every run (caller frees). */
 int vb_store_ceiling_rows(struct vb_store *s, struct vb_ceiling_row **rows, int *n,
                           struct vb_err *err);
-/* vb_store_samples returns the case's timed samples of metric "e2e" or "kernel" in ns, in the
- * order taken, as a malloc'd array (caller frees); kernel samples exist only with records. */
+/* vb_store_samples returns the case's timed samples of one phase in ns, in the order taken, as
+ * a malloc'd array (caller frees): "e2e" (host clock), or from CUPTI's records "gpu" (the sum
+ * of the others), "kernel", "h2d", "d2h", "memset" (these exist only with records). Samples
+ * dropped for a low SM clock are left out. VB_E_USAGE for another name. */
 int vb_store_samples(struct vb_store *s, int64_t case_id, const char *metric, double **x, int *n,
                      struct vb_err *err);
 

@@ -28,14 +28,15 @@ char *vb_fmt_ms(double ns, char *buf, size_t len)
 
 void vb_table_header(FILE *out)
 {
-    fprintf(out, "%-30s %-36s %16s %9s %10s %7s %14s %9s %10s %7s %-12s %9s\n", "variant", "axes",
-            "H2D bytes (n)", "H2D ms", "kernel ms", "st eff", "D2H bytes (n)", "D2H ms", "e2e ms",
-            "samples", "status", "max err");
+    fprintf(out, "%-30s %-36s %16s %9s %10s %7s %14s %9s %10s %12s %10s %7s %-12s %9s\n",
+            "variant", "axes", "H2D bytes (n)", "H2D ms", "kernel ms", "st eff", "D2H bytes (n)",
+            "D2H ms", "gpu ms", "+-95% CI", "e2e ms", "samples", "status", "max err");
 }
 
 void vb_table_row(FILE *out, const struct vb_case_result *r)
 {
-    char name[160], h2d[40], d2h[40], b[32], hm[16], km[16], dm[16], em[16], er[16], se[16];
+    char name[160], h2d[40], d2h[40], b[32], hm[16], km[16], dm[16], em[16], er[16], se[16],
+        gm[16], ci[40];
     snprintf(name, sizeof name, "%s/%s", r->family->name, r->variant->name);
     if (r->have_records) {
         snprintf(h2d, sizeof h2d, "%s (%d)", vb_fmt_bytes(r->h2d_bytes, b, sizeof b), r->h2d_count);
@@ -48,14 +49,24 @@ void vb_table_row(FILE *out, const struct vb_case_result *r)
     vb_fmt_ms(r->kernel_ms.median * 1e6, km, sizeof km);
     vb_fmt_ms(r->d2h_ms.median * 1e6, dm, sizeof dm);
     vb_fmt_ms(r->e2e_ms.median * 1e6, em, sizeof em);
+    vb_fmt_ms(r->gpu_ms.median * 1e6, gm, sizeof gm);
+    /* the precision reached: the median's CI, or the phase that ended at the budget */
+    if (r->stop_detail[0]) snprintf(ci, sizeof ci, "%s", r->stop_detail);
+    else if (isfinite(r->gpu_ci_pct)) snprintf(ci, sizeof ci, "+-%.2f%%", r->gpu_ci_pct);
+    else snprintf(ci, sizeof ci, "-");
     if (isnan(r->max_abs_err)) snprintf(er, sizeof er, "-");
     else snprintf(er, sizeof er, "%.2e", r->max_abs_err);
     /* store efficiency (nvprof's gst_efficiency) from the metrics pass */
     if (r->metrics_status == VB_METRICS_OK && isfinite(r->gst_efficiency))
         snprintf(se, sizeof se, "%.1f%%", r->gst_efficiency);
     else snprintf(se, sizeof se, "-");
-    fprintf(out, "%-30s %-36s %16s %9s %10s %7s %14s %9s %10s %7d %-12s %9s\n", name, r->axes, h2d,
-            hm, km, se, d2h, dm, em, r->ntimed, vb_status_name(r->status), er);
+    fprintf(out, "%-30s %-36s %16s %9s %10s %7s %14s %9s %10s %12s %10s %7d %-12s %9s\n", name,
+            r->axes, h2d, hm, km, se, d2h, dm, gm, ci, em, r->ntimed,
+            r->dropped && r->status == VB_STATUS_OK ? "throttled" : vb_status_name(r->status), er);
+    if (r->dropped)
+        fprintf(out, "    throttled: %d of %d timed samples dropped (SM clock min %.0f MHz, median "
+                     "%.0f MHz: under 75%% of the peak); compare calls this case noisy\n",
+                r->dropped, r->ntimed, r->clock_min_mhz, r->clock_median_mhz);
     if (r->reason[0] && r->status != VB_STATUS_SKIPPED) fprintf(out, "    %s: %s\n", vb_status_name(r->status), r->reason);
     /* an unavailable metrics pass is said once by the command, not on every row */
     if (r->metrics_status == VB_METRICS_FAILED) fprintf(out, "    metrics failed: %s\n", r->metrics_reason);

@@ -120,6 +120,8 @@ static void identity(struct vb_trace_case *t, const char *label, const char *how
     t->variant.flags = VB_GPU;
     t->r.family = &t->family;
     t->r.variant = &t->variant;
+    t->r.gpu_ci_pct = t->r.clock_min_mhz = t->r.clock_median_mhz = NAN;
+    t->r.cold = -1; /* the program's own caches: neither flushed nor known */
     t->r.axes[0] = '\0';
     t->r.device = 0;
     t->r.max_abs_err = t->r.max_rel_err = t->r.gst_efficiency = NAN;
@@ -170,6 +172,8 @@ void vb_trace_case_init(struct vb_trace_case *t, const char *label, struct vb_ac
         s->memset_bytes += x->memsets[i].bytes;
         s->memset_ns += (double)(x->memsets[i].end - x->memsets[i].start);
     }
+    s->gpu_ns = s->h2d_ns + s->d2h_ns + s->kernel_ns + s->memset_ns;
+    s->sm_clock_mhz = NAN; /* a traced program's samples carry no clock reading */
     t->r.status = VB_STATUS_OK;
     t->r.start_ns = lo;
     t->r.end_ns = hi;
@@ -179,6 +183,8 @@ void vb_trace_case_init(struct vb_trace_case *t, const char *label, struct vb_ac
     set_stats(&t->r.kernel_ms, s->kernel_ns / 1e6);
     set_stats(&t->r.h2d_ms, s->h2d_ns / 1e6);
     set_stats(&t->r.d2h_ms, s->d2h_ns / 1e6);
+    set_stats(&t->r.memset_ms, s->memset_ns / 1e6);
+    set_stats(&t->r.gpu_ms, s->gpu_ns / 1e6);
     t->r.h2d_bytes = s->h2d_bytes;
     t->r.d2h_bytes = s->d2h_bytes;
     t->r.h2d_count = s->h2d_count;
@@ -199,6 +205,9 @@ void vb_trace_case_untraced(struct vb_trace_case *t, const char *label, uint64_t
     set_stats(&t->r.kernel_ms, NAN);
     set_stats(&t->r.h2d_ms, NAN);
     set_stats(&t->r.d2h_ms, NAN);
+    set_stats(&t->r.memset_ms, NAN);
+    set_stats(&t->r.gpu_ms, NAN);
+    t->sample.gpu_ns = t->sample.sm_clock_mhz = NAN;
 }
 
 void vb_trace_case_free(struct vb_trace_case *t)

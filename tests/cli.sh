@@ -22,7 +22,67 @@ no_db() { [ ! -e varbench.db ] || fail "a database was created"; }
 # unchanged FILE: the file equals its copy FILE.orig and left no journal behind
 unchanged() { cmp -s "$1" "$1.orig" || fail "$1 was modified"; [ ! -e "$1-journal" ] || fail "journal left"; }
 
+fixtures=$(dirname "$(readlink -f "$0")")/fixtures
+# load NAME.db FIXTURE: a database from a committed SQL dump (needs the sqlite3 shell)
+load() { command -v sqlite3 >/dev/null || { echo "skip: no sqlite3 shell" >&2; exit 77; }
+  rm -f "$1"; gzip -dc "$fixtures/$2" | sqlite3 "$1" || fail "cannot load $2"; }
+
 case $case_name in
+compare-real)
+  # two real default-sampling runs of mesh/device-mesh* at nx = 1000, 4000, 4100 on an H100
+  # (run b an identical rerun of a); the regressions are injected by editing b
+  load a.db mesh-h100-a.sql.gz; load b.db mesh-h100-b.sql.gz
+  # (c) an identical rerun: the same, exit 0
+  expect 0 "no regression (exit 0)" "$vb" compare a.db b.db
+  grep -qE "^9 same" out || fail "the rerun is not 9 same"
+  # (a) kernel only: the 4100 cases relabelled 4000 (a kernel 5-6% slower, 5% more bytes)
+  cp b.db k.db
+  sqlite3 k.db "DELETE FROM case_axes WHERE case_id IN (SELECT case_id FROM case_axes WHERE value = 4000);
+    DELETE FROM samples WHERE case_id IN (SELECT id FROM cases WHERE axes = 'nx=4000,ny=4000');
+    DELETE FROM cases WHERE axes = 'nx=4000,ny=4000';
+    UPDATE case_axes SET value = 4000 WHERE value = 4100;
+    UPDATE cases SET axes = 'nx=4000,ny=4000' WHERE axes = 'nx=4100,ny=4100';" || fail "sqlite3"
+  expect 1 "REGRESSION (exit 1)" "$vb" compare a.db k.db
+  grep -qE "^mesh/device-mesh-pinned +nx=4000,ny=4000 .*slower \(kernel \+[5-6]%\)" out ||
+    fail "device-mesh-pinned at 4000 is not slower by its kernel"
+  expect 1 "REGRESSION (exit 1)" "$vb" compare --metric kernel a.db k.db
+  [ "$(grep -cE "nx=4000,ny=4000 .*slower \(kernel" out)" -eq 3 ] || fail "--metric kernel misses a kernel"
+  # (b) transfer only: device-mesh (pageable D2H) relabelled device-mesh-pinned
+  cp b.db t.db
+  sqlite3 t.db "DELETE FROM case_axes WHERE case_id IN (SELECT c.id FROM cases c JOIN variants v
+      ON v.id = c.variant_id WHERE v.name = 'device-mesh-pinned');
+    DELETE FROM samples WHERE case_id IN (SELECT c.id FROM cases c JOIN variants v
+      ON v.id = c.variant_id WHERE v.name = 'device-mesh-pinned');
+    DELETE FROM cases WHERE variant_id = (SELECT id FROM variants WHERE name = 'device-mesh-pinned');
+    UPDATE cases SET variant_id = (SELECT id FROM variants WHERE name = 'device-mesh-pinned')
+      WHERE variant_id = (SELECT id FROM variants WHERE name = 'device-mesh');" || fail "sqlite3"
+  expect 1 "REGRESSION (exit 1)" "$vb" compare a.db t.db
+  for n in 1000 4000; do
+    grep -qE "^mesh/device-mesh-pinned +nx=$n,ny=$n .*slower \(D2H \+[0-9]+%\)" out ||
+      fail "pinned -> pageable at $n is not slower by its D2H"
+  done
+  # (d) a candidate run that never finished: not exit 0, and it says why
+  cp b.db r.db
+  sqlite3 r.db "UPDATE runs SET status = 'running', end_utc = NULL" || fail "sqlite3"
+  expect 2 "is 'running'" "$vb" compare --cand-run 1 a.db r.db ;;
+migrate-v2)
+  # a database made by the schema-2 code (an H100 quick run of mesh and gufunc, raw records
+  # trimmed) opens, migrates to schema 3 with every sample's GPU time filled from its phases,
+  # and compares with itself as the same
+  load v2.db schema-v2-h100.sql.gz
+  [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 2 ] || fail "the fixture is not schema 2"
+  expect 2 "older schema" "$vb" compare v2.db v2.db
+  expect 0 "run 3 stored" "$vb" run --filter mesh/cpu-reference --axis nx=8 --db v2.db
+  [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 3 ] || fail "not migrated"
+  [ "$(sqlite3 v2.db "SELECT count(*) FROM samples WHERE kernel_ns IS NOT NULL AND
+      abs(gpu_ns - (kernel_ns + h2d_ns + d2h_ns + IFNULL(memset_ns, 0))) > 1e-6")" = 0 ] ||
+    fail "a sample's GPU time is not the sum of its phases"
+  [ "$(sqlite3 v2.db "SELECT count(*) FROM cases WHERE have_records AND gpu_median_ns IS NULL")" = 0 ] ||
+    fail "a migrated case has no GPU median"
+  expect 0 "no regression (exit 0)" "$vb" compare --base-run 1 --cand-run 1 v2.db v2.db
+  grep -qE "^6 same" out || fail "the migrated run is not 6 same with itself"
+  expect 0 "no regression (exit 0)" "$vb" compare --base-run 2 --cand-run 2 v2.db v2.db
+  grep -qE "^5 same" out || fail "the second migrated run is not 5 same with itself" ;;
 help)
   expect 0 "usage: varbench <command>" "$vb" --help
   expect 0 "exit codes" "$vb" run --help
@@ -38,7 +98,7 @@ unknown-flag)
 missing-value)
   expect 2 "needs a value" "$vb" run --axis; no_db
   expect 2 "bad --device 'x'" "$vb" run --device x; no_db
-  expect 2 "bad --timeout '-1'" "$vb" run --timeout -1; no_db ;;
+  expect 2 "bad --budget '-1'" "$vb" run --timeout -1; no_db ;;
 bad-axis-value)
   expect 2 "bad value 'abc'" "$vb" run --axis nx=abc; no_db
   expect 2 "bad value '1.5'" "$vb" run --axis nx=1.5; no_db
@@ -116,6 +176,10 @@ compare-codes)
   grep -qE "^mesh/device-mesh-pinned .* noisy" out || fail "too few samples not called noisy"
   expect 2 "different GPU models" "$vb" compare base.db h100.db
   expect 0 "hardware comparison" "$vb" compare --across-devices base.db h100.db
+  expect 1 "slower (D2H +2" "$vb" compare phase.db d2h.db
+  expect 2 "candidate run 2 is 'running'" "$vb" compare --cand-run 2 phase.db running.db
+  expect 3 "nothing was compared on the GPU" "$vb" compare nogpu.db nogpu.db
+  expect 3 "INCONCLUSIVE" "$vb" compare --across-devices nogpu.db nogpu.db
   expect 2 "does not exist" "$vb" compare base.db missing.db
   head -c 4096 /dev/urandom > junk.db
   expect 2 "not a database" "$vb" compare base.db junk.db
@@ -171,7 +235,7 @@ gpu-under-ncu)
   command -v ncu >/dev/null || { echo "ncu not installed"; exit 77; }
   "$vb" run --filter mesh/device-mesh --axis nx=100 --quick --no-metrics --db probe.db >/dev/null 2>&1
   [ $? -eq 4 ] && { echo "no GPU: skipped"; exit 77; }
-  ncu --clock-control none -c 2 --metrics gpu__time_duration.sum "$vb" run --filter 'gufunc/column-sliced' \
+  ncu --clock-control none -c 2 --metrics gpu__time_duration.sum "$vb" run --filter 'gufunc/column-sliced' --metrics default \
     --axis rows=100000 --quick --db ncu.db >out 2>&1
   rc=$?
   cat out

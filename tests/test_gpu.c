@@ -116,7 +116,7 @@ static int one_point(const struct vb_family *f, const struct vb_variant *v, cons
     struct vb_case_result r;
     struct vb_traffic t;
     struct vb_store *st;
-    int i, k, in_samples = 0;
+    int i, k, kept, in_samples = 0;
     int64_t case_id, run_id, copies;
     double *ref;
     char setup[512];
@@ -126,7 +126,7 @@ static int one_point(const struct vb_family *f, const struct vb_variant *v, cons
     ASSERT_OK(f->reference(&p, ref, &err));
     vb_sampling_quick(&cfg);
     vb_phase_setup_take(NULL, 0);
-    vb_runner_case(f, v, &p, 0, NULL, ref, &cfg, &r);
+    vb_runner_case(f, v, &p, 0, NULL, ref, NULL, &cfg, &r);
     free(ref);
     if (r.reason[0]) fprintf(stderr, "%s %s: %s\n", full, r.axes, r.reason);
     /* saxpy/nvrtc-driver compiles once, in setup, outside every sample */
@@ -169,14 +169,25 @@ static int one_point(const struct vb_family *f, const struct vb_variant *v, cons
         ASSERT_INT_EQ(r.samples[i].h2d_bytes, t.h2d_bytes);
         ASSERT_INT_EQ(r.samples[i].d2h_bytes, t.d2h_bytes);
     }
-    /* NVTX phases reached CUPTI: one kernel-bearing phase per sample at least */
+    /* NVTX phases reached CUPTI: one kernel-bearing phase per sample whose records are kept
+     * (the first --keep-records timed ones and every verify and warm-up sample) at least */
+    for (i = kept = 0; i < r.nsamples; i++) kept += !r.samples[i].records_dropped;
+    ASSERT(kept > 0 && kept <= r.nsamples);
     ASSERT(ranges_named(&r.activity, "kernel") + ranges_named(&r.activity, "kernel+D2H overlapped") >=
-           r.nsamples);
-    /* one H2D phase per sample, or one per step (fft-mask-host's round trips) */
+           kept);
+    /* one H2D phase per such sample, or one per step (fft-mask-host's round trips) */
     if (t.h2d_count) {
-        ASSERT(ranges_named(&r.activity, "H2D") >= r.nsamples);
-        ASSERT_INT_EQ(ranges_named(&r.activity, "H2D") % r.nsamples, 0);
+        ASSERT(ranges_named(&r.activity, "H2D") >= kept);
+        ASSERT_INT_EQ(ranges_named(&r.activity, "H2D") % kept, 0);
     }
+    /* every timed sample has its GPU time, kept records or not, and a clock reading */
+    for (i = 0; i < r.nsamples; i++)
+        if (r.samples[i].kind == VB_SAMPLE_TIMED) {
+            ASSERT(r.samples[i].gpu_ns > 0);
+            ASSERT(r.samples[i].sm_clock_mhz > 100);
+        }
+    ASSERT(r.cold);
+    ASSERT(r.clock_median_mhz > 100 && r.clock_min_mhz <= r.clock_median_mhz);
     /* and everything lands in the store, attributed to its samples */
     ASSERT_OK(vb_store_open(":memory:", &st, &err));
     ASSERT_OK(vb_store_run_begin(st, &info, &run_id, &err));
@@ -189,7 +200,7 @@ static int one_point(const struct vb_family *f, const struct vb_variant *v, cons
         const struct vb_copy_rec *c = &r.activity.copies[i];
         in_samples += (c->copy_kind == 1 || c->copy_kind == 2) && vb_sample_find(&r, c->start) >= 0;
     }
-    ASSERT_INT_EQ(in_samples, r.nsamples * (t.h2d_count + t.d2h_count));
+    ASSERT_INT_EQ(in_samples, kept * (t.h2d_count + t.d2h_count)); /* records of kept samples */
     if (v->flags & VB_RESIDENT) ASSERT(r.activity.ncopies > (size_t)in_samples);
     vb_store_close(st);
     printf("%s %s: %s, max err %.3g, %d timed samples, e2e %.3f ms, kernel %.4f ms, H2D %llu B "

@@ -53,15 +53,29 @@ int test_runner_cpu_and_skip(const char *arg)
     ASSERT(ref);
     ASSERT_OK(f->reference(&p, ref, &err));
     vb_sampling_quick(&cfg);
-    vb_runner_case(f, &f->variants[0], &p, -1, NULL, ref, &cfg, &r);
+    vb_runner_case(f, &f->variants[0], &p, -1, NULL, ref, NULL, &cfg, &r);
     ASSERT_STR_EQ(vb_status_name(r.status), "ok");
-    ASSERT(r.ntimed >= cfg.min_samples);
-    ASSERT_INT_EQ(r.nsamples, r.ntimed + 2); /* verify + one warm-up */
+    ASSERT(r.ntimed >= cfg.cpu_min_samples);
+    ASSERT_INT_EQ(r.nsamples, r.ntimed + 1); /* the verified sample warms a CPU case */
     ASSERT(r.e2e_ms.median > 0);
     ASSERT_NEAR(r.max_abs_err, 0, 0);
     ASSERT_STR_EQ(r.axes, "nx=64,ny=48");
+    ASSERT(isnan(r.gpu_ms.median)); /* no GPU time, no clock, no cache state for a CPU case */
+    ASSERT(!r.cold);
     vb_case_result_free(&r);
-    vb_runner_case(f, &f->variants[1], &p, -1, "no CUDA device (test)", ref, &cfg, &r);
+    /* the reference case as the oracle: its verified sample is the answer the others get */
+    {
+        double *oracle = malloc(sizeof *oracle * 64 * 48);
+        int i;
+        ASSERT(oracle);
+        for (i = 0; i < 64 * 48; i++) oracle[i] = NAN;
+        vb_runner_case(f, &f->variants[0], &p, -1, NULL, NULL, oracle, &cfg, &r);
+        ASSERT_STR_EQ(vb_status_name(r.status), "ok");
+        for (i = 0; i < 64 * 48; i++) ASSERT_NEAR(oracle[i], ref[i], 0);
+        vb_case_result_free(&r);
+        free(oracle);
+    }
+    vb_runner_case(f, &f->variants[1], &p, -1, "no CUDA device (test)", ref, NULL, &cfg, &r);
     ASSERT_STR_EQ(vb_status_name(r.status), "skipped");
     ASSERT_STR_EQ(r.reason, "no CUDA device (test)");
     ASSERT_INT_EQ(r.ntimed, 0);
@@ -142,20 +156,20 @@ int test_runner_wrong_results(const char *arg)
     ASSERT_OK(vb_registry_check(list, &err));
     fx_ref(&p, ref, &err);
     vb_sampling_quick(&cfg);
-    vb_runner_case(&runner_fixture, &fx_variants[FX_RIGHT], &p, -1, NULL, ref, &cfg, &r);
+    vb_runner_case(&runner_fixture, &fx_variants[FX_RIGHT], &p, -1, NULL, ref, NULL, &cfg, &r);
     ASSERT_STR_EQ(vb_status_name(r.status), "ok");
     vb_case_result_free(&r);
-    vb_runner_case(&runner_fixture, &fx_variants[FX_OFF], &p, -1, NULL, ref, &cfg, &r);
+    vb_runner_case(&runner_fixture, &fx_variants[FX_OFF], &p, -1, NULL, ref, NULL, &cfg, &r);
     ASSERT_STR_EQ(vb_status_name(r.status), "wrong-result");
     ASSERT_NEAR(r.max_abs_err, 1e-3, 1e-12);
     ASSERT_CONTAINS(r.reason, "1 of 16 values");
     ASSERT(r.ntimed > 0); /* timed, but recorded as wrong: never a win */
     vb_case_result_free(&r);
-    vb_runner_case(&runner_fixture, &fx_variants[FX_HOLE], &p, -1, NULL, ref, &cfg, &r);
+    vb_runner_case(&runner_fixture, &fx_variants[FX_HOLE], &p, -1, NULL, ref, NULL, &cfg, &r);
     ASSERT_STR_EQ(vb_status_name(r.status), "wrong-result");
     ASSERT_CONTAINS(r.reason, "8 of 16 values");
     vb_case_result_free(&r);
-    vb_runner_case(&runner_fixture, &fx_variants[FX_FAILS], &p, -1, NULL, ref, &cfg, &r);
+    vb_runner_case(&runner_fixture, &fx_variants[FX_FAILS], &p, -1, NULL, ref, NULL, &cfg, &r);
     ASSERT_STR_EQ(vb_status_name(r.status), "failed");
     ASSERT_CONTAINS(r.reason, "planted failure");
     ASSERT_INT_EQ(r.ntimed, 0);

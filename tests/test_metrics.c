@@ -173,7 +173,7 @@ static int measure(struct vb_profiler *prof, const char *full, const char *axes,
     vb_sampling_quick(&cfg);
     cfg.max_samples = 3;
     cfg.profiler = prof;
-    vb_runner_case(f, v, &p, 0, NULL, ref, &cfg, r);
+    vb_runner_case(f, v, &p, 0, NULL, ref, NULL, &cfg, r);
     free(ref);
     if (r->metrics_reason[0]) fprintf(stderr, "%s: metrics: %s\n", full, r->metrics_reason);
     ASSERT_STR_EQ(vb_status_name(r->status), "ok");

@@ -323,7 +323,7 @@ int test_ufunc_cpu_cases(const char *arg)
         ref = malloc(sizeof *ref * view.out_len(&p));
         ASSERT(ref);
         ASSERT_OK(view.reference(&p, ref, &err));
-        vb_runner_case(&view, v, &p, -1, "no CUDA device (test)", ref, &cfg, &r);
+        vb_runner_case(&view, v, &p, -1, "no CUDA device (test)", ref, NULL, &cfg, &r);
         if (v->flags & VB_GPU) {
             ASSERT_STR_EQ(vb_status_name(r.status), "skipped");
         } else {

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "data.h"
+#include "parallel.h"
 #include "phase.h"
 #include "registry.h"
 #include "ufunc.h"
@@ -162,25 +163,29 @@ static void teardown(void *state)
     free(u);
 }
 
-/* fill_input writes the variant's input into u->h_x. */
+/* fill_part writes elements [lo, hi) of an element-wise variant's input (vb_parallel_for). */
+static void fill_part(size_t lo, size_t hi, void *ctx, int slot)
+{
+    struct ufunc *u = ctx;
+    size_t i;
+    (void)slot;
+    for (i = lo; i < hi; i++)
+        u->h_x[i] = u->kind == CLAMP ? clamp_x(i)
+                    : u->kind == COS_64 || u->kind == COS_FULL ? cos_x(i)
+                                                                : gauss_x(i, u->n);
+}
+
+/* fill_input writes the variant's input into u->h_x (on all cores: not timed). */
 static void fill_input(struct ufunc *u)
 {
-    size_t i;
     long y, x;
     switch (u->kind) {
     case GAUSS_HOST:
     case GAUSS_DEVICE:
-        for (i = 0; i < u->n; i++)
-            u->h_x[i] = gauss_x(i, u->n);
-        break;
     case CLAMP:
-        for (i = 0; i < u->n; i++)
-            u->h_x[i] = clamp_x(i);
-        break;
     case COS_64:
     case COS_FULL:
-        for (i = 0; i < u->n; i++)
-            u->h_x[i] = cos_x(i);
+        vb_parallel_for(u->n, fill_part, u);
         break;
     case FFT_DEVICE:
     case FFT_HOST: /* the seed's frame.astype(np.complex64), done once */
@@ -543,9 +548,9 @@ static const struct vb_variant variants[] = {
     {"fft-mask-cpu", "FFT, mask, inverse FFT on one CPU core in double (direct DFT <= 4096 points)",
      VB_REFERENCE, CPU_FFT, setup, run_cpu, poison, fetch, teardown, NULL, &fft},
     {"fft-mask-host", "cuFFT forward, mask kernel, cuFFT inverse, the frame H2D and D2H around each",
-     VB_GPU, FFT_HOST, setup, run_fft_host, poison, fetch, teardown, traffic_fft_host, &fft},
+     VB_GPU | VB_LIBRARY_KERNELS, FFT_HOST, setup, run_fft_host, poison, fetch, teardown, traffic_fft_host, &fft},
     {"fft-mask", "the same three steps all on the device: frame H2D once, result D2H once",
-     VB_GPU, FFT_DEVICE, setup, run_fft_device, poison, fetch, teardown, traffic_fft_device, &fft},
+     VB_GPU | VB_LIBRARY_KERNELS, FFT_DEVICE, setup, run_fft_device, poison, fetch, teardown, traffic_fft_device, &fft},
 };
 
 const struct vb_family vb_family_ufunc = {
