@@ -53,7 +53,7 @@ static int prepare(int dev, struct cold **out, struct vb_err *err)
 
 int vb_cold_before(int flush, double *mhz, struct vb_err *err)
 {
-    struct cold *c;
+    struct cold *c = NULL;
     int dev = 0;
     *mhz = 0;
     if (VB_CUDA(err, cudaGetDevice(&dev)) || prepare(dev, &c, err)) return -1;
