@@ -156,7 +156,7 @@ static int present(const struct side *b, const struct side *c)
 
 /* judge_phase fills ph from the two sides (n > 0 each): the rule of compare.h. */
 static void judge_phase(const char *name, const struct side *b, const struct side *c,
-                        const struct vb_cmp_opts *o, struct vb_cmp_phase *ph)
+                        int pageable, const struct vb_cmp_opts *o, struct vb_cmp_phase *ph)
 {
     int ranked, slower, apart;
     memset(ph, 0, sizeof *ph);
@@ -174,8 +174,9 @@ static void judge_phase(const char *name, const struct side *b, const struct sid
     ph->ratio = b->med > 0 ? c->med / b->med : c->med > 0 ? INFINITY : 1.0;
     ph->spread = fmax(b->spread, c->spread); /* fmax ignores the NaN of a zero median */
     ph->limit = fmax(o->threshold, VB_CMP_NOISE_FACTOR * ph->spread);
-    if (ph->spread >= VB_CMP_UNSTABLE_SPREAD || !strcmp(name, "e2e"))
-        ph->limit = fmax(ph->limit, VB_CMP_UNSTABLE_FLOOR);
+    ph->unstable = pageable || ph->spread >= VB_CMP_UNSTABLE_SPREAD || !strcmp(name, "e2e");
+    if (ph->unstable)
+        ph->limit = fmax(ph->limit, strcmp(name, "e2e") ? VB_CMP_UNSTABLE_FLOOR : VB_CMP_HOST_FLOOR);
     if (b->n == c->n && !memcmp(b->x, c->x, sizeof *b->x * (size_t)b->n)) {
         ph->verdict = VB_VERDICT_SAME; /* the same samples: nothing changed, whatever the noise */
         return;
@@ -208,8 +209,9 @@ static void judge_phase(const char *name, const struct side *b, const struct sid
  * with share_of >= 0 (the base's GPU median), when its base median is under VB_CMP_SHARE of
  * share_of. */
 static int add_phase(struct vb_store *base, int64_t bid, struct vb_store *cand, int64_t cid,
-                     const char *metric, double share_of, const struct vb_cmp_opts *o,
-                     struct vb_cmp_row *r, int *added, struct vb_err *err)
+                     const char *metric, double share_of, int pageable,
+                     const struct vb_cmp_opts *o, struct vb_cmp_row *r, int *added,
+                     struct vb_err *err)
 {
     struct side b, c;
     int rc = -1;
@@ -219,7 +221,7 @@ static int add_phase(struct vb_store *base, int64_t bid, struct vb_store *cand, 
     rc = 0;
     if (!present(&b, &c) && strcmp(metric, "e2e")) goto out;
     if (share_of >= 0 && !(b.med > 0 && b.med >= VB_CMP_SHARE * share_of)) goto out;
-    judge_phase(metric, &b, &c, o, &r->phases[r->nphases++]);
+    judge_phase(metric, &b, &c, pageable, o, &r->phases[r->nphases++]);
     *added = 1;
 out:
     side_free(&b);
@@ -256,6 +258,33 @@ static void decide(struct vb_cmp_row *r)
         snprintf(r->why, sizeof r->why, "%s: %s", vb_cmp_phase_label(d->name), d->why);
 }
 
+/* pageable_phase: does the phase copy pageable host memory on either side (by the CUPTI
+ * records the store kept; unknown counts as no, and the spread then decides)? */
+static int pageable_phase(const struct vb_case_row *b, const struct vb_case_row *c,
+                          const char *phase)
+{
+    if (!strcmp(phase, "h2d")) return b->h2d_pageable == 1 || c->h2d_pageable == 1;
+    if (!strcmp(phase, "d2h")) return b->d2h_pageable == 1 || c->d2h_pageable == 1;
+    return 0;
+}
+
+/* settle_gpu holds the GPU time (phases[0]) to the unsettled floor when one of its judged parts
+ * is unsettled: the sum moves with its noisiest part, which is judged on its own. */
+static void settle_gpu(struct vb_cmp_row *r)
+{
+    struct vb_cmp_phase *g = &r->phases[0];
+    int i;
+    if (strcmp(g->name, "gpu") || g->unstable) return;
+    for (i = 1; i < r->nphases && !r->phases[i].unstable; i++) {}
+    if (i == r->nphases) return;
+    g->unstable = 1;
+    g->limit = fmax(g->limit, VB_CMP_UNSTABLE_FLOOR);
+    if (g->verdict != VB_VERDICT_SAME && fabs(g->ratio - 1) < g->limit) {
+        g->verdict = VB_VERDICT_SAME;
+        g->why[0] = '\0';
+    }
+}
+
 /* judge fills r's phases and verdict from the two cases' samples. */
 static int judge(struct vb_store *base, const struct vb_case_row *b, struct vb_store *cand,
                  const struct vb_case_row *c, const struct vb_cmp_opts *o, struct vb_cmp_row *r,
@@ -288,16 +317,21 @@ static int judge(struct vb_store *base, const struct vb_case_row *b, struct vb_s
     } else if (!b->have_records || !c->have_records) {
         snprintf(r->basis, sizeof r->basis, "no CUPTI records");
     } else if (strcmp(o->metric, "e2e")) {
-        if (add_phase(base, b->id, cand, c->id, o->metric, -1, o, r, &added, err)) return -1;
+        if (add_phase(base, b->id, cand, c->id, o->metric, -1, pageable_phase(b, c, o->metric), o,
+                      r, &added, err))
+            return -1;
         if (!added)
             snprintf(r->basis, sizeof r->basis, "no %s records", vb_cmp_phase_label(o->metric));
         else if (!strcmp(o->metric, "gpu"))
             for (i = 0; i < 4; i++)
-                if (add_phase(base, b->id, cand, c->id, parts[i], r->phases[0].med_base, o, r,
-                              &added, err))
+                if (add_phase(base, b->id, cand, c->id, parts[i], r->phases[0].med_base,
+                              pageable_phase(b, c, parts[i]), o, r, &added, err))
                     return -1;
+        settle_gpu(r);
     }
-    if (!r->nphases && add_phase(base, b->id, cand, c->id, "e2e", -1, o, r, &added, err)) return -1;
+    if (!r->nphases &&
+        add_phase(base, b->id, cand, c->id, "e2e", -1, 0, o, r, &added, err))
+        return -1;
     decide(r);
     if (b->throttled || c->throttled) {
         /* a lower clock on some samples: the times are not comparable, whatever they say */

@@ -846,6 +846,9 @@ static void fill_case(sqlite3_stmt *st, void *p)
     r->clock_median_mhz = col_double(st, 35);
     r->dropped_samples = sqlite3_column_int(st, 36);
     r->throttled = r->dropped_samples > 0;
+    /* CUpti_ActivityMemoryKind 1 is pageable; NULL: no copy records of that direction */
+    r->h2d_pageable = sqlite3_column_type(st, 37) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 37);
+    r->d2h_pageable = sqlite3_column_type(st, 38) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 38);
 }
 
 int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows, int *n,
@@ -860,7 +863,10 @@ int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows
         "c.h2d_bytes, c.d2h_bytes, c.h2d_count, c.d2h_count, c.gst_efficiency, "
         "c.metrics_status, c.metrics_reason, c.gpu_median_ns, c.memset_median_ns, c.gpu_ci_pct, "
         "c.stop_reason || IFNULL(' (' || c.stop_detail || ')', ''), c.cache, c.clock_min_mhz, "
-        "c.clock_median_mhz, c.dropped_samples FROM cases c "
+        "c.clock_median_mhz, c.dropped_samples, "
+        "(SELECT max(srcKind = 1) FROM CUPTI_ACTIVITY_KIND_MEMCPY m WHERE m.case_id = c.id AND "
+        "m.copyKind = 1), (SELECT max(dstKind = 1) FROM CUPTI_ACTIVITY_KIND_MEMCPY m WHERE "
+        "m.case_id = c.id AND m.copyKind = 2) FROM cases c "
         "JOIN variants v ON v.id = c.variant_id LEFT JOIN host_env h ON h.run_id = c.run_id "
         "LEFT JOIN TARGET_INFO_GPU g ON g.run_id = c.run_id AND g.id = c.device_id "
         "WHERE c.run_id = ? ORDER BY c.id";

@@ -48,6 +48,8 @@ struct vb_case_row {
     double clock_min_mhz, clock_median_mhz; /* SM clock over the timed samples; NaN unknown */
     int dropped_samples;               /* timed samples dropped: SM clock under 75% of peak */
     int throttled;                     /* any dropped: the case's times are not comparable */
+    int h2d_pageable, d2h_pageable;    /* its kept copy records move pageable host memory: 1,
+                                          0; -1 without records */
     double max_abs_err, max_rel_err;
     int64_t h2d_bytes, d2h_bytes, h2d_count, d2h_count;
     double gst_efficiency;  /* %, NaN without a metrics pass */
