@@ -304,6 +304,11 @@ static int judge(struct vb_store *base, const struct vb_case_row *b, struct vb_s
         r->verdict = VB_VERDICT_BROKEN;
         return 0;
     }
+    if (b->samples == 0 && c->samples == 0) { /* verified, never timed (--quick's slow CPU) */
+        r->verdict = VB_VERDICT_NOT_COMPARED;
+        snprintf(r->why, sizeof r->why, "not timed in either run");
+        return 0;
+    }
     if (fetch(base, b->id, "e2e", &eb, err)) return -1;
     if (fetch(cand, c->id, "e2e", &ec, err)) {
         side_free(&eb);

@@ -45,8 +45,8 @@ struct vb_sampling {
 };
 
 /* The default budget (0.5% precision, 10 samples, 1 s a GPU case; CPU cases 3 samples and
- * 0.2 s, past 1 s only to reach 3 samples, never past 20 s) and --quick (2%, 5 samples, 0.15 s;
- * CPU 1 sample, 0.3 s). */
+ * 0.2 s, past 1 s only to reach 3 samples, never past 20 s) and --quick (2%, 5 samples, 0.15 s,
+ * 2 warm-ups; CPU cases one sample within 0.3 s, none after a verified sample that took longer). */
 void vb_sampling_default(struct vb_sampling *s);
 void vb_sampling_quick(struct vb_sampling *s);
 
