@@ -19,6 +19,7 @@
 #include "activity.h"
 #include "env.h"
 #include "gpu.h"
+#include "parallel.h"
 #include "phase.h"
 #include "progress.h"
 #include "run_metrics.h"
@@ -219,8 +220,10 @@ static int parse(int argc, char **argv, struct opts *o)
     if (maxs >= 0) o->sampling.max_samples = (int)maxs;
     if (cache >= 0) o->sampling.cold = cache;
     if (keep > -2) o->sampling.keep_records = (int)keep;
-    if (o->sampling.min_samples > o->sampling.max_samples)
+    if (mins >= 0 && maxs >= 0 && mins > maxs)
         return usage_error("--min-samples is larger than --max-samples%s", "");
+    if (o->sampling.min_samples > o->sampling.max_samples) /* --max-samples under the default */
+        o->sampling.min_samples = o->sampling.max_samples;
     return 0;
 }
 
@@ -334,6 +337,31 @@ static void ladder(const struct vb_family *f, const struct rung *r, int n)
     printf("\n");
 }
 
+struct oracle_job {
+    const struct vb_family *f;
+    const struct vb_point *p;
+    double *out;
+};
+
+static void oracle_part(size_t lo, size_t hi, void *ctx, int slot)
+{
+    struct oracle_job *j = ctx;
+    (void)slot;
+    j->f->reference_part(j->p, j->out, lo, hi);
+}
+
+/* parallel_oracle computes an element-wise reference on all cores; returns the parts used and
+ * sets *seconds to its wall time. */
+static int parallel_oracle(const struct vb_family *f, const struct vb_point *p, double *out,
+                           double *seconds)
+{
+    struct oracle_job j = {f, p, out};
+    double t0 = vb_activity_now() * 1e-9;
+    int parts = vb_parallel_for(f->out_len(p), oracle_part, &j);
+    *seconds = vb_activity_now() * 1e-9 - t0;
+    return parts;
+}
+
 /* ensure_ref fills ref with the problem's reference answer at p (untimed: when no reference
  * case computes it). 0 or -1 with err. */
 static int ensure_ref(const struct vb_family *f, const struct vb_problem *pb,
@@ -355,8 +383,9 @@ static int run_problem(const struct vb_family *f, const struct vb_problem *pb, s
     int np = vb_axes_expand(f, &o->axes, pts, MAX_POINTS, err), k, j;
     for (k = 0; k < np && !vb_interrupted; k++) {
         struct rung rungs[32];
-        int nrungs = 0, have_ref = 0;
-        double *ref = NULL;
+        int nrungs = 0, have_ref = 0, parts = 0;
+        double *ref = NULL, oracle_s = 0;
+        char slow_ref[160] = "";
         for (j = 0; j < f->nvariants && !vb_interrupted; j++) {
             const struct vb_variant *v = &f->variants[j];
             struct vb_case_result r;
@@ -370,7 +399,9 @@ static int run_problem(const struct vb_family *f, const struct vb_problem *pb, s
                 if (!ref && !(ref = malloc(sizeof *ref * (n ? n : 1))))
                     return vb_err_set(err, VB_E_SYS, "out of memory for the reference (%zu values)",
                                       n);
-                if (v->flags & VB_REFERENCE) oracle = ref;
+                if (f->reference_part) /* element-wise: the oracle on all cores */
+                    parts = parallel_oracle(f, &pts[k], ref, &oracle_s);
+                else if (v->flags & VB_REFERENCE) oracle = ref;
                 else if (ensure_ref(f, pb, &pts[k], ref, err)) {
                     free(ref);
                     return -1;
@@ -380,8 +411,18 @@ static int run_problem(const struct vb_family *f, const struct vb_problem *pb, s
             snprintf(label, sizeof label, "%s/%s %s", f->name, v->name, "");
             vb_point_format(f, &pts[k], label + strlen(label), sizeof label - strlen(label));
             vb_progress_case(&o->progress, label);
+            /* --quick (no minimum of CPU samples): a single-core reference that would take
+             * longer than its budget, as the oracle's time on all cores says, is not run */
+            slow_ref[0] = '\0';
+            if ((v->flags & VB_REFERENCE) && parts > 1 && o->sampling.cpu_min_samples == 0 &&
+                oracle_s * parts >= o->sampling.cpu_budget_s)
+                snprintf(slow_ref, sizeof slow_ref, "--quick: about %.1f s on one core (the "
+                         "oracle took %.2f s on %d), over the CPU budget", oracle_s * parts,
+                         oracle_s, parts);
             vb_phase_setup_take(NULL, 0); /* the case's own, not an earlier one's */
-            vb_runner_case(f, v, &pts[k], dev, nodev, oracle ? NULL : ref, oracle, &o->sampling, &r);
+            vb_runner_case(f, v, &pts[k], dev,
+                           (v->flags & VB_GPU) ? nodev : slow_ref[0] ? slow_ref : NULL,
+                           oracle ? NULL : ref, oracle, &o->sampling, &r);
             if (oracle && r.status != VB_STATUS_OK && ensure_ref(f, pb, &pts[k], ref, err)) {
                 vb_case_result_free(&r);
                 free(ref);

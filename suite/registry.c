@@ -163,6 +163,7 @@ void vb_problem_view(const struct vb_family *f, const struct vb_problem *pb,
     view->atol = pb->atol;
     view->rtol = pb->rtol;
     view->kernel_bytes = pb->kernel_bytes;
+    view->reference_part = pb->reference_part;
 }
 
 void vb_variant_view(const struct vb_family *f, const struct vb_variant *v,

@@ -78,6 +78,10 @@ struct vb_problem {
     /* kernel_bytes (optional): the bytes one sample's kernels must read and write at least
      * (saxpy: 12 per element), which `run` shows as a fraction of the measured D2D ceiling. */
     uint64_t (*kernel_bytes)(const struct vb_point *p);
+    /* reference_part (optional): elements [lo, hi) of the reference, for an element-wise one;
+     * the runner then computes the oracle on all cores (vb_parallel_for), apart from the timed
+     * single-core reference case. */
+    void (*reference_part)(const struct vb_point *p, double *out, size_t lo, size_t hi);
 };
 
 struct vb_variant {
@@ -119,6 +123,7 @@ struct vb_family {
     int (*reference)(const struct vb_point *p, double *out, struct vb_err *err);
     double atol, rtol;
     uint64_t (*kernel_bytes)(const struct vb_point *p);
+    void (*reference_part)(const struct vb_point *p, double *out, size_t lo, size_t hi);
 };
 
 #define VB_MAX_PROBLEMS 8

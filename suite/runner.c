@@ -647,11 +647,10 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
     vb_point_format(f, p, r->axes, sizeof r->axes);
     vb_stats_compute(NULL, 0, &r->e2e_ms);
     r->kernel_ms = r->h2d_ms = r->d2h_ms = r->memset_ms = r->gpu_ms = r->e2e_ms;
-    r->start_ns = vb_activity_now();
-    if (gpu && device < 0) {
+    r->start_ns = r->end_ns = vb_activity_now();
+    if ((gpu && device < 0) || (!gpu && nodev_reason)) {
         r->status = VB_STATUS_SKIPPED;
         snprintf(r->reason, sizeof r->reason, "%s", nodev_reason ? nodev_reason : "no CUDA device");
-        r->end_ns = r->start_ns;
         return;
     }
     if (gpu && VB_CUDA(&err, cudaSetDevice(device))) {

@@ -54,7 +54,8 @@ void vb_sampling_quick(struct vb_sampling *s);
 extern volatile sig_atomic_t vb_interrupted;
 
 /* vb_runner_case runs variant v of family f at point p on CUDA device `device` (ignored for
- * CPU variants; -1 means no device: GPU variants are recorded as skipped with nodev_reason).
+ * CPU variants; -1 means no device: GPU variants are recorded as skipped with nodev_reason; a
+ * CPU variant given a nodev_reason is recorded as skipped with it too).
  * ref holds the family's reference answer for p (out_len doubles). A reference variant may
  * instead be given oracle (out_len doubles, ref NULL): its verified sample's answer is written
  * there, to verify the point's other variants (the oracle is computed once per point, and that
