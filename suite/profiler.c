@@ -4,9 +4,9 @@
  * image initialised afresh, SetConfig (auto range, kernel replay, one nesting level), Start;
  * the workload; Stop, DecodeData, then per range its name and the evaluated metrics; Disable
  * when the session ends. Kernel replay submits every pass inside each launch, so one
- * Start/Stop pair collects everything. User replay (the runner's metrics pass) is a Start/Stop
- * pair per pass around the caller's own rerun of the sample, with a launch hook called from a
- * CUPTI driver-API callback before every kernel launch of the pass.
+ * Start/Stop pair collects everything. With a launch hook (the runner's L2 flush), a CUPTI
+ * driver-API callback calls it before every kernel launch and records the launches' names in
+ * order, which then name the ranges (the hook's own launches are ranges too).
  */
 #include "profiler.h"
 
@@ -21,57 +21,56 @@
 
 #include "profiler_host.h"
 
-
 #define MAX_DEVICES 16
 
 struct dev {
     int state; /* 0 not prepared, 1 ready, -1 unavailable (why) */
     struct vb_err why;
-    struct vb_prof_host *host[2]; /* per configuration (see struct vb_profiler) */
-    size_t passes[2];
+    struct vb_prof_host *host;
+    size_t passes;
     uint8_t *avail;
-};
-
-/* A configuration: the metrics collected under one replay mode. [0] kernel replay: the set, or
- * with split, the set less the DRAM byte counts; [1] (split only) user replay: the DRAM byte
- * counts, so that the runner can flush L2 before every launch of every pass. SASS-patched
- * metrics (smsp__sass_*) read 0 under user replay (CUPTI 13.0, H100), hence the split. */
-struct config {
-    const char *names[VB_MAX_METRICS];
-    int n;
 };
 
 struct vb_profiler {
     struct vb_metric_set set;
-    struct config cfg[2];
-    int cur; /* the configuration set up by the last begin */
+    const char *names[VB_MAX_METRICS];
     struct dev dev[MAX_DEVICES];
     /* the profiling session: enabled on one device's context; it may be kept across samples
      * (an enabled but stopped profiler leaves activity records intact), but the runner ends
      * it after each case (vb_profiler_release) */
     CUpti_RangeProfiler_Object *obj;
     CUcontext ctx;
-    uint8_t *data[2];
-    size_t data_size[2], max_launches;
-    int device, started, user_replay;
+    uint8_t *data;
+    size_t data_size, max_launches;
+    int device, started;
     vb_profiler_hook hook;
     void *hook_arg;
-    /* the first user-replay pass's launches in order, as the launch callback saw them (the
-     * hook's own launch as VB_PROFILER_HOOK_NAME): range r is launch r */
+    /* the sample's launches in order as the launch callback saw them (the hook's own as
+     * VB_PROFILER_HOOK_NAME): range r is launch r */
     char **launches;
     size_t nlaunches, cap_launches;
-    int recording, passes_done;
 };
 
-/* note_launch appends a launch's name (copied) while the first pass records. */
+/* The launch hook's callback: one CUPTI subscriber for the process, made at first use. */
+static CUpti_SubscriberHandle subscriber;
+static struct vb_profiler *hooked; /* whose hook runs (one profiled sample at a time) */
+static __thread int in_hook;       /* the hook's own launch calls back too */
+
+static const CUpti_CallbackId launch_cbids[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz};
+
+/* note_launch appends a launch's name (copied); out of memory, the counts then disagree and
+ * the ranges keep their numbers. */
 static void note_launch(struct vb_profiler *p, const char *name)
 {
     char *copy;
-    if (!p->recording) return;
     if (p->nlaunches == p->cap_launches) {
         size_t cap = p->cap_launches ? 2 * p->cap_launches : 16;
         char **grown = realloc(p->launches, cap * sizeof *grown);
-        if (!grown) return; /* the counts then disagree and the ranges keep their numbers */
+        if (!grown) return;
         p->launches = grown;
         p->cap_launches = cap;
     }
@@ -85,30 +84,15 @@ static void forget_launches(struct vb_profiler *p)
     p->nlaunches = 0;
 }
 
-/* The launch hook's callback: one CUPTI subscriber for the process, made at first use. */
-static CUpti_SubscriberHandle subscriber;
-static struct vb_profiler *hooked; /* whose hook runs (one profiled sample at a time) */
-static __thread int in_hook;       /* the hook's own launch calls back too */
-
-static const CUpti_CallbackId launch_cbids[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz};
-
 static void CUPTIAPI on_launch(void *arg, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
                                const void *data)
 {
     const CUpti_CallbackData *cb = data;
     struct vb_profiler *p = hooked;
-    CUstream s = NULL;
+    CUstream s;
     (void)arg;
     if (dom != CUPTI_CB_DOMAIN_DRIVER_API || cb->callbackSite != CUPTI_API_ENTER || !p || in_hook)
         return;
-    if (!p->hook) {
-        note_launch(p, cb->symbolName);
-        return;
-    }
     if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
         cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz) {
         const cuLaunchKernelEx_params *lp = cb->functionParams;
@@ -140,33 +124,14 @@ static int hook_enable(struct vb_profiler *p, int on, struct vb_err *err)
 
 static int initialized; /* cuptiProfilerInitialize done for the process */
 
-/* is_dram: a DRAM byte count, the cache-state dependent metrics the split moves to user replay */
-static int is_dram(const char *name)
-{
-    return !strncmp(name, "dram__bytes_", 12);
-}
-
-struct vb_profiler *vb_profiler_create_split(const struct vb_metric_set *set, int split)
+struct vb_profiler *vb_profiler_create(const struct vb_metric_set *set)
 {
     struct vb_profiler *p = calloc(1, sizeof *p);
     int i;
     if (!p) return NULL;
     p->set = *set;
-    for (i = 0; i < set->n; i++) {
-        struct config *c = &p->cfg[split && is_dram(p->set.names[i])];
-        c->names[c->n++] = p->set.names[i];
-    }
+    for (i = 0; i < set->n; i++) p->names[i] = p->set.names[i];
     return p;
-}
-
-struct vb_profiler *vb_profiler_create(const struct vb_metric_set *set)
-{
-    return vb_profiler_create_split(set, 0);
-}
-
-int vb_profiler_has(const struct vb_profiler *p, int user_replay)
-{
-    return p->cfg[user_replay ? 1 : 0].n > 0;
 }
 
 /* unavailable turns a CUPTI failure into the reason counters cannot be read here. */
@@ -222,7 +187,6 @@ int vb_profiler_prepare(struct vb_profiler *p, int device, CUcontext ctx, struct
 {
     struct dev *d;
     CUpti_Device_GetChipName_Params cp;
-    int k;
     if (device < 0 || device >= MAX_DEVICES)
         return vb_err_set(err, VB_E_CUDA, "metrics: device %d out of range", device);
     d = &p->dev[device];
@@ -249,14 +213,11 @@ int vb_profiler_prepare(struct vb_profiler *p, int device, CUcontext ctx, struct
         unavailable(err, "chip name");
         goto unavailable;
     }
-    for (k = 0; k < 2; k++) {
-        if (!p->cfg[k].n) continue;
-        if (vb_prof_host_open(cp.pChipName, d->avail, p->cfg[k].names, (size_t)p->cfg[k].n,
-                              &d->host[k], &d->passes[k], err)) {
-            if (err->code == VB_E_USAGE) return -1; /* the user's metric list: not remembered */
-            unavailable(err, "configuration");
-            goto unavailable;
-        }
+    if (vb_prof_host_open(cp.pChipName, d->avail, p->names, (size_t)p->set.n, &d->host, &d->passes,
+                          err)) {
+        if (err->code == VB_E_USAGE) return -1; /* the user's metric list: not remembered */
+        unavailable(err, "configuration");
+        goto unavailable;
     }
     d->state = 1;
     return 0;
@@ -268,15 +229,12 @@ unavailable:
 
 size_t vb_profiler_passes(const struct vb_profiler *p, int device)
 {
-    return device >= 0 && device < MAX_DEVICES && p->dev[device].state == 1
-               ? p->dev[device].passes[0] + p->dev[device].passes[1]
-               : 0;
+    return device >= 0 && device < MAX_DEVICES && p->dev[device].state == 1 ? p->dev[device].passes : 0;
 }
 
 /* disable ends the profiling session (stopping a started sample); safe when none is open. */
 static void disable(struct vb_profiler *p)
 {
-    int k;
     if (hooked == p) {
         struct vb_err ignored;
         hook_enable(p, 0, &ignored);
@@ -297,11 +255,9 @@ static void disable(struct vb_profiler *p)
         cuptiRangeProfilerDisable(&dp);
         p->obj = NULL;
     }
-    for (k = 0; k < 2; k++) {
-        free(p->data[k]);
-        p->data[k] = NULL;
-        p->data_size[k] = 0;
-    }
+    free(p->data);
+    p->data = NULL;
+    p->data_size = 0;
 }
 
 /* enable opens the session on ctx with a counter image for max_launches ranges. */
@@ -310,7 +266,6 @@ static int enable(struct vb_profiler *p, int device, CUcontext ctx, size_t max_l
 {
     CUpti_RangeProfiler_Enable_Params ep;
     CUpti_RangeProfiler_GetCounterDataSize_Params sp;
-    int k;
     memset(&ep, 0, sizeof ep);
     ep.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
     ep.ctx = ctx;
@@ -319,87 +274,23 @@ static int enable(struct vb_profiler *p, int device, CUcontext ctx, size_t max_l
     p->ctx = ctx;
     p->device = device;
     p->max_launches = max_launches;
-    for (k = 0; k < 2; k++) { /* a counter image per configuration */
-        if (!p->cfg[k].n) continue;
-        memset(&sp, 0, sizeof sp);
-        sp.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
-        sp.pRangeProfilerObject = p->obj;
-        sp.pMetricNames = p->cfg[k].names;
-        sp.numMetrics = (size_t)p->cfg[k].n;
-        sp.maxNumOfRanges = max_launches;
-        sp.maxNumRangeTreeNodes = (uint32_t)max_launches;
-        if (VB_CUPTI(err, cuptiRangeProfilerGetCounterDataSize(&sp))) goto fail;
-        if (!(p->data[k] = calloc(1, sp.counterDataSize))) {
-            vb_err_set(err, VB_E_SYS, "out of memory for a %zu-byte counter image",
-                       sp.counterDataSize);
-            goto fail;
-        }
-        p->data_size[k] = sp.counterDataSize;
+    memset(&sp, 0, sizeof sp);
+    sp.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
+    sp.pRangeProfilerObject = p->obj;
+    sp.pMetricNames = p->names;
+    sp.numMetrics = (size_t)p->set.n;
+    sp.maxNumOfRanges = max_launches;
+    sp.maxNumRangeTreeNodes = (uint32_t)max_launches;
+    if (VB_CUPTI(err, cuptiRangeProfilerGetCounterDataSize(&sp))) goto fail;
+    if (!(p->data = calloc(1, sp.counterDataSize))) {
+        vb_err_set(err, VB_E_SYS, "out of memory for a %zu-byte counter image", sp.counterDataSize);
+        goto fail;
     }
+    p->data_size = sp.counterDataSize;
     return 0;
 fail:
     disable(p);
     return -1;
-}
-
-/* configure opens the session if needed, initialises the counter image and sets the
- * configuration for the replay mode; 0 or -1 with err (the session is then ended). */
-static int configure(struct vb_profiler *p, int device, CUcontext ctx, size_t max_launches,
-                     int user_replay, struct vb_err *err)
-{
-    CUpti_RangeProfiler_CounterDataImage_Initialize_Params ip;
-    CUpti_RangeProfiler_SetConfig_Params cp;
-    const uint8_t *config;
-    size_t config_size;
-    if (vb_profiler_prepare(p, device, ctx, err)) return -1;
-    if (p->obj && (p->ctx != ctx || p->device != device || p->max_launches != max_launches))
-        disable(p);
-    if (!p->cfg[user_replay].n)
-        return vb_err_set(err, VB_E_CUDA, "internal: no metrics for this replay mode");
-    if (!p->obj && enable(p, device, ctx, max_launches, err)) return -1;
-    p->cur = user_replay;
-    memset(&ip, 0, sizeof ip);
-    ip.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE;
-    ip.pRangeProfilerObject = p->obj;
-    ip.counterDataSize = p->data_size[p->cur];
-    ip.pCounterData = p->data[p->cur];
-    if (VB_CUPTI(err, cuptiRangeProfilerCounterDataImageInitialize(&ip))) goto fail;
-    config = vb_prof_host_config(p->dev[device].host[p->cur], &config_size);
-    memset(&cp, 0, sizeof cp);
-    cp.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
-    cp.pRangeProfilerObject = p->obj;
-    cp.configSize = config_size;
-    cp.pConfig = config;
-    cp.counterDataImageSize = p->data_size[p->cur];
-    cp.pCounterDataImage = p->data[p->cur];
-    cp.range = CUPTI_AutoRange;
-    cp.replayMode = user_replay ? CUPTI_UserReplay : CUPTI_KernelReplay;
-    cp.maxRangesPerPass = max_launches;
-    cp.numNestingLevels = 1;
-    cp.minNestingLevel = 1;
-    cp.passIndex = 0;
-    cp.targetNestingLevel = 1;
-    if (VB_CUPTI(err, cuptiRangeProfilerSetConfig(&cp))) goto fail;
-    p->user_replay = user_replay;
-    return 0;
-fail:
-    disable(p);
-    return -1;
-}
-
-/* start starts collecting (a pass, under user replay); 0 or -1 with err (session ended). */
-static int start(struct vb_profiler *p, struct vb_err *err)
-{
-    CUpti_RangeProfiler_Start_Params tp;
-    memset(&tp, 0, sizeof tp);
-    tp.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
-    tp.pRangeProfilerObject = p->obj;
-    if (VB_CUPTI(err, cuptiRangeProfilerStart(&tp))) {
-        disable(p);
-        return -1;
-    }
-    p->started = 1;
-    return 0;
 }
 
 int vb_profiler_begin(struct vb_profiler *p, int device, CUcontext ctx, size_t max_launches,
@@ -412,69 +303,50 @@ int vb_profiler_begin_hooked(struct vb_profiler *p, int device, CUcontext ctx,
                              size_t max_launches, vb_profiler_hook hook, void *hook_arg,
                              struct vb_err *err)
 {
-    p->hook = hook;
-    p->hook_arg = hook_arg;
-    p->passes_done = 0;
-    forget_launches(p);
-    if (configure(p, device, ctx, max_launches, 0, err) || start(p, err)) return -1;
-    if (hook) { /* the launches of this one (kernel-replayed) pass are recorded and hooked */
-        p->recording = 1;
-        if (hook_enable(p, 1, err)) {
-            disable(p);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-int vb_profiler_begin_user(struct vb_profiler *p, int device, CUcontext ctx, size_t max_launches,
-                           vb_profiler_hook hook, void *hook_arg, struct vb_err *err)
-{
-    p->hook = hook;
-    p->hook_arg = hook_arg;
-    p->passes_done = 0;
-    forget_launches(p);
-    return configure(p, device, ctx, max_launches, 1, err);
-}
-
-int vb_profiler_pass_begin(struct vb_profiler *p, struct vb_err *err)
-{
-    if (!p->obj || p->started || !p->user_replay)
-        return vb_err_set(err, VB_E_CUDA, "internal: vb_profiler_pass_begin out of order");
-    p->recording = p->passes_done == 0;
-    if (start(p, err)) return -1;
-    if (hook_enable(p, 1, err)) {
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params ip;
+    CUpti_RangeProfiler_SetConfig_Params cp;
+    CUpti_RangeProfiler_Start_Params tp;
+    const uint8_t *config;
+    size_t config_size;
+    if (vb_profiler_prepare(p, device, ctx, err)) return -1;
+    if (p->obj && (p->ctx != ctx || p->device != device || p->max_launches != max_launches))
         disable(p);
-        return -1;
-    }
-    return 0;
-}
-
-int vb_profiler_pass_end(struct vb_profiler *p, int *done, struct vb_err *err)
-{
-    CUpti_RangeProfiler_Stop_Params tp;
-    struct vb_err herr;
-    int hrc = hook_enable(p, 0, &herr);
-    *done = 1;
-    if (!p->obj || !p->started)
-        return vb_err_set(err, VB_E_CUDA, "internal: vb_profiler_pass_end without a pass");
+    if (!p->obj && enable(p, device, ctx, max_launches, err)) return -1;
+    memset(&ip, 0, sizeof ip);
+    ip.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE;
+    ip.pRangeProfilerObject = p->obj;
+    ip.counterDataSize = p->data_size;
+    ip.pCounterData = p->data;
+    if (VB_CUPTI(err, cuptiRangeProfilerCounterDataImageInitialize(&ip))) goto fail;
+    config = vb_prof_host_config(p->dev[device].host, &config_size);
+    memset(&cp, 0, sizeof cp);
+    cp.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
+    cp.pRangeProfilerObject = p->obj;
+    cp.configSize = config_size;
+    cp.pConfig = config;
+    cp.counterDataImageSize = p->data_size;
+    cp.pCounterDataImage = p->data;
+    cp.range = CUPTI_AutoRange;
+    cp.replayMode = CUPTI_KernelReplay;
+    cp.maxRangesPerPass = max_launches;
+    cp.numNestingLevels = 1;
+    cp.minNestingLevel = 1;
+    cp.passIndex = 0;
+    cp.targetNestingLevel = 1;
+    if (VB_CUPTI(err, cuptiRangeProfilerSetConfig(&cp))) goto fail;
     memset(&tp, 0, sizeof tp);
-    tp.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
+    tp.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
     tp.pRangeProfilerObject = p->obj;
-    p->started = 0;
-    if (VB_CUPTI(err, cuptiRangeProfilerStop(&tp))) {
-        disable(p);
-        return -1;
-    }
-    if (hrc) {
-        *err = herr;
-        disable(p);
-        return -1;
-    }
-    p->recording = 0;
-    p->passes_done++;
-    *done = tp.isAllPassSubmitted != 0;
+    if (VB_CUPTI(err, cuptiRangeProfilerStart(&tp))) goto fail;
+    p->started = 1;
+    p->hook = hook;
+    p->hook_arg = hook_arg;
+    forget_launches(p);
+    if (hook && hook_enable(p, 1, err)) goto fail;
     return 0;
+fail:
+    disable(p);
+    return -1;
 }
 
 int vb_profiler_end(struct vb_profiler *p, struct vb_metric_value **vals, size_t *n,
@@ -484,26 +356,22 @@ int vb_profiler_end(struct vb_profiler *p, struct vb_metric_value **vals, size_t
     CUpti_RangeProfiler_DecodeData_Params dp;
     CUpti_RangeProfiler_GetCounterDataInfo_Params ip;
     double values[VB_MAX_METRICS];
-    size_t r, nm = (size_t)p->cfg[p->cur].n;
-    const char *const *names = p->cfg[p->cur].names;
+    size_t r, nm = (size_t)p->set.n;
     int i;
-    if (p->hook && !p->user_replay) {
+    if (!p->obj || !p->started)
+        return vb_err_set(err, VB_E_CUDA, "internal: vb_profiler_end without begin");
+    if (p->hook) {
         struct vb_err ignored;
         hook_enable(p, 0, &ignored);
-        p->recording = 0;
     }
-    if (!p->obj || (!p->started && !p->user_replay))
-        return vb_err_set(err, VB_E_CUDA, "internal: vb_profiler_end without begin");
-    if (p->started) { /* kernel replay: every pass was submitted inside the launches */
-        memset(&tp, 0, sizeof tp);
-        tp.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
-        tp.pRangeProfilerObject = p->obj;
-        p->started = 0;
-        if (VB_CUPTI(err, cuptiRangeProfilerStop(&tp))) goto fail;
-        if (!tp.isAllPassSubmitted) {
-            vb_err_set(err, VB_E_CUDA, "the profiler needs more passes than were submitted");
-            goto fail;
-        }
+    memset(&tp, 0, sizeof tp);
+    tp.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
+    tp.pRangeProfilerObject = p->obj;
+    p->started = 0;
+    if (VB_CUPTI(err, cuptiRangeProfilerStop(&tp))) goto fail;
+    if (!tp.isAllPassSubmitted) {
+        vb_err_set(err, VB_E_CUDA, "the profiler needs more passes than kernel replay submitted");
+        goto fail;
     }
     memset(&dp, 0, sizeof dp);
     dp.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
@@ -511,21 +379,21 @@ int vb_profiler_end(struct vb_profiler *p, struct vb_metric_value **vals, size_t
     if (VB_CUPTI(err, cuptiRangeProfilerDecodeData(&dp))) goto fail;
     memset(&ip, 0, sizeof ip);
     ip.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE;
-    ip.pCounterDataImage = p->data[p->cur];
-    ip.counterDataImageSize = p->data_size[p->cur];
+    ip.pCounterDataImage = p->data;
+    ip.counterDataImageSize = p->data_size;
     if (VB_CUPTI(err, cuptiRangeProfilerGetCounterDataInfo(&ip))) goto fail;
     for (r = 0; r < ip.numTotalRanges; r++) {
         CUpti_RangeProfiler_CounterData_GetRangeInfo_Params gp;
         struct vb_metric_value *grown;
         memset(&gp, 0, sizeof gp);
         gp.structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE;
-        gp.pCounterDataImage = p->data[p->cur];
-        gp.counterDataImageSize = p->data_size[p->cur];
+        gp.pCounterDataImage = p->data;
+        gp.counterDataImageSize = p->data_size;
         gp.rangeIndex = r;
         gp.rangeDelimiter = "/";
         if (VB_CUPTI(err, cuptiRangeProfilerCounterDataGetRangeInfo(&gp))) goto fail;
-        if (vb_prof_host_eval(p->dev[p->device].host[p->cur], p->data[p->cur],
-                              p->data_size[p->cur], r, names, nm, values, err))
+        if (vb_prof_host_eval(p->dev[p->device].host, p->data, p->data_size, r, p->names, nm,
+                              values, err))
             goto fail;
         if (!(grown = realloc(*vals, sizeof **vals * (*n + nm)))) {
             vb_err_set(err, VB_E_SYS, "out of memory for metric values");
@@ -535,12 +403,11 @@ int vb_profiler_end(struct vb_profiler *p, struct vb_metric_value **vals, size_t
         for (i = 0; i < (int)nm; i++) {
             struct vb_metric_value *v = &(*vals)[*n];
             v->launch = (int)r;
-            /* user replay: the launch callback named every range; kernel replay: the runner
-             * names them from the kernel records */
-            v->kernel = strdup((p->user_replay || p->hook) && p->nlaunches == ip.numTotalRanges
-                                   ? p->launches[r]
-                                   : gp.rangeName ? gp.rangeName : "");
-            v->metric = strdup(names[i]);
+            /* hooked: the launch callback named every range; else the caller names them */
+            v->kernel = strdup(p->hook && p->nlaunches == ip.numTotalRanges ? p->launches[r]
+                               : gp.rangeName                               ? gp.rangeName
+                                                                            : "");
+            v->metric = strdup(p->names[i]);
             v->value = isfinite(values[i]) ? values[i] : NAN;
             if (!v->kernel || !v->metric) {
                 free(v->kernel);
@@ -573,8 +440,7 @@ void vb_profiler_destroy(struct vb_profiler *p)
     forget_launches(p);
     free(p->launches);
     for (i = 0; i < MAX_DEVICES; i++) {
-        vb_prof_host_close(p->dev[i].host[0]);
-        vb_prof_host_close(p->dev[i].host[1]);
+        vb_prof_host_close(p->dev[i].host);
         free(p->dev[i].avail);
     }
     free(p);

@@ -23,13 +23,6 @@ struct vb_profiler;
  * yet. Returns NULL when out of memory. */
 struct vb_profiler *vb_profiler_create(const struct vb_metric_set *set);
 
-/* vb_profiler_create_split is vb_profiler_create, except that with split the DRAM byte counts
- * of the set are collected apart, under user replay (vb_profiler_begin_user), and the rest
- * under kernel replay (vb_profiler_begin_hooked). vb_profiler_has says whether a replay mode
- * has metrics to collect. */
-struct vb_profiler *vb_profiler_create_split(const struct vb_metric_set *set, int split);
-int vb_profiler_has(const struct vb_profiler *p, int user_replay);
-
 /* vb_profiler_prepare readies the profiler for CUDA device `device` and its context ctx, once
  * per device: checks the device is supported, reads counter availability, and builds the
  * configuration. Returns 0; or -1 with err: VB_E_USAGE for a metric the GPU does not know,
@@ -43,32 +36,22 @@ int vb_profiler_prepare(struct vb_profiler *p, int device, CUcontext ctx, struct
 int vb_profiler_begin(struct vb_profiler *p, int device, CUcontext ctx, size_t max_launches,
                       struct vb_err *err);
 
-/* A function the metrics pass calls before every kernel launch of a user-replay pass, with the
- * launch's stream (the cold cache's flush); it runs inside a CUPTI callback, before the launch,
- * and its own launches are not hooked. */
+/* A function the metrics pass calls before every kernel launch (the cold cache's flush), with
+ * the launch's stream; it runs inside a CUPTI callback, before the launch, and its own launches
+ * are not hooked. */
 typedef void (*vb_profiler_hook)(CUstream stream, void *arg);
 
-/* Under user replay the values of each launch are named after its kernel as the launch callback
- * saw it (the mangled name), and the hook's own launches after this (the caller drops them). */
+/* The values of a hooked sample's launches are named after their kernels as the launch
+ * callback saw them (mangled), and the hook's own launches after this (the caller drops them). */
 #define VB_PROFILER_HOOK_NAME "(l2_flush before the next launch)"
 
-/* vb_profiler_begin_hooked is vb_profiler_begin (kernel replay) with hook called before each
- * kernel launch, whose ranges are then named by the launch callback as under user replay. */
+/* vb_profiler_begin_hooked is vb_profiler_begin with hook (NULL: none) called before every
+ * kernel launch of the sample. */
 int vb_profiler_begin_hooked(struct vb_profiler *p, int device, CUcontext ctx,
                              size_t max_launches, vb_profiler_hook hook, void *hook_arg,
                              struct vb_err *err);
 
-/* vb_profiler_begin_user configures a sample for user replay: the caller reruns the same work
- * once per pass, each run between vb_profiler_pass_begin and vb_profiler_pass_end, until
- * pass_end sets *done, then calls vb_profiler_end. hook (may be NULL) runs before each launch.
- * Returns 0 or -1 with err (the session is then ended). */
-int vb_profiler_begin_user(struct vb_profiler *p, int device, CUcontext ctx, size_t max_launches,
-                           vb_profiler_hook hook, void *hook_arg, struct vb_err *err);
-int vb_profiler_pass_begin(struct vb_profiler *p, struct vb_err *err);
-/* vb_profiler_pass_end stops the pass; *done = 1 once every pass the set needs was submitted. */
-int vb_profiler_pass_end(struct vb_profiler *p, int *done, struct vb_err *err);
-
-/* vb_profiler_end stops (kernel replay), decodes and evaluates: one vb_metric_value per (launch, metric),
+/* vb_profiler_end stops, decodes and evaluates: one vb_metric_value per (launch, metric),
  * appended to *vals (caller frees with vb_metric_values_free). The session stays enabled for
  * the next sample (vb_profiler_release or _destroy ends it); on failure it is ended.
  * Returns 0 or -1 with err. */

@@ -55,10 +55,6 @@ enum vb_variant_flags {
     /* the answer stays in device memory (the seed's device arrays): run is the device work
      * only, and fetch copies the answer to the host, outside every sample (GPU variants only) */
     VB_RESIDENT = 1 << 3,
-    /* launches kernels of a CUDA library (cuFFT): its metrics pass gets a profiling session of
-     * its own (a session kept across cases crashed inside CUPTI 13.0 in a replayed cuFFT
-     * launch, on an H200 and an H100), the others share one */
-    VB_LIBRARY_KERNELS = 1 << 4,
 };
 
 /* One function a family computes: its axes, output, CPU reference and tolerance. A family

@@ -52,7 +52,7 @@ int vb_run_metrics_start(struct vb_run_metrics *m, int device, const struct vb_e
         s->no_metrics_reason = m->why;
         return 0;
     }
-    if (!m->prof && !(m->prof = vb_profiler_create_split(&m->set, 1)))
+    if (!m->prof && !(m->prof = vb_profiler_create(&m->set)))
         return vb_err_set(err, VB_E_SYS, "out of memory");
     vb_err_clear(&why);
     if (vb_gpu_current_ctx(&ctx, &why) || vb_profiler_prepare(m->prof, device, ctx, &why)) {
@@ -79,8 +79,8 @@ void vb_run_metrics_finish(struct vb_run_metrics *m, FILE *out)
 {
     if (m->cases)
         fprintf(out, "metrics pass: %d GPU cases, %d metrics each, %.1f s in all, %d profiled "
-                     "samples (kernel replay; DRAM bytes by user replay; L2 flushed before every "
-                     "launch unless --cache warm)\n",
+                     "samples (kernel replay; L2 flushed before every launch unless --cache "
+                     "warm)\n",
                 m->cases, m->set.n, m->total_ns / 1e9, m->samples);
     else if (!m->off && m->why[0])
         fprintf(out, "metrics pass: none (%s)\n", m->why);

@@ -53,7 +53,7 @@ void vb_sampling_quick(struct vb_sampling *s)
 
 void vb_runner_release(const struct vb_sampling *cfg)
 {
-    vb_profiler_release(cfg->profiler); /* the session kept across cases, before the buffers */
+    vb_profiler_release(cfg->profiler); /* a session left open by a failure, before the buffers */
     vb_cold_release();
 }
 
@@ -427,38 +427,13 @@ static int profile_kernel_replay(const struct vb_variant *v, void *state, int de
     return rc;
 }
 
-/* profile_user_replay collects the user-replay metrics (the DRAM byte counts): the sample once
- * per pass, poisoned first, each launch after an L2 flush; 0 or -1 with err. */
-static int profile_user_replay(const struct vb_variant *v, void *state, int device,
-                               CUcontext ctx, const struct vb_sampling *cfg,
-                               struct vb_case_result *r, struct vb_err *err)
-{
-    size_t from = r->nmetrics;
-    int rc, done = 0, pass;
-    rc = vb_profiler_begin_user(cfg->profiler, device, ctx, MAX_PROFILED_LAUNCHES,
-                                cfg->cold ? vb_cold_launch_hook : NULL, NULL, err);
-    for (pass = 0; !rc && !done; pass++) {
-        struct vb_err eerr;
-        if ((rc = v->poison(state, err) || vb_profiler_pass_begin(cfg->profiler, err))) break;
-        rc = v->run(state, err);
-        if (vb_profiler_pass_end(cfg->profiler, &done, &eerr) && !rc) {
-            *err = eerr;
-            rc = -1;
-        }
-        r->metrics_passes++;
-        if (!rc && !done && pass >= 64) rc = vb_err_set(err, VB_E_CUDA, "the profiler asked for "
-                                                                        "more than 64 passes");
-    }
-    if (!rc && vb_profiler_end(cfg->profiler, &r->metrics, &r->nmetrics, err)) rc = -1;
-    drop_flushes(r, from);
-    return rc;
-}
-
-/* metrics_pass profiles the variant's sample: the set's SASS and L1 counters under kernel
- * replay, its DRAM byte counts under user replay (see profiler.h), every launch preceded by
- * an L2 flush (cfg->cold) so that they are what ncu --cache-control all measures. Values are
- * kept in r; what goes wrong is recorded in r->metrics_status/reason, never in the case's
- * status. The profiled samples' activity records carry no timestamps and are dropped. */
+/* metrics_pass profiles one sample of the variant under kernel replay, every launch preceded
+ * by an L2 flush (cfg->cold), as ncu --cache-control all flushes before its first pass. Values
+ * are kept in r; what goes wrong is recorded in r->metrics_status/reason, never in the case's
+ * status. The profiled sample's activity records carry no timestamps and are dropped. (User
+ * replay, which would let every pass start cold, read 0 for the SASS metrics, store efficiency
+ * among them, on the H100 with CUPTI 13.0; a session holding a user-replay and a kernel-replay
+ * configuration evaluated every metric as NaN.) */
 static void metrics_pass(const struct vb_variant *v, void *state, int device,
                          const struct vb_sampling *cfg, struct vb_case_result *r)
 {
@@ -485,25 +460,19 @@ static void metrics_pass(const struct vb_variant *v, void *state, int device,
         if (vb_activity_take_keep_open(&r->activity, &cerr)) vb_activity_free(&r->activity);
     }
     vb_nvtx_push("metrics pass");
-    if (v->flags & VB_LIBRARY_KERNELS) vb_profiler_release(cfg->profiler); /* a fresh session */
     rc = vb_cold_before(cfg->cold, &mhz, &err); /* makes the flush's buffers before the hooks */
-    if (!rc && vb_profiler_has(cfg->profiler, 0))
-        rc = profile_kernel_replay(v, state, device, ctx, cfg, r, &err);
-    if (!rc && vb_profiler_has(cfg->profiler, 1))
-        rc = profile_user_replay(v, state, device, ctx, cfg, r, &err);
+    if (!rc) rc = profile_kernel_replay(v, state, device, ctx, cfg, r, &err);
     vb_nvtx_pop();
     if (vb_activity_active()) {
         struct vb_activity dropped;
         struct vb_err cerr;
         if (vb_activity_take_keep_open(&dropped, &cerr) == 0) vb_activity_free(&dropped);
     }
-    /* The session is kept from case to case (vb_runner_release ends it): a new session's first
-     * pass cost ~0.6 s (H100), 40 s over a run's 60 cases. Cases with library kernels get their
-     * own (VB_LIBRARY_KERNELS); a failure here ends the session, and the next case opens one. */
-    if (v->flags & VB_LIBRARY_KERNELS) vb_profiler_release(cfg->profiler); /* and not kept */
+    /* one profiling session per case: sessions kept across cases crashed inside CUPTI 13.0
+     * (a segfault in a replayed cuFFT launch on an H200, and after saxpy on an H100) */
+    vb_profiler_release(cfg->profiler);
     r->metrics_ns = mono_ns() - t0;
     if (rc) {
-        vb_profiler_release(cfg->profiler);
         r->metrics_status = VB_METRICS_FAILED;
         reason_of(&err, r->metrics_reason, sizeof r->metrics_reason);
         return;

@@ -66,8 +66,8 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
                     const double *ref, double *oracle, const struct vb_sampling *cfg,
                     struct vb_case_result *r);
 
-/* vb_runner_release ends what the runner keeps from case to case: the metrics pass's profiling
- * session and the cold cache's buffers. */
+/* vb_runner_release ends what the runner keeps from case to case: the cold cache's buffers (and
+ * a profiling session, should one be open). */
 void vb_runner_release(const struct vb_sampling *cfg);
 
 void vb_case_result_free(struct vb_case_result *r);

@@ -568,9 +568,9 @@ static const struct vb_variant variants[] = {
     {"fft-mask-cpu", "FFT, mask, inverse FFT on one CPU core in double (direct DFT <= 4096 points)",
      VB_REFERENCE, CPU_FFT, setup, run_cpu, poison, fetch, teardown, NULL, &fft},
     {"fft-mask-host", "cuFFT forward, mask kernel, cuFFT inverse, the frame H2D and D2H around each",
-     VB_GPU | VB_LIBRARY_KERNELS, FFT_HOST, setup, run_fft_host, poison, fetch, teardown, traffic_fft_host, &fft},
+     VB_GPU, FFT_HOST, setup, run_fft_host, poison, fetch, teardown, traffic_fft_host, &fft},
     {"fft-mask", "the same three steps all on the device: frame H2D once, result D2H once",
-     VB_GPU | VB_LIBRARY_KERNELS, FFT_DEVICE, setup, run_fft_device, poison, fetch, teardown, traffic_fft_device, &fft},
+     VB_GPU, FFT_DEVICE, setup, run_fft_device, poison, fetch, teardown, traffic_fft_device, &fft},
 };
 
 const struct vb_family vb_family_ufunc = {
