@@ -59,15 +59,6 @@ static int bad(const char *what, const char *arg)
     return 2;
 }
 
-static void fmt_pct(double ratio, char *buf, size_t n)
-{
-    if (isnan(ratio))
-        snprintf(buf, n, "-");
-    else if (isinf(ratio))
-        snprintf(buf, n, "+inf%%");
-    else
-        snprintf(buf, n, "%+.1f%%", (ratio - 1) * 100);
-}
 
 /* fmt_phase names what the row was judged on: "D2H", or "e2e (CPU-only)". */
 static void fmt_phase(const struct vb_cmp_row *r, char *buf, size_t n)
@@ -90,7 +81,7 @@ static void cells_of(const struct vb_cmp_row *r, struct cells *c)
     fmt_phase(r, c->phase, sizeof c->phase);
     vb_fmt_ms(r->med_base, c->mb, sizeof c->mb);
     vb_fmt_ms(r->med_cand, c->mc, sizeof c->mc);
-    fmt_pct(r->ratio, c->ch, sizeof c->ch);
+    vb_cmp_fmt_change(r->ratio, 1, c->ch, sizeof c->ch);
     if (isfinite(r->limit))
         snprintf(c->lim, sizeof c->lim, "%.1f%%", r->limit * 100);
     else
@@ -103,7 +94,7 @@ static void cells_of(const struct vb_cmp_row *r, struct cells *c)
         snprintf(c->n, sizeof c->n, "%d/%d", r->n_base, r->n_cand);
     else
         snprintf(c->n, sizeof c->n, "-");
-    fmt_pct(r->e2e_ratio, c->e2e, sizeof c->e2e);
+    vb_cmp_fmt_change(r->e2e_ratio, 1, c->e2e, sizeof c->e2e);
     vb_cmp_row_text(r, c->text, sizeof c->text);
 }
 
@@ -128,7 +119,7 @@ static void print_phases(const struct vb_cmp_result *res, int md)
         for (k = 0; k < r->nphases; k++) {
             const struct vb_cmp_phase *ph = &r->phases[k];
             char ch[24];
-            fmt_pct(ph->ratio, ch, sizeof ch);
+            vb_cmp_fmt_change(ph->ratio, 1, ch, sizeof ch);
             printf("%s %s %s %s (limit %.1f%%)", k ? "," : "", vb_cmp_phase_label(ph->name),
                    vb_verdict_name(ph->verdict), ch, ph->limit * 100);
         }

@@ -77,21 +77,22 @@ static int severity(enum vb_verdict v)
     }
 }
 
-static void fmt_change(double ratio, char *buf, size_t n)
+char *vb_cmp_fmt_change(double ratio, int decimals, char *buf, size_t n)
 {
     if (isnan(ratio))
         snprintf(buf, n, "-");
     else if (isinf(ratio))
         snprintf(buf, n, "+inf%%");
     else
-        snprintf(buf, n, "%+.0f%%", (ratio - 1) * 100);
+        snprintf(buf, n, "%+.*f%%", decimals, (ratio - 1) * 100);
+    return buf;
 }
 
 char *vb_cmp_row_text(const struct vb_cmp_row *r, char *buf, size_t n)
 {
     const char *v = vb_verdict_name(r->verdict);
     char ch[32];
-    fmt_change(r->ratio, ch, sizeof ch);
+    vb_cmp_fmt_change(r->ratio, 0, ch, sizeof ch);
     switch (r->verdict) {
     case VB_VERDICT_SLOWER:
     case VB_VERDICT_FASTER:

@@ -141,6 +141,10 @@ void vb_cmp_result_free(struct vb_cmp_result *res);
 /* vb_cmp_phase_label: how text names a phase: "GPU", "H2D", "D2H", "kernel", "memset", "e2e". */
 const char *vb_cmp_phase_label(const char *phase);
 
+/* vb_cmp_fmt_change writes a ratio as a signed percentage change with that many decimals
+ * ("+266%", "-12.5%"), "+inf%" or "-"; returns buf. */
+char *vb_cmp_fmt_change(double ratio, int decimals, char *buf, size_t n);
+
 /* vb_cmp_row_text writes the row's verdict as people read it: "slower (D2H +266%)",
  * "faster (kernel -31%)", "noisy (H2D: ranges overlap)", "noisy (throttled: candidate)",
  * "broken (ok -> wrong-result)", "same". Returns buf. */
