@@ -5,6 +5,7 @@
 #include "store.h"
 
 #include <math.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -340,7 +341,8 @@ static struct vb_store *connect(const char *path, int flags, int *version, struc
         return NULL;
     }
     sqlite3_extended_result_codes(s->db, 1);
-    sqlite3_busy_timeout(s->db, 5000);
+    /* writers take turns per case (a few ms each); ten runs started together wait that long */
+    sqlite3_busy_timeout(s->db, 30000);
     if (user_version(s, version, &ntables, err)) goto fail;
     if (*version > VB_SCHEMA_VERSION) {
         vb_err_set(err, VB_E_DB, "database '%s' has schema %d, newer than this varbench's %d", path,
@@ -387,10 +389,22 @@ int vb_store_open(const char *path, struct vb_store **out, struct vb_err *err)
     struct vb_store *s;
     int v;
     char sql[64];
+    int ntables;
     *out = NULL;
     if (!(s = connect(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &v, err))) return -1;
-    /* Take the write lock now: an unwritable file fails here, before any work is done. */
-    if (exec(s, "BEGIN IMMEDIATE", err)) goto fail;
+    /* WAL: readers never block a writer, and a writer killed mid-transaction leaves the last
+     * committed state readable by read-only commands (a rollback journal would have to be
+     * rolled back by a writer first). The file was checked to be ours (or empty) above. */
+    if (strcmp(path, ":memory:") && exec(s, "PRAGMA journal_mode = WAL", err)) goto fail;
+    /* Take the write lock now: an unwritable file fails here, before any work is done. The
+     * version is read again under the lock: another writer may have created or migrated the
+     * schema since connect() looked. */
+    if (exec(s, "BEGIN IMMEDIATE", err) || user_version(s, &v, &ntables, err)) goto fail;
+    if (v > VB_SCHEMA_VERSION || (v == 0 && ntables > 0)) {
+        vb_err_set(err, VB_E_DB, "database '%s' changed while it was opened (schema %d)", path, v);
+        vb_err_hint(err, "another program writes to it; pass --db with another path");
+        goto rollback;
+    }
     if (v == 0) {
         if (exec(s, schema, err) || exec(s, "PRAGMA user_version = 1", err)) goto rollback;
         v = 1;
@@ -701,7 +715,9 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     int64_t vid = 0, cid = 0, *sids = NULL;
     int i, dev_null = r->device < 0;
-    if (exec(s, "BEGIN", err)) return -1;
+    /* IMMEDIATE: take the write lock (waiting for other writers) before reading anything, so a
+     * concurrent writer can never make this transaction's upgrade fail */
+    if (exec(s, "BEGIN IMMEDIATE", err)) return -1;
     if (variant_id(s, r->family, r->variant, &vid, err)) goto fail;
     if (put(s, cq, &cid, err, "iiitttdduuntndddddddddununnnttddtdddtddn", run_id, vid,
             (int64_t)(dev_null ? 0 : r->device), r->axes, vb_status_name(r->status),
@@ -744,6 +760,8 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
             goto fail;
     }
     if (put_records(s, cid, r, sids, err)) goto fail;
+    /* the crash-safety test's hook: die here, inside the case's write, as a SIGKILL would */
+    if (getenv("VARBENCH_TEST_KILL_IN_WRITE")) raise(SIGKILL);
     if (exec(s, "COMMIT", err)) goto fail;
     free(sids);
     if (case_id) *case_id = cid;

@@ -65,6 +65,36 @@ compare-real)
   cp b.db r.db
   sqlite3 r.db "UPDATE runs SET status = 'running', end_utc = NULL" || fail "sqlite3"
   expect 2 "is 'running'" "$vb" compare --cand-run 1 a.db r.db ;;
+concurrent-writers)
+  # four runs started together on a new file, and four on a schema-2 file (migrated by whichever
+  # takes the write lock first): every run stored, complete, the file intact
+  load v2.db schema-v2-h100.sql.gz
+  for db in new.db v2.db; do
+    for i in 1 2 3 4; do
+      "$vb" run --quick --filter mesh/cpu-reference --axis nx=8 --db "$db" >"o$i" 2>&1 &
+    done
+    wait
+    for i in 1 2 3 4; do grep -q "stored in $db" "o$i" || { cat "o$i"; fail "writer $i on $db lost its run"; }; done
+    [ "$(sqlite3 "$db" 'PRAGMA integrity_check')" = ok ] || fail "$db is not intact"
+  done
+  [ "$(sqlite3 new.db "SELECT count(*) FROM runs WHERE status = 'complete'")" = 4 ] || fail "new.db: not 4 complete runs"
+  [ "$(sqlite3 v2.db "SELECT count(*) FROM runs WHERE status = 'complete'")" = 6 ] || fail "v2.db: not 2 + 4 complete runs"
+  [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 3 ] || fail "v2.db not migrated" ;;
+crash-in-write)
+  # a writer killed inside a case's write (SIGKILL, made deterministic by the store's test hook):
+  # every read-only command still reads the file and shows the dead run as 'running'
+  "$vb" run --quick --filter mesh/cpu-reference --axis nx=8 --db k.db >/dev/null 2>&1 || fail "first run"
+  VARBENCH_TEST_KILL_IN_WRITE=1 "$vb" run --quick --filter mesh/cpu-reference --axis nx=8 --db k.db >/dev/null 2>&1
+  [ $? -eq 137 ] || fail "the writer was not killed"
+  expect 0 "running" "$vb" summary --db k.db --run 2
+  expect 0 "cpu-reference" "$vb" export --db k.db --format csv
+  expect 0 "run_uuid" "$vb" export --db k.db --run 2 --format csv
+  expect 2 "is 'running'" "$vb" compare --cand-run 2 k.db k.db
+  expect 0 "no regression" "$vb" compare --base-run 1 --cand-run 1 k.db k.db
+  if command -v gnuplot >/dev/null; then expect 0 "report" "$vb" report --db k.db -o rep; fi
+  [ "$(sqlite3 k.db "SELECT status FROM runs WHERE id = 2")" = running ] || fail "run 2 is not running"
+  [ "$(sqlite3 k.db "SELECT count(*) FROM cases WHERE run_id = 2")" = 0 ] || fail "half a case was kept"
+  [ "$(sqlite3 k.db 'PRAGMA integrity_check')" = ok ] || fail "k.db is not intact" ;;
 migrate-v2)
   # a database made by the schema-2 code (an H100 quick run of mesh and gufunc, raw records
   # trimmed) opens, migrates to schema 3 with every sample's GPU time filled from its phases,
