@@ -1103,7 +1103,41 @@ static int ro_uri(const char *path, char *buf, size_t n)
     return 0;
 }
 
-int vb_store_merge(struct vb_store *s, const char *path, int *added, struct vb_err *err)
+/* drop_partial deletes from main every run listed in temp.merge_replace (a partial copy of a
+ * run the source holds more of), children first. */
+static int drop_partial(struct vb_store *s, struct vb_err *err)
+{
+    static const char *const by_case[] = {"metrics", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS",
+        "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_KERNEL",
+        "samples", "case_axes"};
+    static const char *const by_run[] = {"cases", "ceilings", "TARGET_INFO_GPU", "host_env"};
+    char q[256];
+    size_t i;
+    for (i = 0; i < sizeof by_case / sizeof by_case[0]; i++) {
+        snprintf(q, sizeof q, "DELETE FROM main.%s WHERE case_id IN (SELECT id FROM main.cases "
+                              "WHERE run_id IN (SELECT id FROM temp.merge_replace))", by_case[i]);
+        if (exec(s, q, err)) return -1;
+    }
+    for (i = 0; i < sizeof by_run / sizeof by_run[0]; i++) {
+        snprintf(q, sizeof q, "DELETE FROM main.%s WHERE run_id IN (SELECT id FROM "
+                              "temp.merge_replace)", by_run[i]);
+        if (exec(s, q, err)) return -1;
+    }
+    return exec(s, "DELETE FROM main.runs WHERE id IN (SELECT id FROM temp.merge_replace)", err);
+}
+
+/* count_rows sets *n to the first column of q's first row (0 without). */
+static void count_rows(struct vb_store *s, const char *q, int *n)
+{
+    sqlite3_stmt *st = NULL;
+    *n = 0;
+    if (sqlite3_prepare_v2(s->db, q, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        *n = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+}
+
+int vb_store_merge(struct vb_store *s, const char *path, int *added, int *replaced,
+                   struct vb_err *err)
 {
     /* in the order the foreign keys need */
     static const char *const tables[] = {"runs", "host_env", "TARGET_INFO_GPU", "ceilings",
@@ -1115,7 +1149,9 @@ int vb_store_merge(struct vb_store *s, const char *path, int *added, struct vb_e
     sqlite3_stmt *st = NULL;
     char uri[4200];
     size_t i;
+    int nrep = 0;
     *added = 0;
+    if (replaced) *replaced = 0;
     /* the input must be a varbench database of this schema; it is only ever read */
     if (vb_store_open_ro(path, &in, err)) return -1;
     vb_store_close(in);
@@ -1129,7 +1165,15 @@ int vb_store_merge(struct vb_store *s, const char *path, int *added, struct vb_e
     }
     sqlite3_finalize(st);
     if (exec(s, "BEGIN IMMEDIATE", err)) goto detach;
-    if (exec(s, "CREATE TEMP TABLE merge_runs AS SELECT id FROM src.runs WHERE uuid NOT IN "
+    /* a run merged while it was still being written (or from a file whose writer died) is
+     * replaced by a more complete copy: one that finished, or one with more cases */
+    if (exec(s, "CREATE TEMP TABLE merge_replace AS SELECT m.id AS id FROM main.runs m JOIN "
+                "src.runs x ON x.uuid = m.uuid WHERE (m.status = 'running' AND x.status <> "
+                "'running') OR (m.status = x.status AND (SELECT count(*) FROM src.cases c WHERE "
+                "c.run_id = x.id) > (SELECT count(*) FROM main.cases c WHERE c.run_id = m.id))",
+             err) ||
+        drop_partial(s, err) ||
+        exec(s, "CREATE TEMP TABLE merge_runs AS SELECT id FROM src.runs WHERE uuid NOT IN "
                 "(SELECT uuid FROM main.runs)", err) ||
         exec(s, "INSERT OR IGNORE INTO main.StringIds(value) SELECT value FROM src.StringIds", err) ||
         exec(s, "INSERT OR IGNORE INTO main.variants(family, name, summary, seed, is_reference, "
@@ -1140,16 +1184,20 @@ int vb_store_merge(struct vb_store *s, const char *path, int *added, struct vb_e
         goto rollback;
     for (i = 0; i < sizeof tables / sizeof tables[0]; i++)
         if (copy_table(s, tables[i], &off, err)) goto rollback;
-    if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM temp.merge_runs", -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        *added = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    if (exec(s, "DROP TABLE temp.merge_runs", err) || exec(s, "COMMIT", err)) goto rollback;
+    count_rows(s, "SELECT count(*) FROM temp.merge_replace", &nrep);
+    count_rows(s, "SELECT count(*) FROM temp.merge_runs", added);
+    *added -= nrep;
+    if (replaced) *replaced = nrep;
+    if (exec(s, "DROP TABLE temp.merge_runs", err) || exec(s, "DROP TABLE temp.merge_replace", err) ||
+        exec(s, "COMMIT", err))
+        goto rollback;
     forget_strings(s);
     exec(s, "DETACH DATABASE src", err);
     return 0;
 rollback:
     sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.merge_runs", NULL, NULL, NULL);
+    sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.merge_replace", NULL, NULL, NULL);
     forget_strings(s);
 detach:
     sqlite3_exec(s->db, "DETACH DATABASE src", NULL, NULL, NULL);

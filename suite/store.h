@@ -117,9 +117,12 @@ int vb_store_samples(struct vb_store *s, int64_t case_id, const char *metric, do
                      struct vb_err *err);
 
 /* vb_store_merge copies every run of the database at `path` whose uuid this database lacks,
- * with everything that belongs to it, in one transaction; `path` is opened read-only. Sets
- * *added to the number of runs copied. Merging the same file twice adds nothing. */
-int vb_store_merge(struct vb_store *s, const char *path, int *added, struct vb_err *err);
+ * with everything that belongs to it, in one transaction; `path` is opened read-only. A run
+ * this database holds a partial copy of (still 'running' here and finished there, or with
+ * fewer cases) is replaced by the source's copy. Sets *added to the runs copied anew and
+ * *replaced (may be NULL) to those replaced. Merging the same file twice adds nothing. */
+int vb_store_merge(struct vb_store *s, const char *path, int *added, int *replaced,
+                   struct vb_err *err);
 
 /* vb_store_cases returns a malloc'd array of the run's cases (caller frees). */
 int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows, int *n,

@@ -80,6 +80,28 @@ concurrent-writers)
   [ "$(sqlite3 new.db "SELECT count(*) FROM runs WHERE status = 'complete'")" = 4 ] || fail "new.db: not 4 complete runs"
   [ "$(sqlite3 v2.db "SELECT count(*) FROM runs WHERE status = 'complete'")" = 6 ] || fail "v2.db: not 2 + 4 complete runs"
   [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 3 ] || fail "v2.db not migrated" ;;
+merge-partial)
+  # a run merged while it was being written (here: its copy with the status 'running' and its
+  # last case missing, what such a merge takes), then the finished file merged again: the
+  # complete copy replaces the partial one; merging into one of the inputs is refused at once
+  "$vb" run --quick --filter 'mesh/cpu-reference' --axis nx=8,16,24 --db done.db >/dev/null 2>&1 ||
+    fail "run"
+  cp done.db live.db
+  sqlite3 live.db "UPDATE runs SET status = 'running', end_utc = NULL;
+    DELETE FROM samples WHERE case_id = (SELECT max(id) FROM cases);
+    DELETE FROM case_axes WHERE case_id = (SELECT max(id) FROM cases);
+    DELETE FROM cases WHERE id = (SELECT max(id) FROM cases);" || fail "sqlite3"
+  expect 0 "1 run added" "$vb" merge all.db live.db
+  grep -q "is 'running': incomplete" out || fail "the partial run is not named"
+  expect 0 "1 partial run replaced" "$vb" merge all.db done.db
+  grep -q "incomplete" out && fail "a run is still incomplete"
+  [ "$(sqlite3 all.db "SELECT status || ' ' || (SELECT count(*) FROM cases) FROM runs")" = "complete 3" ] ||
+    fail "the merged run is not the complete copy"
+  expect 0 "0 runs added" "$vb" merge all.db done.db
+  cp all.db all.db.orig
+  expect 2 "is also the input" "$vb" merge all.db done.db all.db
+  expect 2 "is also the input" "$vb" merge all.db ./all.db
+  cmp -s all.db all.db.orig || fail "a refused merge changed the output" ;;
 crash-in-write)
   # a writer killed inside a case's write (SIGKILL, made deterministic by the store's test hook):
   # every read-only command still reads the file and shows the dead run as 'running'

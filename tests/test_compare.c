@@ -548,13 +548,13 @@ int test_merge_idempotent(const char *arg)
     ASSERT_OK(vb_store_count(b, "samples", 0, &samples_b, &err));
     vb_store_close(b);
     ASSERT_OK(vb_store_open(po, &o, &err));
-    ASSERT_OK(vb_store_merge(o, pa, &added, &err));
+    ASSERT_OK(vb_store_merge(o, pa, &added, NULL, &err));
     ASSERT_INT_EQ(added, 1);
-    ASSERT_OK(vb_store_merge(o, pb, &added, &err));
+    ASSERT_OK(vb_store_merge(o, pb, &added, NULL, &err));
     ASSERT_INT_EQ(added, 2);
-    ASSERT_OK(vb_store_merge(o, pa, &added, &err)); /* again: nothing new */
+    ASSERT_OK(vb_store_merge(o, pa, &added, NULL, &err)); /* again: nothing new */
     ASSERT_INT_EQ(added, 0);
-    ASSERT_OK(vb_store_merge(o, pb, &added, &err));
+    ASSERT_OK(vb_store_merge(o, pb, &added, NULL, &err));
     ASSERT_INT_EQ(added, 0);
     ASSERT_OK(vb_store_count(o, "runs", 0, &cnt, &err));
     ASSERT_INT_EQ(cnt, 3);
@@ -575,7 +575,7 @@ int test_merge_idempotent(const char *arg)
         fputs("not a database at all, not even close to one; padding padding padding", f);
         fclose(f);
     }
-    ASSERT_INT_EQ(vb_store_merge(o, pa, &added, &err), -1);
+    ASSERT_INT_EQ(vb_store_merge(o, pa, &added, NULL, &err), -1);
     ASSERT_OK(vb_store_count(o, "runs", 0, &cnt, &err));
     ASSERT_INT_EQ(cnt, 3);
     vb_store_close(o);
