@@ -25,6 +25,8 @@ static int parse_value(const struct vb_axis *x, const char *s, long *out)
             }
         return -1;
     }
+    /* decimal or scientific only: strtod would also take "0x40" (64), "inf" and "nan" */
+    if (strspn(s, "0123456789.eE+-") != strlen(s)) return -1;
     errno = 0;
     d = strtod(s, &end);
     if (errno || *end || !isfinite(d) || d != floor(d) || fabs(d) > 9007199254740992.0) return -1;
@@ -55,10 +57,9 @@ int vb_axes_parse(struct vb_overrides *ov, const char *arg, struct vb_err *err)
     }
     if (o.n == 0) return vb_err_set(err, VB_E_USAGE, "axis '%s': no values", o.name);
     for (i = 0; i < ov->n; i++)
-        if (!strcmp(ov->o[i].name, o.name)) {
-            ov->o[i] = o;
-            return 0;
-        }
+        if (!strcmp(ov->o[i].name, o.name))
+            return vb_err_set(err, VB_E_USAGE, "axis '%s' given twice: give all its values in one "
+                              "--axis %s=v1,v2,...", o.name, o.name);
     if (ov->n == VB_MAX_OVERRIDES)
         return vb_err_set(err, VB_E_USAGE, "more than %d --axis options", VB_MAX_OVERRIDES);
     ov->o[ov->n++] = o;
@@ -79,7 +80,7 @@ int vb_axes_expand(const struct vb_family *f, struct vb_overrides *ov, struct vb
     long given[VB_MAX_AXES][VB_MAX_AXIS_VALUES];
     const long *vals[VB_MAX_AXES];
     int nvals[VB_MAX_AXES], follow[VB_MAX_AXES], idx[VB_MAX_AXES] = {0};
-    int a, k, total = 1;
+    int a, k, j, total = 1;
     for (a = 0; a < f->naxes; a++) {
         const struct vb_axis *x = &f->axes[a];
         struct vb_axis_override *o = find(ov, x->name);
@@ -104,6 +105,11 @@ int vb_axes_expand(const struct vb_family *f, struct vb_overrides *ov, struct vb
                     return vb_err_set(err, VB_E_USAGE,
                                       "axis '%s' of family '%s': %ld outside [%ld, %ld]", x->name,
                                       f->name, given[a][k], x->min, x->max);
+                for (j = 0; j < k; j++)
+                    if (given[a][j] == given[a][k])
+                        return vb_err_set(err, VB_E_USAGE, "axis '%s': value '%s' given twice "
+                                          "(as '%s'): it would make two identical cases",
+                                          x->name, o->tok[k], o->tok[j]);
             }
             vals[a] = given[a];
             nvals[a] = o->n;

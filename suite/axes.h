@@ -25,12 +25,13 @@ struct vb_overrides {
 };
 
 /* vb_axes_parse adds one "name=v1,v2" argument to ov. Returns 0, or -1 (VB_E_USAGE) naming the
- * bad part. A name given twice replaces the earlier values. */
+ * bad part; a name given twice is refused (it would silently drop the first values). */
 int vb_axes_parse(struct vb_overrides *ov, const char *arg, struct vb_err *err);
 
 /* vb_axes_expand fills pts (caller-owned, capacity cap) with f's points. Override values are
- * converted for the axis (integer or label) and checked against its range. Returns the number
- * of points, or -1 (VB_E_USAGE). */
+ * converted for the axis (integer, decimal or scientific, or a label), checked against its
+ * range, and refused when one value comes twice ("100,1e2": two identical cases). Returns the
+ * number of points, or -1 (VB_E_USAGE). */
 int vb_axes_expand(const struct vb_family *f, struct vb_overrides *ov, struct vb_point *pts,
                    int cap, struct vb_err *err);
 

@@ -6,6 +6,8 @@
 #ifndef VB_CMD_H
 #define VB_CMD_H
 
+#include <stdint.h>
+
 int vb_cmd_list(int argc, char **argv);
 int vb_cmd_run(int argc, char **argv);
 int vb_cmd_compare(int argc, char **argv);
@@ -19,6 +21,10 @@ int vb_cmd_summary(int argc, char **argv);
  * exit code of err's class. */
 struct vb_err;
 int vb_report_error(const char *cmd, const struct vb_err *err);
+
+/* vb_parse_run_id reads a run id (1, 2, ...: decimal digits only, within int64); 0, or -1 for
+ * anything else, "99999999999999999999" included (it would otherwise read as INT64_MAX). */
+int vb_parse_run_id(const char *s, int64_t *id);
 
 /* The full command line and git commit, for the runs table. */
 extern const char *vb_command_line;

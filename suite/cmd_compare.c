@@ -245,7 +245,7 @@ int vb_cmd_compare(int argc, char **argv)
     struct vb_store *base = NULL, *cand = NULL;
     struct vb_err err;
     const char *junit = NULL;
-    long long run_b = 0, run_c = 0;
+    int64_t run_b = 0, run_c = 0;
     int c, md = 0, code;
     char *end;
     vb_cmp_opts_default(&o);
@@ -272,8 +272,8 @@ int vb_cmd_compare(int argc, char **argv)
             break;
         case O_BRUN:
         case O_CRUN:
-            *(c == O_BRUN ? &run_b : &run_c) = strtoll(optarg, &end, 10);
-            if (*end || (c == O_BRUN ? run_b : run_c) < 1) return bad("bad run id", optarg);
+            if (vb_parse_run_id(optarg, c == O_BRUN ? &run_b : &run_c))
+                return bad("bad run id", optarg);
             break;
         case O_FORMAT:
             if (strcmp(optarg, "table") && strcmp(optarg, "md")) return bad("bad --format", optarg);

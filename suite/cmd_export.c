@@ -192,7 +192,6 @@ int vb_cmd_export(int argc, char **argv)
     int64_t want = 0;
     int c, nr, nc, i, code = 0;
     FILE *f = stdout;
-    char *end;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
@@ -207,8 +206,7 @@ int vb_cmd_export(int argc, char **argv)
             format = optarg;
             break;
         case 'r':
-            want = strtoll(optarg, &end, 10);
-            if (*end || want < 1) {
+            if (vb_parse_run_id(optarg, &want)) {
                 fprintf(stderr, "varbench export: bad --run '%s'\n", optarg);
                 return 2;
             }

@@ -37,7 +37,6 @@ int vb_cmd_report(int argc, char **argv)
     struct vb_store *s;
     struct vb_err err;
     int c, nplots, rc;
-    char *end;
     if (gp && *gp) o.gnuplot = gp;
     opterr = 0;
     optind = 1;
@@ -51,8 +50,7 @@ int vb_cmd_report(int argc, char **argv)
                 fprintf(stderr, "varbench report: at most 16 --run\n");
                 return 2;
             }
-            runs[o.nruns] = strtoll(optarg, &end, 10);
-            if (*end || runs[o.nruns] < 1) {
+            if (vb_parse_run_id(optarg, &runs[o.nruns])) {
                 fprintf(stderr, "varbench report: bad --run '%s'\n", optarg);
                 return 2;
             }

@@ -560,6 +560,12 @@ int vb_cmd_run(int argc, char **argv)
             err = nodev_err;
             goto cuda_fail;
         }
+        if (o.device > 0) { /* a device asked for by number, and there is none */
+            vb_err_set(&err, VB_E_USAGE, "device %d does not exist (no CUDA device here: %s)",
+                       o.device, nodev_err.msg);
+            vb_err_hint(&err, "leave --device out (device 0) to run the CPU references alone");
+            goto fail;
+        }
         snprintf(nodev, sizeof nodev, "no CUDA device (%s)", nodev_err.msg);
         fprintf(stderr, "varbench run: no CUDA device: %s\nhint: %s\n", nodev_err.msg, nodev_err.hint);
         printf("no CUDA device: CPU references run; GPU variants are recorded as skipped\n");

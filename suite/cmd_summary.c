@@ -40,11 +40,10 @@ int vb_cmd_summary(int argc, char **argv)
     static const struct option lo[] = {{"db", required_argument, NULL, 'd'},
         {"run", required_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
     const char *db = "./varbench.db";
-    long long run = 0;
+    int64_t run = 0;
     struct vb_store *s;
     struct vb_err err;
     int64_t id;
-    char *end;
     int c, rc;
     opterr = 0;
     optind = 1;
@@ -55,8 +54,8 @@ int vb_cmd_summary(int argc, char **argv)
             db = optarg;
             break;
         case 'r':
-            run = strtoll(optarg, &end, 10);
-            if (!*optarg || *end || run < 1) return usage_error("bad --run '%s': a run id (1, 2, ...)", optarg);
+            if (vb_parse_run_id(optarg, &run))
+                return usage_error("bad --run '%s': a run id (1, 2, ...)", optarg);
             break;
         case 'h':
             fputs(usage, stdout);

@@ -3,6 +3,7 @@
  * process-wide state (NVTX injection before any NVTX call), prints errors and picks the
  * exit code.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,18 @@ static void usage(FILE *out)
                  "own, see their --help):\n");
     for (i = 0; i < VB_E_COUNT; i++)
         fprintf(out, "  %-4d %s\n", vb_code_exit((enum vb_code)i), vb_code_desc((enum vb_code)i));
+}
+
+int vb_parse_run_id(const char *s, int64_t *id)
+{
+    char *end;
+    long long v;
+    if (!*s || strspn(s, "0123456789") != strlen(s)) return -1;
+    errno = 0;
+    v = strtoll(s, &end, 10);
+    if (errno || *end || v < 1) return -1;
+    *id = v;
+    return 0;
 }
 
 int vb_report_error(const char *cmd, const struct vb_err *err)

@@ -384,6 +384,22 @@ int vb_store_open_ro(const char *path, struct vb_store **out, struct vb_err *err
     return 0;
 }
 
+/* to_wal puts the file in WAL mode (a no-op once it is). Leaving a rollback journal takes an
+ * exclusive lock that SQLite does not wait for: with other writers starting at the same time
+ * (four runs on an old file) it answers "locked" at once, so this waits itself, up to the busy
+ * timeout. 0 or -1 with err. */
+static int to_wal(struct vb_store *s, struct vb_err *err)
+{
+    int tries;
+    for (tries = 0; tries < 3000; tries++) {
+        int rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+        if (rc == SQLITE_OK) return 0;
+        if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) break;
+        usleep(10000);
+    }
+    return sql_fail(s, err, "PRAGMA journal_mode = WAL");
+}
+
 int vb_store_open(const char *path, struct vb_store **out, struct vb_err *err)
 {
     struct vb_store *s;
@@ -395,7 +411,7 @@ int vb_store_open(const char *path, struct vb_store **out, struct vb_err *err)
     /* WAL: readers never block a writer, and a writer killed mid-transaction leaves the last
      * committed state readable by read-only commands (a rollback journal would have to be
      * rolled back by a writer first). The file was checked to be ours (or empty) above. */
-    if (strcmp(path, ":memory:") && exec(s, "PRAGMA journal_mode = WAL", err)) goto fail;
+    if (strcmp(path, ":memory:") && to_wal(s, err)) goto fail;
     /* Take the write lock now: an unwritable file fails here, before any work is done. The
      * version is read again under the lock: another writer may have created or migrated the
      * schema since connect() looked. */

@@ -75,14 +75,17 @@ int test_axes_parse(const char *arg)
     ASSERT_INT_EQ(ov.o[0].n, 2);
     ASSERT_STR_EQ(ov.o[0].tok[1], "4000");
     ASSERT_STR_EQ(ov.o[1].tok[0], "1e7");
-    ASSERT_OK(vb_axes_parse(&ov, "nx=8", &err)); /* replaces */
+    /* a second --axis nx would silently drop the first values: refused, nothing changed */
+    ASSERT_INT_EQ(vb_axes_parse(&ov, "nx=8", &err), -1);
+    ASSERT_CONTAINS(err.msg, "given twice");
     ASSERT_INT_EQ(ov.n, 2);
-    ASSERT_INT_EQ(ov.o[0].n, 1);
+    ASSERT_INT_EQ(ov.o[0].n, 2);
     ASSERT_INT_EQ(vb_axes_parse(&ov, "nx=", &err), -1);
     ASSERT_INT_EQ(err.code, VB_E_USAGE);
     ASSERT_INT_EQ(vb_axes_parse(&ov, "=5", &err), -1);
     ASSERT_INT_EQ(vb_axes_parse(&ov, "nx", &err), -1);
     ASSERT_CONTAINS(err.msg, "name=v1,v2");
+    memset(&ov, 0, sizeof ov);
     ASSERT_INT_EQ(vb_axes_parse(&ov, "nx=1,,2", &err), 0); /* empty items are skipped */
     ASSERT_INT_EQ(ov.o[0].n, 2);
     return 0;
@@ -107,12 +110,15 @@ int test_axes_values(const char *arg)
     ASSERT_OK(vb_axes_parse(&ov, "fruit=pear", &err));
     ASSERT_INT_EQ(vb_axes_expand(&f, &ov, p, 8, &err), 2);
     ASSERT_INT_EQ(p[0].v[1], 1);
+    ov.n = 1; /* the fruit= above dropped, to give another */
     ASSERT_OK(vb_axes_parse(&ov, "fruit=plum", &err));
     ASSERT_INT_EQ(vb_axes_expand(&f, &ov, p, 8, &err), -1);
     ASSERT_CONTAINS(err.msg, "one of apple, pear");
+    ov.n = 1;
     ASSERT_OK(vb_axes_parse(&ov, "fruit=0", &err)); /* an index is not a label */
     ASSERT_INT_EQ(vb_axes_expand(&f, &ov, p, 8, &err), -1);
-    const char *bad[] = {"n=abc", "n=1.5", "n=1e400", "n=0"};
+    const char *bad[] = {"n=abc", "n=1.5", "n=1e400", "n=0", "n=0x40", "n=inf", "n=100,1e2",
+                         "n=7,7"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct vb_overrides o2 = {0};
         ASSERT_OK(vb_axes_parse(&o2, bad[i], &err));
@@ -147,6 +153,7 @@ int test_axes_expand(const char *arg)
     ASSERT_INT_EQ(p[5].v[0], 30);
     /* capacity and range are enforced */
     ASSERT_INT_EQ(vb_axes_expand(f, &ov, p, 4, &err), -1);
+    memset(&ov, 0, sizeof ov);
     ASSERT_OK(vb_axes_parse(&ov, "nx=1", &err));
     ASSERT_INT_EQ(vb_axes_expand(f, &ov, p, 16, &err), -1);
     ASSERT_CONTAINS(err.msg, "outside");
