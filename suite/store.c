@@ -314,6 +314,23 @@ static const char *const migrations[] = {
     "  c.reason FROM cases c JOIN variants v ON v.id = c.variant_id;\n",
 };
 
+/* plain_path refuses what --db must not be: a "file:" URI, which SQLite would read as one
+ * (mode=memory: nothing stored; "file:x.db": another file than the other commands look for),
+ * and a path past SQLite's unix VFS limit (SQLITE_MAX_PATHNAME, 512 bytes). 0 or -1 with err. */
+static int plain_path(const char *path, struct vb_err *err)
+{
+    if (!strncmp(path, "file:", 5)) {
+        vb_err_set(err, VB_E_DB, "database '%s': a URI, not a file path", path);
+        return vb_err_hint(err, "pass --db with the file's path (%s)", path + 5);
+    }
+    if (strlen(path) >= 512) {
+        vb_err_set(err, VB_E_DB, "database path of %zu characters: SQLite's limit is 511",
+                   strlen(path));
+        return vb_err_hint(err, "pass --db with a shorter path (a relative one, or a link)");
+    }
+    return 0;
+}
+
 /* connect opens path with flags into a fresh store and reads its schema version and table count;
  * refuses a non-regular file, a foreign or newer database. Returns the store or NULL. */
 static struct vb_store *connect(const char *path, int flags, int *version, struct vb_err *err)
@@ -326,6 +343,10 @@ static struct vb_store *connect(const char *path, int flags, int *version, struc
         return NULL;
     }
     snprintf(s->path, sizeof s->path, "%s", path);
+    if (plain_path(path, err)) {
+        free(s);
+        return NULL;
+    }
     if (!memory && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         free(s);
         vb_err_set(err, VB_E_DB, "database '%s': not a regular file", path);
@@ -367,6 +388,7 @@ int vb_store_open_ro(const char *path, struct vb_store **out, struct vb_err *err
     struct vb_store *s;
     int v;
     *out = NULL;
+    if (plain_path(path, err)) return -1;
     if (access(path, F_OK) != 0) {
         vb_err_set(err, VB_E_DB, "database '%s' does not exist", path);
         return vb_err_hint(err, "pass the path of a database written by 'varbench run'");

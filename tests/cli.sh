@@ -65,6 +65,13 @@ compare-real)
   cp b.db r.db
   sqlite3 r.db "UPDATE runs SET status = 'running', end_utc = NULL" || fail "sqlite3"
   expect 2 "is 'running'" "$vb" compare --cand-run 1 a.db r.db ;;
+db-paths)
+  # --db is a plain path: URIs and paths past SQLite's limit are refused, nothing created
+  expect 3 "a URI, not a file path" "$vb" run --filter mesh/cpu-reference --axis nx=8 --db 'file:x.db?mode=memory'
+  expect 3 "a URI, not a file path" "$vb" export --db file:ux.db --format csv
+  [ ! -e x.db ] && [ ! -e ux.db ] && [ ! -e 'file:x.db?mode=memory' ] || fail "a file was created"
+  long=$(printf 'd%.0s' $(seq 600)).db
+  expect 3 "SQLite's limit is 511" "$vb" run --filter mesh/cpu-reference --axis nx=8 --db "$long" ;;
 concurrent-writers)
   # four runs started together on a new file, and four on a schema-2 file (migrated by whichever
   # takes the write lock first): every run stored, complete, the file intact
