@@ -121,12 +121,6 @@ struct side {
     double med, spread; /* spread: IQR/median, NaN for a zero median */
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* fetch reads the case's timed samples of metric into d, sorted. */
 static int fetch(struct vb_store *s, int64_t case_id, const char *metric, struct side *d,
                  struct vb_err *err)
@@ -135,8 +129,8 @@ static int fetch(struct vb_store *s, int64_t case_id, const char *metric, struct
     d->med = d->spread = NAN;
     if (vb_store_samples(s, case_id, metric, &d->x, &d->n, err)) return -1;
     if (d->n > 0) {
-        qsort(d->x, (size_t)d->n, sizeof *d->x, cmp_double);
-        d->med = d->n % 2 ? d->x[d->n / 2] : 0.5 * (d->x[d->n / 2 - 1] + d->x[d->n / 2]);
+        vb_stats_sort(d->x, (size_t)d->n);
+        d->med = vb_stats_median_sorted(d->x, (size_t)d->n);
         d->spread = vb_stats_iqr_ratio(d->x, (size_t)d->n);
     }
     return 0;

@@ -15,6 +15,17 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void vb_stats_sort(double *x, size_t n)
+{
+    qsort(x, n, sizeof *x, cmp_double);
+}
+
+/* sorted_median: the median of sorted t[0..n), n > 0. */
+static double sorted_median(const double *t, size_t n)
+{
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
 double vb_stats_median(const double *x, size_t n)
 {
     double *t, m;
@@ -22,10 +33,15 @@ double vb_stats_median(const double *x, size_t n)
     t = malloc(n * sizeof *t);
     if (!t) return NAN;
     memcpy(t, x, n * sizeof *t);
-    qsort(t, n, sizeof *t, cmp_double);
-    m = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    vb_stats_sort(t, n);
+    m = sorted_median(t, n);
     free(t);
     return m;
+}
+
+double vb_stats_median_sorted(const double *x, size_t n)
+{
+    return n ? sorted_median(x, n) : NAN;
 }
 
 int vb_stats_compute(const double *x, size_t n, struct vb_stats *out)
@@ -59,7 +75,7 @@ static double *sorted(const double *x, size_t n)
     double *t = malloc((n ? n : 1) * sizeof *t);
     if (!t) return NULL;
     memcpy(t, x, n * sizeof *t);
-    qsort(t, n, sizeof *t, cmp_double);
+    vb_stats_sort(t, n);
     return t;
 }
 

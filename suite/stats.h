@@ -22,6 +22,12 @@ int vb_stats_compute(const double *x, size_t n, struct vb_stats *out);
  * memory runs out. */
 double vb_stats_median(const double *x, size_t n);
 
+/* vb_stats_sort sorts x[0..n) in place, ascending. */
+void vb_stats_sort(double *x, size_t n);
+
+/* vb_stats_median_sorted returns the median of x[0..n), already sorted (NaN for n == 0). */
+double vb_stats_median_sorted(const double *x, size_t n);
+
 /* vb_stats_median_ci sets [*lo, *hi] to the distribution-free 95% confidence interval of the
  * median of x[0..n) (order statistics n/2 -+ 0.98 sqrt(n), rounded outwards; [min, max] for
  * n < 6). Returns the half-width over the median (INFINITY for n < 2 or a zero median), or NaN
