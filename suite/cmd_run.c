@@ -62,7 +62,7 @@ static const char usage[] =
     "      --keep-records N|all  store the CUPTI records of the first N timed samples of a case\n"
     "                          (default 100); every sample's per-phase times are always stored\n"
     "      --metrics LIST      hardware counters of the metrics pass (one more sample per GPU\n"
-    "                          case, under CUPTI's range profiler with kernel replay): nvprof\n"
+    "                          case, under CUPTI's range profiler; see README): nvprof\n"
     "                          names (gst_efficiency, ...), Nsight Compute names, 'default'\n"
     "                          (default: the default set; see 'varbench list --metrics')\n"
     "      --no-metrics        skip the metrics pass\n"
@@ -390,6 +390,7 @@ static int run_problem(const struct vb_family *f, const struct vb_problem *pb, s
             const struct vb_variant *v = &f->variants[j];
             struct vb_case_result r;
             double *oracle = NULL;
+            int64_t case_id = 0;
             char label[400];
             if (v->problem != pb || !vb_variant_matches(f, v, o->filter)) continue;
             /* with several devices, CPU variants run once (on the first pass) */
@@ -449,7 +450,8 @@ static int run_problem(const struct vb_family *f, const struct vb_problem *pb, s
             t->skipped += r.status == VB_STATUS_SKIPPED;
             t->interrupted += r.status == VB_STATUS_INTERRUPTED;
             t->throttled += r.dropped > 0;
-            if (vb_store_case(st, run_id, &r, NULL, err)) {
+            if (vb_store_case(st, run_id, &r, &case_id, err) ||
+                vb_run_metrics_defer(&o->metrics, &r, case_id, err)) {
                 vb_case_result_free(&r);
                 free(ref);
                 return -1;
@@ -628,6 +630,7 @@ int vb_cmd_run(int argc, char **argv)
         if (d < 0) break;
     }
     vb_progress_clear(&o.progress);
+    if (vb_run_metrics_sweep(&o.metrics, &o.sampling, st, &err)) goto db_fail;
     vb_runner_release(&o.sampling); /* before the profiler it holds a session of goes */
     vb_run_metrics_finish(&o.metrics, stdout);
     {

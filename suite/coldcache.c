@@ -33,7 +33,7 @@ static int prepare(int dev, struct cold **out, struct vb_err *err)
     if (VB_CUDA(err, cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev)) ||
         VB_CUDA(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)))
         return -1;
-    c->bytes = ((size_t)(l2 > 0 ? l2 : 1 << 20) * 2 + 15) / 16 * 16;
+    c->bytes = ((size_t)(l2 > 0 ? l2 : 1 << 20) * 2 + 127) / 128 * 128;
     c->blocks = 2 * (sms > 0 ? sms : 1); /* two blocks of 512 a multiprocessor: 2.5 TB/s, H100 */
     if (VB_CUDA(err, cudaMalloc(&c->buf, c->bytes)) ||
         VB_CUDA(err, cudaMemset(c->buf, 0, c->bytes)) ||

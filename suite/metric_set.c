@@ -107,6 +107,18 @@ void vb_metric_set_default(struct vb_metric_set *s)
         if (vb_metric_defs[i].in_default) add(s, vb_metric_defs[i].name, NULL);
 }
 
+void vb_metric_set_split(const struct vb_metric_set *all, struct vb_metric_set *cache,
+                         struct vb_metric_set *rest)
+{
+    int i;
+    cache->n = rest->n = 0;
+    for (i = 0; i < all->n; i++) {
+        const char *m = all->names[i];
+        struct vb_metric_set *to = !strncmp(m, "dram__", 6) || !strncmp(m, "lts__", 5) ? cache : rest;
+        memcpy(to->names[to->n++], m, VB_METRIC_NAME);
+    }
+}
+
 /* looks_like_metric: "unit__counter[.rollup[.submetric]]" in Nsight Compute's alphabet. */
 static int looks_like_metric(const char *t)
 {

@@ -52,6 +52,12 @@ int vb_metric_set_parse(const char *list, struct vb_metric_set *s, struct vb_err
  * default set's names one per line (for scripts such as ci/metrics-vs-ncu). */
 void vb_metric_list_print(FILE *out, int names_only);
 
+/* vb_metric_set_split divides all into the counters of the memory system behind L1 (dram__*,
+ * lts__*: what they count depends on what L2 holds when a kernel starts, so the metrics pass
+ * collects them with the cache flushed before every pass) and the rest, keeping the order. */
+void vb_metric_set_split(const struct vb_metric_set *all, struct vb_metric_set *cache,
+                         struct vb_metric_set *rest);
+
 /* vb_metric_def_find returns the definition of a Hopper name, or NULL. */
 const struct vb_metric_def *vb_metric_def_find(const char *name);
 

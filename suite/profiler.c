@@ -1,12 +1,12 @@
 /*
  * profiler: the metrics pass through CUPTI's range profiler (see profiler.h). The call
  * sequence per profiled sample: Enable on the context (once per session), the counter data
- * image initialised afresh, SetConfig (auto range, kernel replay, one nesting level), Start;
- * the workload; Stop, DecodeData, then per range its name and the evaluated metrics; Disable
- * when the session ends. Kernel replay submits every pass inside each launch, so one
- * Start/Stop pair collects everything. With a launch hook (the runner's L2 flush), a CUPTI
- * driver-API callback calls it before every kernel launch and records the launches' names in
- * order, which then name the ranges (the hook's own launches are ranges too).
+ * image initialised afresh, SetConfig (auto range, kernel or user replay, one nesting level);
+ * per pass Start, the workload, Stop (until Stop says every pass is submitted: at once under
+ * kernel replay, which submits every pass inside each launch); DecodeData, then per range its
+ * name and the evaluated metrics; Disable when the session ends. A CUPTI driver-API callback
+ * records the launches' names in order, which then name the ranges, and calls the launch hook
+ * (the runner's L2 flush) before each; the hook's own launches are ranges too.
  */
 #include "profiler.h"
 
@@ -43,6 +43,8 @@ struct vb_profiler {
     uint8_t *data;
     size_t data_size, max_launches;
     int device, started;
+    int user_replay; /* CUPTI_UserReplay: the caller runs the workload once per pass */
+    int naming;      /* the launch callback names this pass's launches */
     vb_profiler_hook hook;
     void *hook_arg;
     /* the sample's launches in order as the launch callback saw them (the hook's own as
@@ -91,8 +93,11 @@ static void CUPTIAPI on_launch(void *arg, CUpti_CallbackDomain dom, CUpti_Callba
     struct vb_profiler *p = hooked;
     CUstream s;
     (void)arg;
-    if (dom != CUPTI_CB_DOMAIN_DRIVER_API || cb->callbackSite != CUPTI_API_ENTER || !p || in_hook)
+    if (dom != CUPTI_CB_DOMAIN_DRIVER_API || cb->callbackSite != CUPTI_API_ENTER || !p) return;
+    if (in_hook) { /* one of the hook's own launches */
+        note_launch(p, VB_PROFILER_HOOK_NAME);
         return;
+    }
     if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
         cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz) {
         const cuLaunchKernelEx_params *lp = cb->functionParams;
@@ -101,11 +106,12 @@ static void CUPTIAPI on_launch(void *arg, CUpti_CallbackDomain dom, CUpti_Callba
         /* cuLaunchKernel and cuLaunchCooperativeKernel share their first nine parameters */
         s = ((const cuLaunchKernel_params *)cb->functionParams)->hStream;
     }
-    in_hook = 1;
-    note_launch(p, VB_PROFILER_HOOK_NAME);
-    p->hook(s, p->hook_arg);
+    if (p->hook) {
+        in_hook = 1;
+        p->hook(s, p->hook_arg);
+        in_hook = 0;
+    }
     note_launch(p, cb->symbolName);
-    in_hook = 0;
 }
 
 /* hook_enable turns the launch callbacks on (on != 0) or off; 0 or -1 with err. */
@@ -126,10 +132,16 @@ static int initialized; /* cuptiProfilerInitialize done for the process */
 
 struct vb_profiler *vb_profiler_create(const struct vb_metric_set *set)
 {
+    return vb_profiler_create_replay(set, 0);
+}
+
+struct vb_profiler *vb_profiler_create_replay(const struct vb_metric_set *set, int user_replay)
+{
     struct vb_profiler *p = calloc(1, sizeof *p);
     int i;
     if (!p) return NULL;
     p->set = *set;
+    p->user_replay = user_replay;
     for (i = 0; i < set->n; i++) p->names[i] = p->set.names[i];
     return p;
 }
@@ -293,19 +305,13 @@ fail:
     return -1;
 }
 
-int vb_profiler_begin(struct vb_profiler *p, int device, CUcontext ctx, size_t max_launches,
-                      struct vb_err *err)
-{
-    return vb_profiler_begin_hooked(p, device, ctx, max_launches, NULL, NULL, err);
-}
-
-int vb_profiler_begin_hooked(struct vb_profiler *p, int device, CUcontext ctx,
-                             size_t max_launches, vb_profiler_hook hook, void *hook_arg,
-                             struct vb_err *err)
+/* configure opens the session if needed, initialises the counter image and sets the
+ * configuration (auto range, p's replay mode); 0 or -1 with err (session ended). */
+static int configure(struct vb_profiler *p, int device, CUcontext ctx, size_t max_launches,
+                     struct vb_err *err)
 {
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ip;
     CUpti_RangeProfiler_SetConfig_Params cp;
-    CUpti_RangeProfiler_Start_Params tp;
     const uint8_t *config;
     size_t config_size;
     if (vb_profiler_prepare(p, device, ctx, err)) return -1;
@@ -327,40 +333,49 @@ int vb_profiler_begin_hooked(struct vb_profiler *p, int device, CUcontext ctx,
     cp.counterDataImageSize = p->data_size;
     cp.pCounterDataImage = p->data;
     cp.range = CUPTI_AutoRange;
-    cp.replayMode = CUPTI_KernelReplay;
+    cp.replayMode = p->user_replay ? CUPTI_UserReplay : CUPTI_KernelReplay;
     cp.maxRangesPerPass = max_launches;
     cp.numNestingLevels = 1;
     cp.minNestingLevel = 1;
     cp.passIndex = 0;
     cp.targetNestingLevel = 1;
     if (VB_CUPTI(err, cuptiRangeProfilerSetConfig(&cp))) goto fail;
-    memset(&tp, 0, sizeof tp);
-    tp.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
-    tp.pRangeProfilerObject = p->obj;
-    if (VB_CUPTI(err, cuptiRangeProfilerStart(&tp))) goto fail;
-    p->started = 1;
-    p->hook = hook;
-    p->hook_arg = hook_arg;
-    forget_launches(p);
-    if (hook && hook_enable(p, 1, err)) goto fail;
     return 0;
 fail:
     disable(p);
     return -1;
 }
 
-int vb_profiler_end(struct vb_profiler *p, struct vb_metric_value **vals, size_t *n,
-                    struct vb_err *err)
+/* start begins one pass; with naming, the launch callback names the launches (and calls hook,
+ * if any, before each); 0 or -1 with err (session ended). */
+static int start(struct vb_profiler *p, int naming, vb_profiler_hook hook, void *hook_arg,
+                 struct vb_err *err)
+{
+    CUpti_RangeProfiler_Start_Params tp;
+    memset(&tp, 0, sizeof tp);
+    tp.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
+    tp.pRangeProfilerObject = p->obj;
+    if (VB_CUPTI(err, cuptiRangeProfilerStart(&tp))) goto fail;
+    p->started = 1;
+    p->naming = naming || hook;
+    p->hook = hook;
+    p->hook_arg = hook_arg;
+    forget_launches(p);
+    if (p->naming && hook_enable(p, 1, err)) goto fail;
+    return 0;
+fail:
+    disable(p);
+    return -1;
+}
+
+/* stop ends the pass; *all says whether every pass the configuration needs is submitted. 0 or
+ * -1 with err (session ended). */
+static int stop(struct vb_profiler *p, int *all, struct vb_err *err)
 {
     CUpti_RangeProfiler_Stop_Params tp;
-    CUpti_RangeProfiler_DecodeData_Params dp;
-    CUpti_RangeProfiler_GetCounterDataInfo_Params ip;
-    double values[VB_MAX_METRICS];
-    size_t r, nm = (size_t)p->set.n;
-    int i;
     if (!p->obj || !p->started)
-        return vb_err_set(err, VB_E_CUDA, "internal: vb_profiler_end without begin");
-    if (p->hook) {
+        return vb_err_set(err, VB_E_CUDA, "internal: the profiler stopped without a start");
+    if (p->naming) {
         struct vb_err ignored;
         hook_enable(p, 0, &ignored);
     }
@@ -368,11 +383,23 @@ int vb_profiler_end(struct vb_profiler *p, struct vb_metric_value **vals, size_t
     tp.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
     tp.pRangeProfilerObject = p->obj;
     p->started = 0;
-    if (VB_CUPTI(err, cuptiRangeProfilerStop(&tp))) goto fail;
-    if (!tp.isAllPassSubmitted) {
-        vb_err_set(err, VB_E_CUDA, "the profiler needs more passes than kernel replay submitted");
-        goto fail;
+    if (VB_CUPTI(err, cuptiRangeProfilerStop(&tp))) {
+        disable(p);
+        return -1;
     }
+    *all = tp.isAllPassSubmitted != 0;
+    return 0;
+}
+
+/* decode evaluates the collected passes into *vals (see vb_profiler_end). */
+static int decode(struct vb_profiler *p, struct vb_metric_value **vals, size_t *n,
+                  struct vb_err *err)
+{
+    CUpti_RangeProfiler_DecodeData_Params dp;
+    CUpti_RangeProfiler_GetCounterDataInfo_Params ip;
+    double values[VB_MAX_METRICS];
+    size_t r, nm = (size_t)p->set.n;
+    int i;
     memset(&dp, 0, sizeof dp);
     dp.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
     dp.pRangeProfilerObject = p->obj;
@@ -403,10 +430,10 @@ int vb_profiler_end(struct vb_profiler *p, struct vb_metric_value **vals, size_t
         for (i = 0; i < (int)nm; i++) {
             struct vb_metric_value *v = &(*vals)[*n];
             v->launch = (int)r;
-            /* hooked: the launch callback named every range; else the caller names them */
-            v->kernel = strdup(p->hook && p->nlaunches == ip.numTotalRanges ? p->launches[r]
-                               : gp.rangeName                               ? gp.rangeName
-                                                                            : "");
+            /* named by the launch callback when it ran, else the caller names them */
+            v->kernel = strdup(p->naming && p->nlaunches == ip.numTotalRanges ? p->launches[r]
+                               : gp.rangeName                                 ? gp.rangeName
+                                                                              : "");
             v->metric = strdup(p->names[i]);
             v->value = isfinite(values[i]) ? values[i] : NAN;
             if (!v->kernel || !v->metric) {
@@ -425,6 +452,57 @@ int vb_profiler_end(struct vb_profiler *p, struct vb_metric_value **vals, size_t
 fail:
     disable(p);
     return -1;
+}
+
+int vb_profiler_begin(struct vb_profiler *p, int device, CUcontext ctx, size_t max_launches,
+                      struct vb_err *err)
+{
+    if (p->user_replay)
+        return vb_err_set(err, VB_E_CUDA, "internal: vb_profiler_begin on a user-replay profiler");
+    return configure(p, device, ctx, max_launches, err) || start(p, 0, NULL, NULL, err) ? -1 : 0;
+}
+
+int vb_profiler_end(struct vb_profiler *p, struct vb_metric_value **vals, size_t *n,
+                    struct vb_err *err)
+{
+    int all = 0;
+    if (stop(p, &all, err)) return -1;
+    if (!all) {
+        disable(p);
+        return vb_err_set(err, VB_E_CUDA, "the profiler needs more passes than kernel replay "
+                          "submitted");
+    }
+    return decode(p, vals, n, err);
+}
+
+int vb_profiler_collect(struct vb_profiler *p, int device, CUcontext ctx, size_t max_launches,
+                        vb_profiler_hook hook, void *hook_arg, vb_profiler_work work,
+                        void *work_arg, struct vb_metric_value **vals, size_t *n, int *passes,
+                        struct vb_err *err)
+{
+    size_t limit;
+    int all = 0, rc;
+    *passes = 0;
+    if (configure(p, device, ctx, max_launches, err)) return -1;
+    /* kernel replay submits every pass in one; user replay needs the configuration's count */
+    limit = p->user_replay ? p->dev[device].passes : 1;
+    while (!all) {
+        struct vb_err serr;
+        if ((size_t)*passes == limit) {
+            disable(p);
+            return vb_err_set(err, VB_E_CUDA, "the profiler asked for more than the %zu pass%s "
+                              "its configuration needs", limit, limit == 1 ? "" : "es");
+        }
+        if (start(p, 1, hook, hook_arg, err)) return -1;
+        rc = work(work_arg, err);
+        (*passes)++;
+        if (stop(p, &all, rc ? &serr : err)) return -1;
+        if (rc) {
+            disable(p);
+            return -1;
+        }
+    }
+    return decode(p, vals, n, err);
 }
 
 void vb_profiler_release(struct vb_profiler *p)

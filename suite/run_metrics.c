@@ -1,6 +1,7 @@
 /* run_metrics: a run's choices and messages about the metrics pass (see run_metrics.h). */
 #include "run_metrics.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu.h"
@@ -36,7 +37,7 @@ int vb_run_metrics_start(struct vb_run_metrics *m, int device, const struct vb_e
 {
     struct vb_err why;
     CUcontext ctx;
-    s->profiler = NULL;
+    s->profiler = s->profiler_cache = NULL;
     s->no_metrics_reason = NULL;
     if (m->off) {
         s->no_metrics = VB_METRICS_OFF;
@@ -52,18 +53,77 @@ int vb_run_metrics_start(struct vb_run_metrics *m, int device, const struct vb_e
         s->no_metrics_reason = m->why;
         return 0;
     }
-    if (!m->prof && !(m->prof = vb_profiler_create(&m->set)))
-        return vb_err_set(err, VB_E_SYS, "out of memory");
+    if (!m->prof && !m->prof_cache) {
+        struct vb_metric_set cache, rest;
+        vb_metric_set_split(&m->set, &cache, &rest);
+        if ((rest.n && !(m->prof = vb_profiler_create(&rest))) ||
+            (cache.n && !(m->prof_cache = vb_profiler_create_replay(&cache, 1))))
+            return vb_err_set(err, VB_E_SYS, "out of memory");
+    }
     vb_err_clear(&why);
-    if (vb_gpu_current_ctx(&ctx, &why) || vb_profiler_prepare(m->prof, device, ctx, &why)) {
+    if (vb_gpu_current_ctx(&ctx, &why) ||
+        (m->prof_cache && vb_profiler_prepare(m->prof_cache, device, ctx, &why)) ||
+        (m->prof && vb_profiler_prepare(m->prof, device, ctx, &why))) {
         if (why.code == VB_E_USAGE) {
             *err = why;
             return -1;
         }
         say_unavailable(m, &why, err_out);
-        /* the profiler remembers the reason and the runner stores it with every GPU case */
+        /* the profilers remember the reason and the runner stores it with every GPU case */
     }
     s->profiler = m->prof;
+    s->profiler_cache = m->prof_cache;
+    return 0;
+}
+
+int vb_run_metrics_defer(struct vb_run_metrics *m, const struct vb_case_result *r,
+                         int64_t case_id, struct vb_err *err)
+{
+    struct vb_deferred_case *d;
+    if (!m->prof_cache || r->metrics_status != VB_METRICS_OK || r->device < 0) return 0;
+    if (m->nlater == m->cap_later) {
+        size_t cap = m->cap_later ? 2 * m->cap_later : 64;
+        struct vb_deferred_case *grown = realloc(m->later, cap * sizeof *grown);
+        if (!grown) return vb_err_set(err, VB_E_SYS, "out of memory");
+        m->later = grown;
+        m->cap_later = cap;
+    }
+    d = &m->later[m->nlater++];
+    d->v = r->variant;
+    d->p = r->point;
+    d->device = r->device;
+    d->case_id = case_id;
+    return 0;
+}
+
+int vb_run_metrics_sweep(struct vb_run_metrics *m, const struct vb_sampling *s,
+                         struct vb_store *st, struct vb_err *err)
+{
+    size_t i;
+    for (i = 0; i < m->nlater && !vb_interrupted; i++) {
+        const struct vb_deferred_case *d = &m->later[i];
+        struct vb_metric_value *vals = NULL;
+        struct vb_err why;
+        char reason[768] = "";
+        size_t n = 0;
+        int passes = 0, rc;
+        double ns = 0;
+        vb_err_clear(&why);
+        if (vb_runner_metrics_again(d->v, &d->p, d->device, s, &vals, &n, &passes, &ns, &why)) {
+            snprintf(reason, sizeof reason, "DRAM and L2 counters: %s%s%s", why.msg,
+                     why.hint[0] ? " (hint: " : "", why.hint[0] ? why.hint : "");
+            if (why.hint[0]) strncat(reason, ")", sizeof reason - strlen(reason) - 1);
+            m->sweep_failed++;
+        }
+        m->swept++;
+        m->sweep_ns += ns;
+        m->samples += passes;
+        rc = vb_store_case_metrics(st, d->case_id, reason[0] ? NULL : vals, reason[0] ? 0 : n, ns,
+                                   reason[0] ? reason : NULL, err);
+        vb_metric_values_free(vals, n);
+        if (rc) return -1;
+    }
+    m->nlater = 0;
     return 0;
 }
 
@@ -79,11 +139,23 @@ void vb_run_metrics_finish(struct vb_run_metrics *m, FILE *out)
 {
     if (m->cases)
         fprintf(out, "metrics pass: %d GPU cases, %d metrics each, %.1f s in all, %d profiled "
-                     "samples (kernel replay; L2 flushed before every launch unless --cache "
-                     "warm)\n",
-                m->cases, m->set.n, m->total_ns / 1e9, m->samples);
+                     "samples (%s%s)\n",
+                m->cases, m->set.n, (m->total_ns + m->sweep_ns) / 1e9, m->samples,
+                m->prof ? "kernel replay with the cases" : "",
+                !m->prof_cache ? ""
+                : m->prof      ? "; DRAM and L2 counters in a second sweep, user replay, L2 "
+                                 "flushed before every launch unless --cache warm"
+                               : "DRAM and L2 counters in a second sweep, user replay, L2 flushed "
+                                 "before every launch unless --cache warm");
+    if (m->sweep_failed)
+        fprintf(out, "metrics pass: the second sweep failed for %d of %d cases (see each case's "
+                     "metrics reason)\n", m->sweep_failed, m->swept);
     else if (!m->off && m->why[0])
         fprintf(out, "metrics pass: none (%s)\n", m->why);
     vb_profiler_destroy(m->prof);
-    m->prof = NULL;
+    vb_profiler_destroy(m->prof_cache);
+    m->prof = m->prof_cache = NULL;
+    free(m->later);
+    m->later = NULL;
+    m->nlater = m->cap_later = 0;
 }

@@ -53,7 +53,9 @@ void vb_sampling_quick(struct vb_sampling *s)
 
 void vb_runner_release(const struct vb_sampling *cfg)
 {
-    vb_profiler_release(cfg->profiler); /* a session left open by a failure, before the buffers */
+    /* a session left open by a failure, before the buffers */
+    vb_profiler_release(cfg->profiler);
+    vb_profiler_release(cfg->profiler_cache);
     vb_cold_release();
 }
 
@@ -381,14 +383,14 @@ static void reason_of(const struct vb_err *err, char *buf, size_t n)
     else snprintf(buf, n, "%s", err->msg);
 }
 
-/* drop_flushes removes the metric values of the cold cache's flush launches (profiled ranges
- * like any launch) among r->metrics[from..] and numbers those launches from 0 again. */
-static void drop_flushes(struct vb_case_result *r, size_t from)
+/* drop_flushes removes the values of the cold cache's flush launches (profiled ranges like any
+ * launch) among vals[from..*n) and numbers the other launches from 0 again. */
+static void drop_flushes(struct vb_metric_value *vals, size_t *n, size_t from)
 {
     size_t i, kept = from;
     int launch = -1, last = -1;
-    for (i = from; i < r->nmetrics; i++) {
-        struct vb_metric_value *m = &r->metrics[i];
+    for (i = from; i < *n; i++) {
+        struct vb_metric_value *m = &vals[i];
         if (!strcmp(m->kernel, VB_PROFILER_HOOK_NAME)) {
             free(m->kernel);
             free(m->metric);
@@ -399,86 +401,136 @@ static void drop_flushes(struct vb_case_result *r, size_t from)
             launch++;
         }
         m->launch = launch;
-        r->metrics[kept++] = *m;
+        vals[kept++] = *m;
     }
-    r->nmetrics = kept;
+    *n = kept;
 }
 
-/* profile_kernel_replay collects the kernel-replay metrics of one sample (one Start/Stop; CUPTI
- * replays every launch as many times as they need); 0 or -1 with err. */
-static int profile_kernel_replay(const struct vb_variant *v, void *state, int device,
-                                 CUcontext ctx, const struct vb_sampling *cfg,
-                                 struct vb_case_result *r, struct vb_err *err)
+/* One profiled run of the case (outputs poisoned once before: no launch of the poison is
+ * profiled, and the profiled answers are not checked). */
+struct profiled {
+    const struct vb_variant *v;
+    void *state;
+};
+
+static int profiled_run(void *arg, struct vb_err *err)
 {
-    struct vb_err eerr; /* the run's own failure, if any, is the one to report */
-    size_t from = r->nmetrics;
+    struct profiled *w = arg;
+    return w->v->run(w->state, err);
+}
+
+/* profile collects prof's metrics of one sample (one run under kernel replay, one per pass
+ * under user replay), each launch preceded by hook, and drops the hook's ranges. The session
+ * stays open for the next case: opening one costs ~0.8 s on an H100 (cuptiRangeProfilerStart
+ * 0.66-0.80 s, Disable 0.13 s), a kept one ~7 ms a case, and a whole-catalog run kept one open
+ * without fault (the crashes that once made it one session per case came with the outputs'
+ * poisoning inside the profiled region: now done before it). 0 or -1 with err. */
+static int profile(struct vb_profiler *prof, const struct vb_variant *v, void *state, int device,
+                   CUcontext ctx, vb_profiler_hook hook, struct vb_metric_value **vals,
+                   size_t *n, int *passes, struct vb_err *err)
+{
+    struct profiled w = {v, state};
+    size_t from = *n;
     int rc;
-    if (v->poison(state, err) ||
-        vb_profiler_begin_hooked(cfg->profiler, device, ctx, MAX_PROFILED_LAUNCHES,
-                                 cfg->cold ? vb_cold_launch_hook : NULL, NULL, err))
-        return -1;
-    rc = v->run(state, err);
-    if (vb_profiler_end(cfg->profiler, &r->metrics, &r->nmetrics, &eerr) && !rc) {
-        *err = eerr;
-        rc = -1;
-    }
-    r->metrics_passes++;
-    drop_flushes(r, from);
+    if (v->poison(state, err)) return -1;
+    rc = vb_profiler_collect(prof, device, ctx, MAX_PROFILED_LAUNCHES, hook, NULL, profiled_run, &w,
+                             vals, n, passes, err);
+    drop_flushes(*vals, n, from);
     return rc;
 }
 
-/* metrics_pass profiles one sample of the variant under kernel replay, every launch preceded
- * by an L2 flush (cfg->cold), as ncu --cache-control all flushes before its first pass. Values
- * are kept in r; what goes wrong is recorded in r->metrics_status/reason, never in the case's
- * status. The profiled sample's activity records carry no timestamps and are dropped. (User
- * replay, which would let every pass start cold, read 0 for the SASS metrics, store efficiency
- * among them, on the H100 with CUPTI 13.0; a session holding a user-replay and a kernel-replay
- * configuration evaluated every metric as NaN.) */
+/* take_before keeps in r the records so far (set-up: its copies, its NVTX phases); drop_since
+ * drops those made since (profiled samples' carry no timestamps). The case's own NVTX range
+ * stays open. */
+static void take_before(struct vb_case_result *r)
+{
+    struct vb_err cerr;
+    if (vb_activity_active() && vb_activity_take_keep_open(&r->activity, &cerr))
+        vb_activity_free(&r->activity);
+}
+
+static void drop_since(void)
+{
+    struct vb_activity dropped;
+    struct vb_err cerr;
+    if (vb_activity_active() && vb_activity_take_keep_open(&dropped, &cerr) == 0)
+        vb_activity_free(&dropped);
+}
+
+/* metrics_pass profiles one sample of the variant under kernel replay (cfg->profiler: every
+ * metric but the DRAM and L2 counters, which the run's second sweep collects with
+ * vb_runner_metrics_again). Kernel replay is what the SASS metrics need (store efficiency among
+ * them: user replay reads 0 for them on the H100 with CUPTI 13.0), and these counters do not
+ * depend on what L2 holds, so no flush precedes the launches. Values are kept in r; what goes
+ * wrong is recorded in r->metrics_status/reason, never in the case's status. */
 static void metrics_pass(const struct vb_variant *v, void *state, int device,
                          const struct vb_sampling *cfg, struct vb_case_result *r)
 {
     struct vb_err err;
     CUcontext ctx;
-    int rc;
-    double t0 = mono_ns(), mhz;
+    int rc, passes = 0;
+    double t0 = mono_ns();
     vb_err_clear(&err);
-    if (!cfg->profiler) {
+    if (!cfg->profiler && !cfg->profiler_cache) {
         r->metrics_status = cfg->no_metrics;
         if (cfg->no_metrics_reason)
             snprintf(r->metrics_reason, sizeof r->metrics_reason, "%s", cfg->no_metrics_reason);
         return;
     }
-    if (vb_gpu_current_ctx(&ctx, &err) || vb_profiler_prepare(cfg->profiler, device, ctx, &err)) {
+    if (vb_gpu_current_ctx(&ctx, &err) ||
+        (cfg->profiler_cache && vb_profiler_prepare(cfg->profiler_cache, device, ctx, &err)) ||
+        (cfg->profiler && vb_profiler_prepare(cfg->profiler, device, ctx, &err))) {
         r->metrics_status = VB_METRICS_UNAVAILABLE;
         reason_of(&err, r->metrics_reason, sizeof r->metrics_reason);
         return;
     }
-    /* what came before (set-up: its copies, its NVTX phases) is kept; the case's own range
-     * stays open across the pass */
-    if (vb_activity_active()) {
-        struct vb_err cerr;
-        if (vb_activity_take_keep_open(&r->activity, &cerr)) vb_activity_free(&r->activity);
-    }
+    r->metrics_status = VB_METRICS_OK;
+    if (!cfg->profiler) return; /* only DRAM and L2 counters: the second sweep's */
+    take_before(r);
     vb_nvtx_push("metrics pass");
-    rc = vb_cold_before(cfg->cold, &mhz, &err); /* makes the flush's buffers before the hooks */
-    if (!rc) rc = profile_kernel_replay(v, state, device, ctx, cfg, r, &err);
+    rc = profile(cfg->profiler, v, state, device, ctx, NULL, &r->metrics, &r->nmetrics, &passes,
+                 &err);
     vb_nvtx_pop();
-    if (vb_activity_active()) {
-        struct vb_activity dropped;
-        struct vb_err cerr;
-        if (vb_activity_take_keep_open(&dropped, &cerr) == 0) vb_activity_free(&dropped);
-    }
-    /* one profiling session per case: sessions kept across cases crashed inside CUPTI 13.0
-     * (a segfault in a replayed cuFFT launch on an H200, and after saxpy on an H100) */
-    vb_profiler_release(cfg->profiler);
+    drop_since();
+    r->metrics_passes += passes;
     r->metrics_ns = mono_ns() - t0;
     if (rc) {
         r->metrics_status = VB_METRICS_FAILED;
         reason_of(&err, r->metrics_reason, sizeof r->metrics_reason);
         return;
     }
-    r->metrics_status = VB_METRICS_OK;
     r->gst_efficiency = vb_metric_values_gst(r->metrics, r->nmetrics);
+}
+
+int vb_runner_metrics_again(const struct vb_variant *v, const struct vb_point *p, int device,
+                            const struct vb_sampling *cfg, struct vb_metric_value **vals,
+                            size_t *n, int *passes, double *ns, struct vb_err *err)
+{
+    void *state = NULL;
+    CUcontext ctx;
+    double t0 = mono_ns(), mhz;
+    int rc;
+    *passes = 0;
+    if (!cfg->profiler_cache) return 0;
+    if (VB_CUDA(err, cudaSetDevice(device)) || vb_gpu_current_ctx(&ctx, err)) return -1;
+    vb_profiler_release(cfg->profiler); /* one session a context: the first sweep's ends */
+    drop_since();
+    vb_nvtx_push("metrics pass: DRAM and L2 counters");
+    if (v->setup(v->tag, p, &state, err)) {
+        vb_err_context(err, "setup");
+        vb_nvtx_pop();
+        return -1;
+    }
+    /* the flush's buffers are made before the hook needs them */
+    rc = vb_cold_before(cfg->cold, &mhz, err);
+    if (!rc)
+        rc = profile(cfg->profiler_cache, v, state, device, ctx,
+                     cfg->cold ? vb_cold_launch_hook : NULL, vals, n, passes, err);
+    v->teardown(state);
+    vb_nvtx_pop();
+    drop_since();
+    *ns = mono_ns() - t0;
+    return rc;
 }
 
 static void fail(struct vb_case_result *r, enum vb_status st, const struct vb_err *err)

@@ -36,10 +36,15 @@ struct vb_sampling {
     int cold;            /* flush L2 before each sample (the default; --cache warm: 0) */
     int keep_records;    /* store the CUPTI records of the first N timed samples (-1: all) */
     double peak_clock_mhz; /* the device's measured SM clock; 0: the case's highest reading */
-    /* The metrics pass of GPU cases: one more sample under this profiler, before the verified
-     * one. Without a profiler, GPU cases record no_metrics (VB_METRICS_OFF for --no-metrics,
-     * VB_METRICS_UNAVAILABLE with no_metrics_reason when counters cannot be read here). */
-    struct vb_profiler *profiler;
+    /* The metrics pass of GPU cases: one more sample under profiler (kernel replay: every
+     * metric but the DRAM and L2 counters) before the verified one, and, in a second sweep after
+     * the run's cases (vb_runner_metrics_again), one more per pass under profiler_cache (user
+     * replay: the DRAM and L2 counters, L2 flushed before every launch of every pass when cold).
+     * Each keeps its session open from case to case, and one context holds one session at a
+     * time: hence two sweeps. Without either profiler, GPU cases record no_metrics
+     * (VB_METRICS_OFF for --no-metrics, VB_METRICS_UNAVAILABLE with no_metrics_reason when
+     * counters cannot be read here). */
+    struct vb_profiler *profiler, *profiler_cache;
     enum vb_metrics_status no_metrics;
     const char *no_metrics_reason;
 };
@@ -66,8 +71,18 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
                     const double *ref, double *oracle, const struct vb_sampling *cfg,
                     struct vb_case_result *r);
 
-/* vb_runner_release ends what the runner keeps from case to case: the cold cache's buffers (and
- * a profiling session, should one be open). */
+/* vb_runner_metrics_again is the second metrics sweep for one GPU case run before (variant v
+ * at point p on device `device`): set-up, the DRAM and L2 counters under cfg->profiler_cache
+ * (one run per pass, the L2 flushed before every launch when cfg->cold), teardown. Values are
+ * appended to *vals (launches numbered from 0, as the first sweep numbered them); *passes is
+ * the profiled runs, *ns the time taken. 0 (nothing to do without profiler_cache), or -1 with
+ * err. */
+int vb_runner_metrics_again(const struct vb_variant *v, const struct vb_point *p, int device,
+                            const struct vb_sampling *cfg, struct vb_metric_value **vals,
+                            size_t *n, int *passes, double *ns, struct vb_err *err);
+
+/* vb_runner_release ends what the runner keeps from case to case: the cold cache's buffers and
+ * the profiling sessions. */
 void vb_runner_release(const struct vb_sampling *cfg);
 
 void vb_case_result_free(struct vb_case_result *r);

@@ -811,6 +811,31 @@ fail:
     return -1;
 }
 
+int vb_store_case_metrics(struct vb_store *s, int64_t case_id, const struct vb_metric_value *m,
+                          size_t n, double ns, const char *failure, struct vb_err *err)
+{
+    static const char xq[] = "INSERT INTO metrics VALUES (?,?,?,?,?)";
+    size_t i;
+    if (exec(s, "BEGIN IMMEDIATE", err)) return -1;
+    for (i = 0; i < n; i++) {
+        int64_t kid;
+        if (string_id(s, m[i].kernel, &kid, err) ||
+            put(s, xq, NULL, err, "initd", case_id, m[i].launch, kid, m[i].metric, m[i].value))
+            goto fail;
+    }
+    if (failure ? put(s, "UPDATE cases SET metrics_status = 'failed', metrics_reason = ?, "
+                         "metrics_ns = NULL WHERE id = ?", NULL, err, "ti", failure, case_id)
+                : put(s, "UPDATE cases SET metrics_ns = metrics_ns + ? WHERE id = ?", NULL, err,
+                      "di", ns, case_id))
+        goto fail;
+    if (exec(s, "COMMIT", err)) goto fail;
+    return 0;
+fail:
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    forget_strings(s);
+    return -1;
+}
+
 static void col_text(sqlite3_stmt *st, int c, char *buf, size_t n)
 {
     const unsigned char *t = sqlite3_column_text(st, c);

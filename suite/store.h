@@ -101,6 +101,12 @@ int vb_store_ceilings(struct vb_store *s, int64_t run_id, int device,
 int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_result *r,
                   int64_t *case_id, struct vb_err *err);
 
+/* vb_store_case_metrics adds metric values m[0..n) to stored case case_id and ns to its
+ * metrics time, in one transaction (the run's second metrics sweep: the DRAM counters);
+ * with failure (not NULL) the case's metrics become 'failed' with that reason. */
+int vb_store_case_metrics(struct vb_store *s, int64_t case_id, const struct vb_metric_value *m,
+                          size_t n, double ns, const char *failure, struct vb_err *err);
+
 /* Readers. vb_store_runs returns a malloc'd array of every run, oldest first (caller frees). */
 int vb_store_runs(struct vb_store *s, struct vb_run_row **rows, int *n, struct vb_err *err);
 /* vb_store_latest_run sets *run_id to the newest complete suite run (the newest complete trace

@@ -51,6 +51,7 @@ static const struct vb_test table[] = {
     {"summary_format", "cpu", test_summary_format, NULL},
     {"metric_set_parse", "cpu", test_metric_set_parse, NULL},
     {"metric_defs", "cpu", test_metric_defs, NULL},
+    {"metric_set_split", "cpu", test_metric_set_split, NULL},
     {"store_migrates_v1", "cpu", test_store_migrates_v1, VB_TESTS_DIR "/schema_v1.sql"},
     {"store_metrics", "cpu", test_store_metrics, NULL},
     {"activity_append", "cpu", test_activity_append, NULL},

@@ -61,6 +61,31 @@ int test_metric_defs(const char *arg)
     return 0;
 }
 
+/* The metrics pass's split: DRAM and L2 counters (cache-state dependent: user replay with a
+ * flush before every pass) apart from the rest, each side in the given order. */
+int test_metric_set_split(const char *arg)
+{
+    struct vb_metric_set all, cache, rest;
+    struct vb_err err;
+    (void)arg;
+    ASSERT_INT_EQ(vb_metric_set_parse("gst_efficiency,dram_read_bytes,l2_read_transactions,"
+                                      "ipc,dram__bytes_write.sum,xdram__x.sum", &all, &err), 0);
+    vb_metric_set_split(&all, &cache, &rest);
+    ASSERT_INT_EQ(cache.n, 3);
+    ASSERT_STR_EQ(cache.names[0], "dram__bytes_read.sum");
+    ASSERT_STR_EQ(cache.names[1], "lts__t_sectors_op_read.sum");
+    ASSERT_STR_EQ(cache.names[2], "dram__bytes_write.sum");
+    ASSERT_INT_EQ(rest.n, 3);
+    ASSERT_STR_EQ(rest.names[0], VB_METRIC_GST_EFF);
+    ASSERT_STR_EQ(rest.names[1], "smsp__inst_executed.avg.per_cycle_active");
+    ASSERT_STR_EQ(rest.names[2], "xdram__x.sum");
+    vb_metric_set_default(&all);
+    vb_metric_set_split(&all, &cache, &rest);
+    ASSERT_INT_EQ(cache.n, 2);
+    ASSERT_INT_EQ(rest.n, 12);
+    return 0;
+}
+
 /* A database written by a version-1 varbench opens, migrates to the current schema, and keeps
  * its run. arg: the path of tests/schema_v1.sql. */
 int test_store_migrates_v1(const char *arg)

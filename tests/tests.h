@@ -56,6 +56,7 @@ int test_make_fixtures(const char *arg);
 int test_gpu_variant(const char *arg);
 int test_metric_set_parse(const char *arg);
 int test_metric_defs(const char *arg);
+int test_metric_set_split(const char *arg);
 int test_store_migrates_v1(const char *arg);
 int test_store_metrics(const char *arg);
 int test_activity_append(const char *arg);
