@@ -422,9 +422,11 @@ static int profiled_run(void *arg, struct vb_err *err)
 /* profile collects prof's metrics of one sample (one run under kernel replay, one per pass
  * under user replay), each launch preceded by hook, and drops the hook's ranges. The session
  * stays open for the next case: opening one costs ~0.8 s on an H100 (cuptiRangeProfilerStart
- * 0.66-0.80 s, Disable 0.13 s), a kept one ~7 ms a case, and a whole-catalog run kept one open
- * without fault (the crashes that once made it one session per case came with the outputs'
- * poisoning inside the profiled region: now done before it). 0 or -1 with err. */
+ * 0.66-0.80 s, Disable 0.13 s), a kept one ~7 ms a case. Whole-catalog runs kept both sessions
+ * open without fault on an H100 and an H200 (CUPTI 13.0); the crashes that once made it one
+ * session per case (a replayed cuFFT launch, H200; after saxpy, H100) did not come back, their
+ * cause unknown. Poisoning inside the profiled region did crash (a double free under kernel
+ * replay), so it is done before. 0 or -1 with err. */
 static int profile(struct vb_profiler *prof, const struct vb_variant *v, void *state, int device,
                    CUcontext ctx, vb_profiler_hook hook, struct vb_metric_value **vals,
                    size_t *n, int *passes, struct vb_err *err)
