@@ -79,6 +79,12 @@ int vb_err_context(struct vb_err *err, const char *fmt, ...)
     return -1;
 }
 
+void vb_err_line(const struct vb_err *err, char *buf, size_t n)
+{
+    if (err->hint[0]) snprintf(buf, n, "%s (hint: %s)", err->msg, err->hint);
+    else snprintf(buf, n, "%s", err->msg);
+}
+
 /* Strip the directory from __FILE__ so messages stay short. */
 static const char *base(const char *file)
 {

@@ -45,6 +45,9 @@ int vb_err_hint(struct vb_err *err, const char *fmt, ...) __attribute__((format(
 /* vb_err_context prepends "context: " to err's message; returns -1. */
 int vb_err_context(struct vb_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void vb_err_clear(struct vb_err *err);
+/* vb_err_line writes err as one line into buf (n bytes): "message (hint: hint)", or the message
+ * alone without a hint; what a stored reason or a one-line warning holds. */
+void vb_err_line(const struct vb_err *err, char *buf, size_t n);
 
 /* Library checkers: return 0 on success, else fill err (with a hint for known codes), return -1. */
 int vb_err_cuda(struct vb_err *err, int rc, const char *call, const char *file, int line);

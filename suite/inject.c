@@ -72,8 +72,7 @@ static char mreason[512];
 static void metrics_fail(enum vb_metrics_status st, const struct vb_err *err)
 {
     mstatus = st;
-    if (err->hint[0]) snprintf(mreason, sizeof mreason, "%s (hint: %s)", err->msg, err->hint);
-    else snprintf(mreason, sizeof mreason, "%s", err->msg);
+    vb_err_line(err, mreason, sizeof mreason);
     fprintf(stderr, "varbench trace: pid %d: no counters: %s\n", (int)getpid(), mreason);
 }
 

@@ -26,8 +26,7 @@ int vb_run_metrics_option(struct vb_run_metrics *m, const char *list, struct vb_
 
 static void say_unavailable(struct vb_run_metrics *m, const struct vb_err *why, FILE *err_out)
 {
-    if (why->hint[0]) snprintf(m->why, sizeof m->why, "%s (hint: %s)", why->msg, why->hint);
-    else snprintf(m->why, sizeof m->why, "%s", why->msg);
+    vb_err_line(why, m->why, sizeof m->why);
     fprintf(err_out, "varbench run: warning: %s%s%s\n%s\n", why->msg, why->hint[0] ? "\nhint: " : "",
             why->hint, "metrics are not collected in this run; timings are unaffected");
 }
@@ -100,6 +99,7 @@ int vb_run_metrics_sweep(struct vb_run_metrics *m, const struct vb_sampling *s,
                          struct vb_store *st, struct vb_err *err)
 {
     size_t i;
+    vb_profiler_release(s->profiler); /* one session a context: the first sweep's ends */
     for (i = 0; i < m->nlater && !vb_interrupted; i++) {
         const struct vb_deferred_case *d = &m->later[i];
         struct vb_metric_value *vals = NULL;
@@ -110,9 +110,8 @@ int vb_run_metrics_sweep(struct vb_run_metrics *m, const struct vb_sampling *s,
         double ns = 0;
         vb_err_clear(&why);
         if (vb_runner_metrics_again(d->v, &d->p, d->device, s, &vals, &n, &passes, &ns, &why)) {
-            snprintf(reason, sizeof reason, "DRAM and L2 counters: %s%s%s", why.msg,
-                     why.hint[0] ? " (hint: " : "", why.hint[0] ? why.hint : "");
-            if (why.hint[0]) strncat(reason, ")", sizeof reason - strlen(reason) - 1);
+            vb_err_context(&why, "DRAM and L2 counters");
+            vb_err_line(&why, reason, sizeof reason);
             m->sweep_failed++;
         }
         m->swept++;

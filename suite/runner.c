@@ -375,13 +375,7 @@ static int summarise(struct vb_case_result *r, const struct vb_sampling *cfg)
 }
 
 /* Kernel launches one profiled sample may hold; the counter image grows with it. */
-#define MAX_PROFILED_LAUNCHES 512 /* the flushes before each launch are ranges too */
-
-static void reason_of(const struct vb_err *err, char *buf, size_t n)
-{
-    if (err->hint[0]) snprintf(buf, n, "%s (hint: %s)", err->msg, err->hint);
-    else snprintf(buf, n, "%s", err->msg);
-}
+#define MAX_PROFILED_LAUNCHES 512 /* each launch's flush (two kernels) is ranges too */
 
 /* drop_flushes removes the values of the cold cache's flush launches (profiled ranges like any
  * launch) among vals[from..*n) and numbers the other launches from 0 again. */
@@ -483,7 +477,7 @@ static void metrics_pass(const struct vb_variant *v, void *state, int device,
         (cfg->profiler_cache && vb_profiler_prepare(cfg->profiler_cache, device, ctx, &err)) ||
         (cfg->profiler && vb_profiler_prepare(cfg->profiler, device, ctx, &err))) {
         r->metrics_status = VB_METRICS_UNAVAILABLE;
-        reason_of(&err, r->metrics_reason, sizeof r->metrics_reason);
+        vb_err_line(&err, r->metrics_reason, sizeof r->metrics_reason);
         return;
     }
     r->metrics_status = VB_METRICS_OK;
@@ -498,7 +492,7 @@ static void metrics_pass(const struct vb_variant *v, void *state, int device,
     r->metrics_ns = mono_ns() - t0;
     if (rc) {
         r->metrics_status = VB_METRICS_FAILED;
-        reason_of(&err, r->metrics_reason, sizeof r->metrics_reason);
+        vb_err_line(&err, r->metrics_reason, sizeof r->metrics_reason);
         return;
     }
     r->gst_efficiency = vb_metric_values_gst(r->metrics, r->nmetrics);
@@ -515,7 +509,6 @@ int vb_runner_metrics_again(const struct vb_variant *v, const struct vb_point *p
     *passes = 0;
     if (!cfg->profiler_cache) return 0;
     if (VB_CUDA(err, cudaSetDevice(device)) || vb_gpu_current_ctx(&ctx, err)) return -1;
-    vb_profiler_release(cfg->profiler); /* one session a context: the first sweep's ends */
     drop_since();
     vb_nvtx_push("metrics pass: DRAM and L2 counters");
     if (v->setup(v->tag, p, &state, err)) {
@@ -538,7 +531,7 @@ int vb_runner_metrics_again(const struct vb_variant *v, const struct vb_point *p
 static void fail(struct vb_case_result *r, enum vb_status st, const struct vb_err *err)
 {
     r->status = st;
-    reason_of(err, r->reason, sizeof r->reason);
+    vb_err_line(err, r->reason, sizeof r->reason);
 }
 
 /* warm_up runs warm-up samples until two in a row agree within 5% (end to end: known at once),

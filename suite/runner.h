@@ -75,8 +75,9 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
  * at point p on device `device`): set-up, the DRAM and L2 counters under cfg->profiler_cache
  * (one run per pass, the L2 flushed before every launch when cfg->cold), teardown. Values are
  * appended to *vals (launches numbered from 0, as the first sweep numbered them); *passes is
- * the profiled runs, *ns the time taken. 0 (nothing to do without profiler_cache), or -1 with
- * err. */
+ * the profiled runs, *ns the time taken. The first sweep's session must have ended
+ * (vb_profiler_release(cfg->profiler)): a context holds one session at a time. 0 (nothing to do
+ * without profiler_cache), or -1 with err. */
 int vb_runner_metrics_again(const struct vb_variant *v, const struct vb_point *p, int device,
                             const struct vb_sampling *cfg, struct vb_metric_value **vals,
                             size_t *n, int *passes, double *ns, struct vb_err *err);
