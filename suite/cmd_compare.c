@@ -3,7 +3,6 @@
  * --across-devices, a hardware comparison). Prints a table, or Markdown for a pull-request
  * comment, and optionally a JUnit XML file.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +11,15 @@
 #include "cmd.h"
 #include "compare.h"
 #include "escape.h"
+#include "opt.h"
 #include "table.h"
 
-static const char usage[] =
-    "usage: varbench compare [options] BASE.db CAND.db\n"
-    "\n"
-    "Matches the cases of the candidate run with the base run (variant and axes) and judges\n"
+static const int codes[] = {0, 1, 2, 3, 6, 7, -1};
+static const struct vb_usage usage = {
+    .cmd = "compare",
+    .synopsis = "[options] BASE.db CAND.db",
+    .about =
+"Matches the cases of the candidate run with the base run (variant and axes) and judges\n"
     "each phase on its raw timed samples. Per phase: the ratio of medians; its noise, the\n"
     "larger IQR/median of the two sides; its limit, the larger of the threshold and 3x the\n"
     "noise. A phase is slower or faster only when its change exceeds its limit and 0.5 us\n"
@@ -32,33 +34,15 @@ static const char usage[] =
     "slower > noisy > faster > same) and names it: 'slower (D2H +266%)'. A case throttled in\n"
     "either run (SM clock under 75% of peak) is noisy. CPU-only cases, and cases without\n"
     "CUPTI records for the metric, are judged on e2e (host clock). A case that verified in the\n"
-    "base and is wrong or failed in the candidate is broken.\n"
-    "\n"
-    "  --threshold PCT     relative change that matters (default 5)\n"
-    "  --alpha A           significance of the rank test (default 0.001)\n"
-    "  --min-samples N     samples a side for the rank test; fewer: ranges only (default 5)\n"
-    "  --metric M          gpu (default: GPU time and every phase of 5% or more of it), or one\n"
-    "                      phase alone: kernel, h2d, d2h, memset, e2e (end-to-end, host clock)\n"
-    "  --base-run ID       run of BASE.db (default: its newest complete run)\n"
-    "  --cand-run ID       run of CAND.db (default: its newest complete run)\n"
-    "  --format table|md   output: aligned table (default) or Markdown (pull-request comment)\n"
-    "  --junit FILE        also write a JUnit XML report (slower/broken cases fail)\n"
-    "  --across-devices    allow different GPU models: a hardware comparison (exit 0, or 3\n"
-    "                      when nothing was compared)\n"
-    "  -h, --help          this text\n"
-    "\n"
-    "exit codes: 0 no regression, 1 regression (a case slower or broken), 3 inconclusive (a case\n"
-    "noisy, or nothing compared: e.g. every GPU case skipped), 2 usage or input error (bad flag,\n"
-    "unreadable database, a run that is not complete, different GPU models)\n";
-
-enum { O_THR = 256, O_ALPHA, O_MINS, O_METRIC, O_BRUN, O_CRUN, O_FORMAT, O_JUNIT, O_ACROSS };
-
-static int bad(const char *what, const char *arg)
-{
-    fprintf(stderr, "varbench compare: %s '%s'\n(see 'varbench compare --help')\n", what, arg);
-    return 2;
-}
-
+    "base and is wrong or failed in the candidate is broken.\n",
+    .notes = "Exit 2 also when a run is not complete or the GPU models differ (without\n"
+             "--across-devices); a JUnit file that cannot be written is exit 6 (the verdict printed\n"
+             "stands).\n",
+    .codes = codes,
+    .min_args = 2,
+    .max_args = 2,
+    .expects = "BASE.db and CAND.db",
+};
 
 /* fmt_phase names what the row was judged on: "D2H", or "e2e (CPU-only)". */
 static void fmt_phase(const struct vb_cmp_row *r, char *buf, size_t n)
@@ -229,102 +213,70 @@ static int write_junit(const char *path, const struct vb_cmp_result *res)
 
 int vb_cmd_compare(int argc, char **argv)
 {
-    static const struct option lo[] = {{"threshold", required_argument, NULL, O_THR},
-                                       {"alpha", required_argument, NULL, O_ALPHA},
-                                       {"min-samples", required_argument, NULL, O_MINS},
-                                       {"metric", required_argument, NULL, O_METRIC},
-                                       {"base-run", required_argument, NULL, O_BRUN},
-                                       {"cand-run", required_argument, NULL, O_CRUN},
-                                       {"format", required_argument, NULL, O_FORMAT},
-                                       {"junit", required_argument, NULL, O_JUNIT},
-                                       {"across-devices", no_argument, NULL, O_ACROSS},
-                                       {"help", no_argument, NULL, 'h'},
-                                       {0, 0, 0, 0}};
+    static const char *const formats[] = {"table", "md", NULL};
     struct vb_cmp_opts o;
     struct vb_cmp_result res;
     struct vb_store *base = NULL, *cand = NULL;
     struct vb_err err;
-    const char *junit = NULL;
+    const char *junit = NULL, *metric = NULL;
     int64_t run_b = 0, run_c = 0;
-    int c, md = 0, code;
-    char *end;
+    double threshold = -1;
+    int md = 0, code, n, rc;
     vb_cmp_opts_default(&o);
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
-        switch (c) {
-        case O_THR:
-            o.threshold = strtod(optarg, &end) / 100;
-            if (*end || !(o.threshold >= 0 && o.threshold < 10))
-                return bad("bad --threshold", optarg);
-            break;
-        case O_ALPHA:
-            o.alpha = strtod(optarg, &end);
-            if (*end || !(o.alpha > 0 && o.alpha < 1)) return bad("bad --alpha", optarg);
-            break;
-        case O_MINS:
-            o.min_samples = (int)strtol(optarg, &end, 10);
-            if (*end || o.min_samples < 1) return bad("bad --min-samples", optarg);
-            break;
-        case O_METRIC:
-            if (!vb_cmp_metric_ok(optarg)) return bad("bad --metric", optarg);
-            o.metric = optarg;
-            break;
-        case O_BRUN:
-        case O_CRUN:
-            if (vb_parse_run_id(optarg, c == O_BRUN ? &run_b : &run_c))
-                return bad("bad run id", optarg);
-            break;
-        case O_FORMAT:
-            if (strcmp(optarg, "table") && strcmp(optarg, "md")) return bad("bad --format", optarg);
-            md = !strcmp(optarg, "md");
-            break;
-        case O_JUNIT:
-            junit = optarg;
-            break;
-        case O_ACROSS:
-            o.across_devices = 1;
-            break;
-        case 'h':
-            fputs(usage, stdout);
-            return 0;
-        case ':':
-            return bad("option needs a value:", argv[optind - 1]);
-        default:
-            return bad("unknown option", argv[optind - 1]);
-        }
+    {
+        const struct vb_opt opts[] = {
+            VB_OPT_NUM(0, "threshold", "PCT", &threshold, 0, 999,
+                       "relative change that matters (default 5)"),
+            VB_OPT_NUM(0, "alpha", "A", &o.alpha, 1e-12, 0.5, "significance of the rank test (default 0.001)"),
+            VB_OPT_INT(0, "min-samples", "N", &o.min_samples, 1, 1e6,
+                       "samples a side for the rank test; fewer: ranges only (default 5)"),
+            VB_OPT_STR(0, "metric", "M", &metric,
+                       "gpu (default: GPU time and every phase of 5% or more of it), or one\n"
+                       "phase alone: kernel, h2d, d2h, memset, e2e (end-to-end, host clock)"),
+            VB_OPT_RUN("base-run", &run_b, "run of BASE.db (default: its newest complete run)"),
+            VB_OPT_RUN("cand-run", &run_c, "run of CAND.db (default: its newest complete run)"),
+            VB_OPT_CHOICE(0, "format", "table|md", &md, formats,
+                          "output: aligned table (default) or Markdown (pull-request comment)"),
+            VB_OPT_STR(0, "junit", "FILE", &junit, "also write a JUnit XML report (slower/broken cases fail)"),
+            VB_OPT_FLAG(0, "across-devices", &o.across_devices,
+                        "allow different GPU models: a hardware comparison (exit 0, or 7\n"
+                        "when nothing was compared)"),
+            VB_OPT_END()};
+        if ((rc = vb_opt_parse(&usage, opts, argc, argv, &n))) return rc == 1 ? 0 : rc;
     }
-    if (argc - optind != 2) {
-        fprintf(stderr, "varbench compare: expected BASE.db and CAND.db\n%s", usage);
-        return 2;
+    if (threshold >= 0) o.threshold = threshold / 100;
+    if (metric) {
+        if (!vb_cmp_metric_ok(metric))
+            return vb_opt_error(&usage, "bad --metric '%s': gpu, kernel, h2d, d2h, memset or e2e",
+                                metric);
+        o.metric = metric;
     }
-    if (vb_store_open_ro(argv[optind], &base, &err) ||
-        vb_store_open_ro(argv[optind + 1], &cand, &err)) {
+    if (vb_store_open_ro(argv[1], &base, &err) || vb_store_open_ro(argv[2], &cand, &err)) {
         vb_store_close(base);
-        err.code = VB_E_USAGE; /* an input error: compare's code 2 */
         return vb_report_error("compare", &err);
     }
     if (vb_compare_runs(base, run_b, cand, run_c, &o, &res, &err)) {
         vb_store_close(base);
         vb_store_close(cand);
-        if (err.code != VB_E_SYS) err.code = VB_E_USAGE;
         return vb_report_error("compare", &err);
     }
     print_table(&res, &o, md);
     /* a hardware comparison has no regression to find, but one of nothing is no answer */
-    code = !res.compared ? 3 : o.across_devices ? 0 : vb_cmp_exit(&res);
+    code = !res.compared      ? vb_code_exit(VB_E_INCONCLUSIVE)
+           : o.across_devices ? 0
+                              : vb_cmp_exit(&res);
     printf("%sverdict: %s (exit %d)\n", md ? "\n" : "",
-           code == 3          ? "INCONCLUSIVE"
+           code == vb_code_exit(VB_E_INCONCLUSIVE) ? "INCONCLUSIVE"
            : o.across_devices ? "hardware comparison"
            : code == 1        ? "REGRESSION"
                               : "no regression",
            code);
     if (junit && write_junit(junit, &res)) {
         fprintf(stderr,
-                "varbench compare: cannot write the JUnit file '%s' (exit 2; the verdict "
+                "varbench compare: cannot write the JUnit file '%s' (exit %d; the verdict "
                 "above stands)\n",
-                junit);
-        code = 2;
+                junit, vb_code_exit(VB_E_SYS));
+        code = vb_code_exit(VB_E_SYS);
     }
     vb_cmp_result_free(&res);
     vb_store_close(base);

@@ -3,7 +3,6 @@
  * Benchmark's layout (context + benchmarks with mean/median/stddev/cv aggregates), so existing
  * dashboards and trackers read varbench's results.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,17 +11,15 @@
 
 #include "cmd.h"
 #include "escape.h"
+#include "opt.h"
 #include "store.h"
 
-static const char usage[] =
-    "usage: varbench export [--db FILE] [--run ID] --format csv|json [-o FILE]\n"
-    "\n"
-    "  --db FILE       database (default ./varbench.db)\n"
-    "  --run ID        run to export (default: the newest complete run)\n"
-    "  --format F      csv: one row per case; json: Google Benchmark's JSON layout\n"
-    "  -o FILE         write there instead of standard output\n"
-    "\n"
-    "exit codes: 0 exported, 2 usage error, 3 database error (missing, unreadable, no such run)\n";
+static const int codes[] = {0, 2, 3, 6, -1};
+static const struct vb_usage usage = {
+    .cmd = "export",
+    .synopsis = "[--db FILE] [--run ID] --format csv|json [-o FILE]",
+    .codes = codes,
+};
 
 /* put_csv writes one CSV field, quoted when it holds a comma, quote or newline. */
 static void put_csv(FILE *f, const char *s)
@@ -181,52 +178,33 @@ static void export_json(FILE *f, const struct vb_run_row *run, const struct vb_c
 
 int vb_cmd_export(int argc, char **argv)
 {
-    static const struct option lo[] = {{"db", required_argument, NULL, 'd'},
-        {"run", required_argument, NULL, 'r'}, {"format", required_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
-    const char *db = "./varbench.db", *format = NULL, *outpath = NULL;
+    static const char *const formats[] = {"csv", "json", NULL};
+    const char *db = VB_DEFAULT_DB, *outpath = NULL;
     struct vb_store *s;
     struct vb_err err;
     struct vb_run_row *runs = NULL, *run = NULL;
     struct vb_case_row *cases = NULL;
     int64_t want = 0;
-    int c, nr, nc, i, code = 0;
+    int format = -1, n, nr, nc, i, code = 0;
     FILE *f = stdout;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
-        switch (c) {
-        case 'd': db = optarg; break;
-        case 'o': outpath = optarg; break;
-        case 'f':
-            if (strcmp(optarg, "csv") && strcmp(optarg, "json")) {
-                fprintf(stderr, "varbench export: bad --format '%s' (csv or json)\n", optarg);
-                return 2;
-            }
-            format = optarg;
-            break;
-        case 'r':
-            if (vb_parse_run_id(optarg, &want)) {
-                fprintf(stderr, "varbench export: bad --run '%s'\n", optarg);
-                return 2;
-            }
-            break;
-        case 'h': fputs(usage, stdout); return 0;
-        case ':': fprintf(stderr, "varbench export: option '%s' needs a value\n%s", argv[optind - 1], usage); return 2;
-        default: fprintf(stderr, "varbench export: unknown option '%s'\n%s", argv[optind - 1], usage); return 2;
-        }
-    }
-    if (!format || optind < argc) {
-        fprintf(stderr, "varbench export: %s\n%s", format ? "unexpected argument" : "--format is needed", usage);
-        return 2;
-    }
+    const struct vb_opt opts[] = {
+        VB_OPT_DB(&db, "database (default " VB_DEFAULT_DB ")"),
+        VB_OPT_RUN("run", &want, "run to export (default: the newest complete run; 'varbench runs'\n"
+                                 "lists them)"),
+        VB_OPT_CHOICE(0, "format", "F", &format, formats,
+                      "csv: one row per case; json: Google Benchmark's JSON layout"),
+        VB_OPT_STR('o', NULL, "FILE", &outpath, "write there instead of standard output"),
+        VB_OPT_END()};
+    if ((code = vb_opt_parse(&usage, opts, argc, argv, &n))) return code == 1 ? 0 : code;
+    if (format < 0) return vb_opt_error(&usage, "--format is needed (csv or json)");
     if (vb_store_open_ro(db, &s, &err)) return vb_report_error("export", &err);
     if (!want && vb_store_latest_run(s, &want, &err)) goto fail;
     if (vb_store_runs(s, &runs, &nr, &err)) goto fail;
     for (i = 0; i < nr; i++)
         if (runs[i].id == want) run = &runs[i];
     if (!run) {
-        vb_err_set(&err, VB_E_DB, "database '%s' has no run %lld", db, (long long)want);
+        vb_err_set(&err, VB_E_USAGE, "database '%s' has no run %lld", db, (long long)want);
+        vb_err_hint(&err, "'varbench runs --db %s' lists its runs", db);
         goto fail;
     }
     if (vb_store_cases(s, run->id, &cases, &nc, &err)) goto fail;
@@ -234,7 +212,7 @@ int vb_cmd_export(int argc, char **argv)
         vb_err_set(&err, VB_E_SYS, "cannot write '%s'", outpath);
         goto fail;
     }
-    if (!strcmp(format, "csv")) export_csv(f, run, cases, nc);
+    if (format == 0) export_csv(f, run, cases, nc);
     else export_json(f, run, cases, nc);
     if (f != stdout && fclose(f)) {
         vb_err_set(&err, VB_E_SYS, "cannot write '%s'", outpath);

@@ -1,26 +1,22 @@
 /* list: the catalog, its axes and seeds (`varbench list [--filter GLOB]`), a family's problems
  * each with their own axes. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "metric_set.h"
+#include "opt.h"
 #include "registry.h"
 
-static const char usage[] =
-    "usage: varbench list [--filter GLOB]\n"
-    "       varbench list --metrics [--names]\n"
-    "\n"
-    "Lists every family (its seed and axes with their defaults) and every variant. A family\n"
-    "that computes several functions (ufunc) lists each with its own axes and variants.\n"
-    "  -f, --filter GLOB   only variants whose family/variant name matches GLOB (e.g. 'mesh/*')\n"
-    "      --metrics       the metrics varbench knows: nvprof name, Nsight Compute name, whether\n"
-    "                      the metrics pass collects it by default, what it means\n"
-    "      --names         with --metrics: the default set's names only, one per line\n"
-    "  -h, --help          this text\n"
-    "\n"
-    "exit codes: 0 listed, 2 usage error (unknown flag, nothing matches)\n";
+static const int codes[] = {0, 2, -1};
+static const struct vb_usage usage = {
+    .cmd = "list",
+    .synopsis = "[--filter GLOB]\n--metrics [--names]",
+    .about = "Lists every family (its seed and axes with their defaults) and every variant. A family\n"
+             "that computes several functions (ufunc) lists each with its own axes and variants.\n"
+             "The catalog and the seeds it implements: variants/README.md, variants/seeds/.\n",
+    .codes = codes,
+};
 
 /* print_axes writes "  axes: name=defaults [min..max]; ..." for f (a family or a problem view). */
 static void print_axes(const struct vb_family *f, const char *indent)
@@ -68,48 +64,20 @@ static int print_variants(const struct vb_family *f, const struct vb_problem *pb
 
 int vb_cmd_list(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"filter", required_argument, NULL, 'f'}, {"help", no_argument, NULL, 'h'},
-        {"metrics", no_argument, NULL, 'm'}, {"names", no_argument, NULL, 'n'}, {0, 0, 0, 0}};
     const char *filter = NULL;
-    int c, i, j, k, shown = 0, metrics = 0, names = 0;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":f:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'f':
-            filter = optarg;
-            break;
-        case 'm':
-            metrics = 1;
-            break;
-        case 'n':
-            names = 1;
-            break;
-        case 'h':
-            fputs(usage, stdout);
-            return 0;
-        case ':':
-            fprintf(stderr, "varbench list: option '%s' needs a value\n%s", argv[optind - 1], usage);
-            return 2;
-        default:
-            fprintf(stderr, "varbench list: unknown option '%s'\n%s", argv[optind - 1], usage);
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        fprintf(stderr, "varbench list: unexpected argument '%s'\n%s", argv[optind], usage);
-        return 2;
-    }
-    if (names && !metrics) {
-        fprintf(stderr, "varbench list: --names goes with --metrics\n%s", usage);
-        return 2;
-    }
+    int i, j, k, n, rc, shown = 0, metrics = 0, names = 0;
+    const struct vb_opt opts[] = {
+        VB_OPT_STR('f', "filter", "GLOB", &filter,
+                   "only variants whose family/variant name matches GLOB (e.g. 'mesh/*')"),
+        VB_OPT_FLAG(0, "metrics", &metrics,
+                    "the metrics varbench knows: nvprof name, Nsight Compute name, whether\n"
+                    "the metrics pass collects it by default, what it means"),
+        VB_OPT_FLAG(0, "names", &names, "with --metrics: the default set's names only, one per line"),
+        VB_OPT_END()};
+    if ((rc = vb_opt_parse(&usage, opts, argc, argv, &n))) return rc == 1 ? 0 : rc;
+    if (names && !metrics) return vb_opt_error(&usage, "--names goes with --metrics");
     if (metrics) {
-        if (filter) {
-            fprintf(stderr, "varbench list: --metrics takes no --filter\n%s", usage);
-            return 2;
-        }
+        if (filter) return vb_opt_error(&usage, "--metrics takes no --filter");
         vb_metric_list_print(stdout, names);
         return 0;
     }
@@ -119,7 +87,7 @@ int vb_cmd_list(int argc, char **argv)
         int any = 0, np = vb_family_problems(f, pbs, VB_MAX_PROBLEMS);
         for (j = 0; j < f->nvariants; j++) any |= vb_variant_matches(f, &f->variants[j], filter);
         if (!any) continue;
-        printf("%s: %s\n  seed: shared/seeds/%s\n", f->name, f->summary, f->seed);
+        printf("%s: %s\n  seed: variants/seeds/%s\n", f->name, f->summary, f->seed);
         if (np == 1 && !pbs[0]) { /* one function: the family's own axes */
             print_axes(f, "  ");
             shown += print_variants(f, NULL, filter, "  ");
@@ -139,9 +107,6 @@ int vb_cmd_list(int argc, char **argv)
             shown += print_variants(f, pbs[k], filter, "    ");
         }
     }
-    if (!shown) {
-        fprintf(stderr, "varbench list: no variant matches '%s'\n", filter ? filter : "");
-        return 2;
-    }
+    if (!shown) return vb_opt_error(&usage, "no variant matches '%s'", filter ? filter : "");
     return 0;
 }

@@ -7,19 +7,24 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "opt.h"
 #include "store.h"
 
-static const char usage[] =
-    "usage: varbench merge OUT.db IN.db...\n"
-    "\n"
-    "Copies every run of each IN.db that OUT.db lacks (runs are matched by their uuid) into\n"
-    "OUT.db, created if missing; each input in one transaction. The inputs are opened read-only.\n"
-    "A run OUT.db holds a partial copy of (merged while it was still being written: 'running'\n"
-    "here and finished in IN.db, or with fewer cases) is replaced by the input's copy. Runs of\n"
-    "OUT.db that are not complete are named at the end. OUT.db may not be one of the inputs.\n"
-    "\n"
-    "exit codes: 0 merged, 2 usage error, 3 database error (OUT.db or an input unreadable,\n"
-    "corrupt, not a varbench database; nothing of that input is merged)\n";
+static const int codes[] = {0, 2, 3, 6, -1};
+static const struct vb_usage usage = {
+    .cmd = "merge",
+    .synopsis = "OUT.db IN.db...",
+    .about = "Copies every run of each IN.db that OUT.db lacks (runs are matched by their uuid) into\n"
+             "OUT.db, created if missing; each input in one transaction. The inputs are opened read-only.\n"
+             "A run OUT.db holds a partial copy of (merged while it was still being written: 'running'\n"
+             "here and finished in IN.db, or with fewer cases) is replaced by the input's copy. Runs of\n"
+             "OUT.db that are not complete are named at the end. OUT.db may not be one of the inputs.\n"
+             "An input that cannot be read (exit 3) is skipped whole; the others are merged.\n",
+    .codes = codes,
+    .min_args = 2,
+    .max_args = -1,
+    .expects = "OUT.db and at least one IN.db",
+};
 
 /* same_file: do paths a and b name one file (the same path, or the same inode)? */
 static int same_file(const char *a, const char *b)
@@ -48,26 +53,16 @@ int vb_cmd_merge(int argc, char **argv)
 {
     struct vb_store *out;
     struct vb_err err;
-    int i, added, code = 0;
-    if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-        fputs(usage, stdout);
-        return 0;
-    }
-    for (i = 1; i < argc; i++)
-        if (argv[i][0] == '-') {
-            fprintf(stderr, "varbench merge: unknown option '%s'\n%s", argv[i], usage);
-            return 2;
-        }
-    if (argc < 3) {
-        fprintf(stderr, "varbench merge: expected OUT.db and at least one IN.db\n%s", usage);
-        return 2;
-    }
+    static const struct vb_opt opts[] = {VB_OPT_END()};
+    int i, added, code = 0, rc;
+    if ((rc = vb_opt_parse(&usage, opts, argc, argv, &argc))) return rc == 1 ? 0 : rc;
+    argc++; /* argv[1..argc-1]: OUT.db IN.db... */
     for (i = 2; i < argc; i++)
         if (same_file(argv[1], argv[i])) {
             fprintf(stderr, "varbench merge: the output '%s' is also the input '%s'\n"
                             "hint: merge into a new file: varbench merge NEW.db %s ...\n",
                     argv[1], argv[i], argv[i]);
-            return 2;
+            return vb_code_exit(VB_E_USAGE);
         }
     if (vb_store_open(argv[1], &out, &err)) return vb_report_error("merge", &err);
     for (i = 2; i < argc; i++) {

@@ -5,7 +5,6 @@
  * stores it as soon as it is done, so an interrupted run keeps what it measured.
  */
 #include <cuda_runtime_api.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,6 +18,7 @@
 #include "activity.h"
 #include "env.h"
 #include "gpu.h"
+#include "opt.h"
 #include "parallel.h"
 #include "phase.h"
 #include "progress.h"
@@ -30,59 +30,28 @@
 #define MAX_POINTS 4096
 #define MAX_DEVICES 64
 
-static const char usage[] =
-    "usage: varbench run [options]\n"
-    "\n"
-    "Runs the selected variants at every point of their axes: each case is verified against\n"
-    "the CPU reference, then timed under CUPTI (activity records, NVTX phases): warm-up, then\n"
-    "samples, each after an L2 flush and an SM clock reading, until the median GPU time\n"
-    "(H2D + kernel + D2H + memset) and each phase holding >= 5% of it is known to the precision\n"
-    "(95% confidence interval of the median), or the case's budget is spent. GPU cases also get a\n"
-    "metrics pass (hardware counters, store efficiency first). Everything goes into the database.\n"
-    "\n"
-    "  -f, --filter GLOB       variants to run, as family/variant globs ('mesh/*', 'mesh')\n"
-    "      --db FILE           database (default ./varbench.db; created if missing)\n"
-    "      --device N|all      CUDA device index, or every device (default 0)\n"
-    "      --axis NAME=V1,V2   axis values instead of the defaults (repeatable; 1e7 allowed)\n"
-    "      --quick             a short budget: 2% precision, 5 samples, 0.15 s a GPU case, 2\n"
-    "                          warm-ups, 1000 samples; CPU cases one sample (0.3 s), none after\n"
-    "                          a verified sample that took longer (it is the oracle); and no\n"
-    "                          metrics pass unless --metrics is given\n"
-    "      --precision PCT     stop when the median's 95% CI is within PCT (default 0.5;\n"
-    "                          --max-noise is the old name)\n"
-    "      --min-samples N     at least N timed samples before converging (default 10)\n"
-    "      --budget S          at most S seconds of timed samples a GPU case (default 1; a phase\n"
-    "                          that never settles, like a pageable copy, ends here and the case\n"
-    "                          says how precise it got; --timeout is the old name)\n"
-    "      --cpu-budget S      S seconds a CPU case (default 1; it stops sooner at 3 samples\n"
-    "                          and 0.2 s, and goes on to 3 samples when they are slow, up to 20 s)\n"
-    "      --max-samples N     stop sampling a case at N timed samples (default 10000)\n"
-    "      --cache cold|warm   cold (default): flush L2 before each sample and each profiled\n"
-    "                          launch; warm: leave what the last sample left\n"
-    "      --keep-records N|all  store the CUPTI records of the first N timed samples of a case\n"
-    "                          (default 100); every sample's per-phase times are always stored\n"
-    "      --metrics LIST      hardware counters of the metrics pass (one more sample per GPU\n"
-    "                          case, under CUPTI's range profiler; see README): nvprof\n"
-    "                          names (gst_efficiency, ...), Nsight Compute names, 'default'\n"
-    "                          (default: the default set; see 'varbench list --metrics')\n"
-    "      --no-metrics        skip the metrics pass\n"
-    "  -h, --help              this text\n"
-    "\n"
-    "Samples whose SM clock is under 75% of the device's measured peak are kept but dropped\n"
-    "from the statistics; such a case is marked 'throttled' (compare calls it noisy). On a\n"
-    "terminal, stderr shows one progress line; stdout is line-buffered (each case on disk and on\n"
-    "screen as soon as it is done).\n"
-    "\n"
-    "exit codes:\n"
-    "  0  every case ran and verified\n"
-    "  1  a case gave a wrong result or failed (see its status and reason); variants wrong on\n"
-    "     purpose (calx/naive-inner, the seed's race) are stored as wrong-result but do not count\n"
-    "  2  usage error: unknown flag, bad axis or value, nothing matches the filter\n"
-    "  3  database error: cannot open or write it, corrupt, or not a varbench database\n"
-    "  4  no CUDA device: CPU references ran and were stored, GPU variants recorded as skipped\n"
-    "  5  CUDA or CUPTI failure outside a case (device setup)\n"
-    "  (counters that cannot be read here do not fail the run: cases record why)\n"
-    "  130 interrupted (the run is stored with status 'interrupted')\n";
+static const int codes[] = {0, 1, 2, 3, 4, 5, 6, 130, -1};
+static const struct vb_usage usage = {
+    .cmd = "run",
+    .synopsis = "[options]",
+    .about =
+        "Runs the selected variants at every point of their axes: each case is verified against\n"
+        "the CPU reference, then timed under CUPTI (activity records, NVTX phases): warm-up, then\n"
+        "samples, each after an L2 flush and an SM clock reading, until the median GPU time\n"
+        "(H2D + kernel + D2H + memset) and each phase holding >= 5% of it is known to the precision\n"
+        "(95% confidence interval of the median), or the case's budget is spent. GPU cases also get a\n"
+        "metrics pass (hardware counters, store efficiency first). Everything goes into the database.\n",
+    .notes =
+        "Samples whose SM clock is under 75% of the device's measured peak are kept but dropped\n"
+        "from the statistics; such a case is marked 'throttled' (compare calls it noisy). On a\n"
+        "terminal, stderr shows one progress line; stdout is line-buffered (each case on disk and on\n"
+        "screen as soon as it is done). Exit 1 means a case gave a wrong result or failed (see its\n"
+        "status and reason); variants wrong on purpose (calx/naive-inner, the seed's race) are\n"
+        "stored as wrong-result but do not count. Counters that cannot be read here do not fail\n"
+        "the run: cases record why. Exit 4: CPU references ran and were stored, GPU variants were\n"
+        "recorded as skipped.\n",
+    .codes = codes,
+};
 
 struct opts {
     const char *filter, *db;
@@ -94,134 +63,111 @@ struct opts {
     int quick;
 };
 
-static int usage_error(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "varbench run: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(see 'varbench run --help')\n");
-    return 2;
-}
-
-static int parse_number(const char *s, double lo, double hi, double *out)
+/* option_device reads --device: an index or 'all' (-1). */
+static int option_device(void *ctx, const char *arg, struct vb_err *err)
 {
     char *end;
-    double d = strtod(s, &end);
-    if (!*s || *end || !(d >= lo && d <= hi)) return -1;
-    *out = d;
+    long d = strtol(arg, &end, 10);
+    if (!strcmp(arg, "all")) d = -1;
+    else if (!*arg || *end || strspn(arg, "0123456789") != strlen(arg) || d >= MAX_DEVICES)
+        return vb_err_set(err, VB_E_USAGE, "bad --device '%s': a device index (0 to %d) or 'all'",
+                          arg, MAX_DEVICES - 1);
+    *(int *)ctx = (int)d;
     return 0;
 }
 
-enum { O_DB = 256, O_DEVICE, O_AXIS, O_QUICK, O_NOISE, O_MINS, O_TIMEOUT, O_MAXS,
-       O_METRICS, O_NO_METRICS, O_CACHE, O_KEEP, O_CPU_BUDGET };
+/* option_keep reads --keep-records: a count or 'all' (-1). */
+static int option_keep(void *ctx, const char *arg, struct vb_err *err)
+{
+    char *end;
+    long k = strtol(arg, &end, 10);
+    if (!strcmp(arg, "all")) k = -1;
+    else if (!*arg || *end || strspn(arg, "0123456789") != strlen(arg) || k > 1000000000)
+        return vb_err_set(err, VB_E_USAGE, "bad --keep-records '%s': a count or 'all'", arg);
+    *(double *)ctx = (double)k;
+    return 0;
+}
+
+static int option_axis(void *ctx, const char *arg, struct vb_err *err)
+{
+    return vb_axes_parse(ctx, arg, err);
+}
+
+static int option_metrics(void *ctx, const char *arg, struct vb_err *err)
+{
+    return vb_run_metrics_option(ctx, arg, err);
+}
 
 /* parse fills o from argv; returns 0, 1 for --help (printed), or an exit code >= 2. */
 static int parse(int argc, char **argv, struct opts *o)
 {
-    static const struct option lo[] = {
-        {"filter", required_argument, NULL, 'f'},   {"db", required_argument, NULL, O_DB},
-        {"device", required_argument, NULL, O_DEVICE}, {"axis", required_argument, NULL, O_AXIS},
-        {"quick", no_argument, NULL, O_QUICK},      {"max-noise", required_argument, NULL, O_NOISE},
-        {"min-samples", required_argument, NULL, O_MINS},
-        {"precision", required_argument, NULL, O_NOISE},
-        {"budget", required_argument, NULL, O_TIMEOUT},
-        {"timeout", required_argument, NULL, O_TIMEOUT},
-        {"cpu-budget", required_argument, NULL, O_CPU_BUDGET},
-        {"cache", required_argument, NULL, O_CACHE},
-        {"keep-records", required_argument, NULL, O_KEEP},
-        {"max-samples", required_argument, NULL, O_MAXS}, {"help", no_argument, NULL, 'h'},
-        {"metrics", required_argument, NULL, O_METRICS},
-        {"no-metrics", no_argument, NULL, O_NO_METRICS},
-        {0, 0, 0, 0}};
-    double noise = -1, mins = -1, tmo = -1, maxs = -1, cpub = -1, keep = -2, d;
-    int cache = -1;
-    struct vb_err err;
-    int c;
+    static const char *const caches[] = {"warm", "cold", NULL};
+    double noise = -1, tmo = -1, cpub = -1, keep = -2;
+    int mins = -1, maxs = -1, cache = -1, n, rc;
+    const struct vb_opt opts[] = {
+        VB_OPT_STR('f', "filter", "GLOB", &o->filter,
+                   "variants to run, as family/variant globs ('mesh/*', 'mesh')"),
+        VB_OPT_DB(&o->db, "database (default " VB_DEFAULT_DB "; created if missing)"),
+        VB_OPT_CALL(0, "device", "N|all", &o->device, option_device,
+                    "CUDA device index, or every device (default 0)"),
+        VB_OPT_CALL(0, "axis", "NAME=V1,V2", &o->axes, option_axis,
+                    "axis values instead of the defaults (repeatable, one axis each; 1e7\n"
+                    "allowed; no hex, no value twice)"),
+        VB_OPT_FLAG(0, "quick", &o->quick,
+                    "a short budget: 2% precision, 5 samples, 0.15 s a GPU case, 2\n"
+                    "warm-ups, 1000 samples; CPU cases one sample (0.3 s), none after\n"
+                    "a verified sample that took longer (it is the oracle); and no\n"
+                    "metrics pass unless --metrics is given"),
+        VB_OPT_NUM(0, "precision", "PCT", &noise, 0, 100,
+                   "stop when the median's 95% CI is within PCT (default 0.5)"),
+        {.type = VB_OPT_T_NUM, .long_name = "max-noise", .arg = "PCT", .value = &noise, .lo = 0,
+         .hi = 100, .flags = VB_OPT_HIDDEN},
+        VB_OPT_INT(0, "min-samples", "N", &mins, 1, 1e7,
+                   "at least N timed samples before converging (default 10; not more\n"
+                   "than --max-samples)"),
+        VB_OPT_NUM(0, "budget", "S", &tmo, 0.001, 86400,
+                   "at most S seconds of timed samples a GPU case (default 1; a phase\n"
+                   "that never settles, like a pageable copy, ends here and the case\n"
+                   "says how precise it got)"),
+        {.type = VB_OPT_T_NUM, .long_name = "timeout", .arg = "S", .value = &tmo, .lo = 0.001,
+         .hi = 86400, .flags = VB_OPT_HIDDEN},
+        VB_OPT_NUM(0, "cpu-budget", "S", &cpub, 0.001, 86400,
+                   "S seconds a CPU case (default 1; it stops sooner at 3 samples\n"
+                   "and 0.2 s, and goes on to 3 samples when they are slow, up to 20 s)"),
+        VB_OPT_INT(0, "max-samples", "N", &maxs, 1, 1e7,
+                   "stop sampling a case at N timed samples (default 10000)"),
+        VB_OPT_CHOICE(0, "cache", "cold|warm", &cache, caches,
+                      "cold (default): flush L2 before each sample and each profiled\n"
+                      "launch; warm: leave what the last sample left"),
+        VB_OPT_CALL(0, "keep-records", "N|all", &keep, option_keep,
+                    "store the CUPTI records of the first N timed samples of a case\n"
+                    "(default 100); every sample's per-phase times are always stored"),
+        VB_OPT_CALL(0, "metrics", "LIST", &o->metrics, option_metrics,
+                    "hardware counters of the metrics pass (one more sample per GPU\n"
+                    "case, under CUPTI's range profiler; see README): nvprof\n"
+                    "names (gst_efficiency, ...), Nsight Compute names, 'default'\n"
+                    "(default: the default set; see 'varbench list --metrics')"),
+        VB_OPT_CALL(0, "no-metrics", NULL, &o->metrics, option_metrics,
+                    "skip the metrics pass"),
+        VB_OPT_END()};
     memset(o, 0, sizeof *o);
-    o->db = "./varbench.db";
+    o->db = VB_DEFAULT_DB;
     vb_run_metrics_init(&o->metrics);
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":f:h", lo, NULL)) != -1) {
-        switch (c) {
-        case 'f':
-            o->filter = optarg;
-            break;
-        case O_DB:
-            if (!*optarg) return usage_error("--db needs a file name%s", "");
-            o->db = optarg;
-            break;
-        case O_DEVICE:
-            if (!strcmp(optarg, "all")) o->device = -1;
-            else if (parse_number(optarg, 0, MAX_DEVICES - 1, &d) == 0 && d == (int)d) o->device = (int)d;
-            else return usage_error("bad --device '%s': a device index or 'all'", optarg);
-            break;
-        case O_AXIS:
-            if (vb_axes_parse(&o->axes, optarg, &err)) return usage_error("%s", err.msg);
-            break;
-        case O_QUICK:
-            o->quick = 1;
-            break;
-        case O_NOISE:
-            if (parse_number(optarg, 0, 100, &noise))
-                return usage_error("bad --precision '%s': a percentage", optarg);
-            break;
-        case O_CPU_BUDGET:
-            if (parse_number(optarg, 0.001, 86400, &cpub))
-                return usage_error("bad --cpu-budget '%s': seconds", optarg);
-            break;
-        case O_CACHE:
-            if (!strcmp(optarg, "cold") || !strcmp(optarg, "warm")) cache = !strcmp(optarg, "cold");
-            else return usage_error("bad --cache '%s': cold or warm", optarg);
-            break;
-        case O_KEEP:
-            if (!strcmp(optarg, "all")) keep = -1;
-            else if (parse_number(optarg, 0, 1e9, &keep) || keep != (int)keep)
-                return usage_error("bad --keep-records '%s': a count or 'all'", optarg);
-            break;
-        case O_MINS:
-            if (parse_number(optarg, 1, 1e7, &mins) || mins != (int)mins)
-                return usage_error("bad --min-samples '%s': a positive integer", optarg);
-            break;
-        case O_TIMEOUT:
-            if (parse_number(optarg, 0.001, 86400, &tmo))
-                return usage_error("bad --budget '%s': seconds", optarg);
-            break;
-        case O_MAXS:
-            if (parse_number(optarg, 1, 1e7, &maxs) || maxs != (int)maxs)
-                return usage_error("bad --max-samples '%s': a positive integer", optarg);
-            break;
-        case O_METRICS:
-        case O_NO_METRICS:
-            if (vb_run_metrics_option(&o->metrics, c == O_METRICS ? optarg : NULL, &err)) {
-                if (err.hint[0]) snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg),
-                                          "\nhint: %s", err.hint);
-                return usage_error("%s", err.msg);
-            }
-            break;
-        case 'h':
-            fputs(usage, stdout);
-            return 1;
-        case ':':
-            return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default:
-            return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc) return usage_error("unexpected argument '%s'", argv[optind]);
+    if ((rc = vb_opt_parse(&usage, opts, argc, argv, &n))) return rc;
     if (o->quick) vb_sampling_quick(&o->sampling);
     else vb_sampling_default(&o->sampling);
     /* --quick is a look, not a record: no counters unless asked for (the pass costs ~0.2 s a
      * case, a quarter of a quick run) */
     if (o->quick && !o->metrics.given) o->metrics.off = 1;
     if (noise >= 0) o->sampling.precision = noise / 100;
-    if (mins >= 0) o->sampling.min_samples = (int)mins;
+    if (mins >= 0) o->sampling.min_samples = mins;
     if (tmo >= 0) o->sampling.budget_s = tmo;
     if (cpub >= 0) o->sampling.cpu_budget_s = cpub;
-    if (maxs >= 0) o->sampling.max_samples = (int)maxs;
+    if (maxs >= 0) o->sampling.max_samples = maxs;
     if (cache >= 0) o->sampling.cold = cache;
     if (keep > -2) o->sampling.keep_records = (int)keep;
     if (mins >= 0 && maxs >= 0 && mins > maxs)
-        return usage_error("--min-samples is larger than --max-samples%s", "");
+        return vb_opt_error(&usage, "--min-samples %d is larger than --max-samples %d", mins, maxs);
     if (o->sampling.min_samples > o->sampling.max_samples) /* --max-samples under the default */
         o->sampling.min_samples = o->sampling.max_samples;
     return 0;
@@ -263,14 +209,14 @@ static int check_selection(struct opts *o, struct vb_point *pts)
             if (!problem_selected(vb_families[i], pbs[k], o->filter)) continue;
             vb_problem_view(vb_families[i], pbs[k], &view);
             if (vb_axes_expand(&view, &o->axes, pts, MAX_POINTS, &err) < 0)
-                return usage_error("%s", err.msg);
+                return vb_opt_error(&usage, "%s", err.msg);
         }
     }
-    if (!any) return usage_error("no variant matches '%s' (see 'varbench list')", o->filter);
+    if (!any) return vb_opt_error(&usage, "no variant matches '%s' (see 'varbench list')", o->filter);
     for (i = 0; i < o->axes.n; i++)
         if (!o->axes.o[i].used)
-            return usage_error("no selected family has an axis '%s' (see 'varbench list')",
-                               o->axes.o[i].name);
+            return vb_opt_error(&usage, "no selected family has an axis '%s' (see 'varbench list')",
+                                o->axes.o[i].name);
     return 0;
 }
 

@@ -10,7 +10,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,48 +21,39 @@
 #include "cmd.h"
 #include "env.h"
 #include "metric_set.h"
+#include "opt.h"
 #include "store.h"
 #include "summary.h"
 #include "trace.h"
 
 #define INJECT_LIB "libvarbench_inject.so"
 
-static const char usage[] =
-    "usage: varbench trace [--db FILE] [--name LABEL] [--metrics LIST] [-q] [--] COMMAND [ARGS...]\n"
-    "\n"
-    "Runs COMMAND, an unmodified CUDA program (a binary, 'python3 t38.py', a script), with\n"
-    "varbench's CUDA injection: each of its processes that uses CUDA is traced through CUPTI\n"
-    "(kernels, copies, memsets, NVTX ranges, CUDA runtime and driver API calls) and stored as\n"
-    "one case of a run of kind 'trace' in the database, next to the suite's runs. When the\n"
-    "command ends, nvprof's summary is printed on stderr ('varbench summary' prints it again).\n"
-    "\n"
-    "  --db FILE        database (default ./varbench.db; created if missing)\n"
-    "  --name LABEL     the name of the program's cases (default: the script or program run,\n"
-    "                   e.g. t38.py for 'python3 t38.py')\n"
-    "  --metrics LIST   hardware counters of the traced kernels by kernel replay (nvprof names\n"
-    "                   such as gst_efficiency, Nsight Compute names, 'default'; see\n"
-    "                   'varbench list --metrics'); kernels then carry no timestamps\n"
-    "  -q, --quiet      no summary at the end, only the line that says where the run is\n"
-    "  -h, --help       this text\n"
-    "\n"
-    "A Ctrl-C reaches the program as usual; SIGINT, SIGTERM, SIGHUP or SIGQUIT sent to varbench\n"
-    "alone is passed on to it. A process stores its trace when it exits (exit(), an uncaught\n"
-    "Python exception, Ctrl-C, SIGTERM); one killed outright (SIGKILL, a crash) loses it.\n"
-    "Environment: VARBENCH_INJECT_LIB overrides where " INJECT_LIB " is looked for.\n"
-    "\n"
-    "exit codes:\n"
-    "  the command's own exit status, or 128+N when signal N ended it\n"
-    "  126  COMMAND is not executable   127  COMMAND not found   (the run is stored as failed)\n"
-    "  before COMMAND starts: 2 usage error, 3 database error, 6 " INJECT_LIB " not found\n"
-    "  3    COMMAND succeeded but the run could not be completed in the database\n";
-
-static int usage_error(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "varbench trace: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(see 'varbench trace --help')\n");
-    return 2;
-}
+static const int codes[] = {0, 2, 3, 6, -1};
+static const struct vb_usage usage = {
+    .cmd = "trace",
+    .synopsis = "[--db FILE] [--name LABEL] [--metrics LIST] [-q] [--] COMMAND [ARGS...]",
+    .about =
+        "Runs COMMAND, an unmodified CUDA program (a binary, 'python3 t38.py', a script), with\n"
+        "varbench's CUDA injection: each of its processes that uses CUDA is traced through CUPTI\n"
+        "(kernels, copies, memsets, NVTX ranges, CUDA runtime and driver API calls) and stored as\n"
+        "one case of a run of kind 'trace' in the database, next to the suite's runs. When the\n"
+        "command ends, nvprof's summary is printed on stderr ('varbench summary' prints it again).\n",
+    .notes =
+        "A Ctrl-C reaches the program as usual; SIGINT, SIGTERM, SIGHUP or SIGQUIT sent to varbench\n"
+        "alone is passed on to it. A process stores its trace when it exits (exit(), an uncaught\n"
+        "Python exception, Ctrl-C, SIGTERM); one killed outright (SIGKILL, a crash) loses it.\n"
+        "Environment: VARBENCH_INJECT_LIB overrides where " INJECT_LIB " is looked for.\n"
+        "\n"
+        "Exit status, as nvprof's: once COMMAND has started, COMMAND's own exit status (128+N when\n"
+        "signal N ended it; 126 COMMAND is not executable, 127 COMMAND not found: the run is stored\n"
+        "as failed), or 3 when COMMAND succeeded but the run could not be completed in the\n"
+        "database. Before COMMAND starts, the table below (6: " INJECT_LIB " not found).\n",
+    .codes = codes,
+    .min_args = 1,
+    .max_args = -1,
+    .expects = "a COMMAND to trace (varbench trace [options] -- COMMAND [ARGS...])",
+    .stop_at_arg = 1,
+};
 
 struct opts {
     const char *db, *name, *metrics;
@@ -73,69 +63,49 @@ struct opts {
     int ncmd;
 };
 
-enum { O_DB = 256, O_NAME, O_METRICS };
-
 /* parse fills o; returns 0, 1 for --help (printed), or an exit code >= 2. Options end at the
  * first argument that is not one (or at "--"), so the command's own options stay its own. */
 static int parse(int argc, char **argv, struct opts *o)
 {
-    static const struct option lo[] = {{"db", required_argument, NULL, O_DB},
-        {"name", required_argument, NULL, O_NAME}, {"metrics", required_argument, NULL, O_METRICS},
-        {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
-    int c;
+    int n, rc;
+    const struct vb_opt opts[] = {
+        VB_OPT_DB(&o->db, "database (default " VB_DEFAULT_DB "; created if missing)"),
+        VB_OPT_STR(0, "name", "LABEL", &o->name,
+                   "the name of the program's cases (default: the script or program run,\n"
+                   "e.g. t38.py for 'python3 t38.py')"),
+        VB_OPT_STR(0, "metrics", "LIST", &o->metrics,
+                   "hardware counters of the traced kernels by kernel replay (nvprof names\n"
+                   "such as gst_efficiency, Nsight Compute names, 'default'; see\n"
+                   "'varbench list --metrics'); kernels then carry no timestamps"),
+        VB_OPT_FLAG('q', "quiet", &o->quiet, "no summary at the end, only the line that says where the run is"),
+        VB_OPT_END()};
     memset(o, 0, sizeof *o);
-    o->db = "./varbench.db";
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "+:qh", lo, NULL)) != -1) {
-        switch (c) {
-        case O_DB:
-            if (!*optarg) return usage_error("--db needs a file name%s", "");
-            if (!strcmp(optarg, ":memory:"))
-                return usage_error("--db '%s': the traced processes write to the database, so it "
-                                   "must be a file", optarg);
-            o->db = optarg;
-            break;
-        case O_NAME:
-            if (!*optarg || strchr(optarg, '/'))
-                return usage_error("bad --name '%s': a non-empty name without '/'", optarg);
-            if (strlen(optarg) >= 96) return usage_error("--name '%s' is too long (95 at most)", optarg);
-            o->name = optarg;
-            break;
-        case O_METRICS:
-            o->metrics = optarg;
-            break;
-        case 'q':
-            o->quiet = 1;
-            break;
-        case 'h':
-            fputs(usage, stdout);
-            return 1;
-        case ':':
-            return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default:
-            return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind >= argc)
-        return usage_error("no command to trace%s: varbench trace [options] -- COMMAND [ARGS...]", "");
+    o->db = VB_DEFAULT_DB;
+    if ((rc = vb_opt_parse(&usage, opts, argc, argv, &n))) return rc;
+    if (!strcmp(o->db, ":memory:"))
+        return vb_opt_error(&usage, "--db '%s': the traced processes write to the database, so it "
+                                    "must be a file", o->db);
+    if (o->name && strchr(o->name, '/'))
+        return vb_opt_error(&usage, "bad --name '%s': a non-empty name without '/'", o->name);
+    if (o->name && strlen(o->name) >= 96)
+        return vb_opt_error(&usage, "--name '%s' is too long (95 at most)", o->name);
     if (o->metrics) {
         struct vb_metric_set set;
         struct vb_err err;
         size_t used = 0;
         int i;
         if (vb_metric_set_parse(o->metrics, &set, &err)) {
-            if (err.hint[0]) snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg),
-                                      "\nhint: %s", err.hint);
-            return usage_error("--metrics: %s", err.msg);
+            fprintf(stderr, "varbench trace: --metrics: %s\n", err.msg);
+            if (err.hint[0]) fprintf(stderr, "hint: %s\n", err.hint);
+            return vb_code_exit(VB_E_USAGE);
         }
         /* the resolved names travel to the injection library in the environment */
         for (i = 0; i < set.n; i++)
             used += (size_t)snprintf(o->metric_names + used, sizeof o->metric_names - used, "%s%s",
                                      i ? "," : "", set.names[i]);
     }
-    o->cmd = argv + optind;
-    o->ncmd = argc - optind;
+    o->cmd = argv + 1;
+    o->ncmd = n;
     return 0;
 }
 

@@ -57,7 +57,7 @@ void vb_cmp_result_free(struct vb_cmp_result *res)
 int vb_cmp_exit(const struct vb_cmp_result *res)
 {
     if (res->count[VB_VERDICT_SLOWER] || res->count[VB_VERDICT_BROKEN]) return 1;
-    return res->count[VB_VERDICT_NOISY] || !res->compared ? 3 : 0;
+    return res->count[VB_VERDICT_NOISY] || !res->compared ? vb_code_exit(VB_E_INCONCLUSIVE) : 0;
 }
 
 /* severity orders verdicts for the worst-of rule: broken > slower > noisy > faster > same. */

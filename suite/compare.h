@@ -150,8 +150,8 @@ char *vb_cmp_fmt_change(double ratio, int decimals, char *buf, size_t n);
  * "broken (ok -> wrong-result)", "same". Returns buf. */
 char *vb_cmp_row_text(const struct vb_cmp_row *r, char *buf, size_t n);
 
-/* vb_cmp_exit: 1 if a case is slower or broken; else 3 if one is noisy or nothing was
- * compared (res->compared == 0); else 0. */
+/* vb_cmp_exit: 1 if a case is slower or broken; else 7 (VB_E_INCONCLUSIVE's exit code) if one
+ * is noisy or nothing was compared (res->compared == 0); else 0. */
 int vb_cmp_exit(const struct vb_cmp_result *res);
 
 #endif

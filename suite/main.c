@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "err.h"
 #include "nvtx.h"
+#include "opt.h"
 
 struct cmd {
     const char *name;
@@ -39,10 +40,9 @@ static void usage(FILE *out)
                  "commands:\n", VB_VERSION);
     for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].help);
-    fprintf(out, "\nexit codes (list, run, merge, export, report, summary; compare and trace have their\n"
-                 "own, see their --help):\n");
-    for (i = 0; i < VB_E_COUNT; i++)
-        fprintf(out, "  %-4d %s\n", vb_code_exit((enum vb_code)i), vb_code_desc((enum vb_code)i));
+    fprintf(out, "\nexit codes, one table for every command (each command's --help lists those it can\n"
+                 "return; trace, once its COMMAND has started, exits with COMMAND's own status):\n");
+    vb_opt_print_codes(NULL, out);
 }
 
 int vb_parse_run_id(const char *s, int64_t *id)
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
     vb_nvtx_setup();
     if (argc < 2) {
         usage(stderr);
-        return 2;
+        return vb_code_exit(VB_E_USAGE);
     }
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         usage(stdout);
@@ -107,7 +107,7 @@ int main(int argc, char **argv)
     if (i == sizeof cmds / sizeof cmds[0]) {
         fprintf(stderr, "varbench: '%s' is not a varbench command (see 'varbench --help')\n",
                 argv[1]);
-        return 2;
+        return vb_code_exit(VB_E_USAGE);
     }
     line = join_args(argc, argv);
     vb_command_line = line ? line : argv[0];

@@ -108,7 +108,7 @@ struct vb_variant {
 struct vb_family {
     const char *name;
     const char *summary;
-    const char *seed; /* the document in shared/seeds/ the ladder comes from */
+    const char *seed; /* the document in variants/seeds/ the ladder comes from */
     /* the family's own function, for its variants without a problem (unset when every
      * variant has one); the fields mean what they mean in struct vb_problem */
     const struct vb_axis *axes;

@@ -130,7 +130,7 @@ migrate-v2)
   # and compares with itself as the same
   load v2.db schema-v2-h100.sql.gz
   [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 2 ] || fail "the fixture is not schema 2"
-  expect 2 "older schema" "$vb" compare v2.db v2.db
+  expect 3 "older schema" "$vb" compare v2.db v2.db
   expect 0 "run 3 stored" "$vb" run --filter mesh/cpu-reference --axis nx=8 --db v2.db
   [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 3 ] || fail "not migrated"
   [ "$(sqlite3 v2.db "SELECT count(*) FROM samples WHERE kernel_ns IS NOT NULL AND
@@ -157,7 +157,7 @@ unknown-flag)
 missing-value)
   expect 2 "needs a value" "$vb" run --axis; no_db
   expect 2 "bad --device 'x'" "$vb" run --device x; no_db
-  expect 2 "bad --budget '-1'" "$vb" run --timeout -1; no_db ;;
+  expect 2 "bad --timeout '-1'" "$vb" run --timeout -1; no_db ;;
 bad-axis-value)
   expect 2 "bad value 'abc'" "$vb" run --axis nx=abc; no_db
   expect 2 "bad value '1.5'" "$vb" run --axis nx=1.5; no_db
@@ -214,7 +214,7 @@ no-gpu-run)
   fi ;;
 list)
   expect 0 "mesh/device-mesh-overlap" "$vb" list
-  expect 0 "seed: shared/seeds/001_3fd93b66030e3e8a.txt" "$vb" list --filter 'mesh/host-*'
+  expect 0 "seed: variants/seeds/001_3fd93b66030e3e8a.txt" "$vb" list --filter 'mesh/host-*'
   grep -q "device-mesh-overlap" out && fail "filter not applied"
   true ;;
 gpu-mesh-run)
@@ -231,17 +231,17 @@ compare-codes)
   grep -q '<failure message="slower' j.xml || fail "junit has no failure"
   [ "$(grep -c '<testcase' j.xml)" -eq 3 ] || fail "junit lacks cases"
   expect 0 "no regression (exit 0)" "$vb" compare base.db same2.db
-  expect 3 "INCONCLUSIVE (exit 3)" "$vb" compare base.db few.db
+  expect 7 "INCONCLUSIVE (exit 7)" "$vb" compare base.db few.db
   grep -qE "^mesh/device-mesh-pinned .* noisy" out || fail "too few samples not called noisy"
   expect 2 "different GPU models" "$vb" compare base.db h100.db
   expect 0 "hardware comparison" "$vb" compare --across-devices base.db h100.db
   expect 1 "slower (D2H +2" "$vb" compare phase.db d2h.db
   expect 2 "candidate run 2 is 'running'" "$vb" compare --cand-run 2 phase.db running.db
-  expect 3 "nothing was compared on the GPU" "$vb" compare nogpu.db nogpu.db
-  expect 3 "INCONCLUSIVE" "$vb" compare --across-devices nogpu.db nogpu.db
-  expect 2 "does not exist" "$vb" compare base.db missing.db
+  expect 7 "nothing was compared on the GPU" "$vb" compare nogpu.db nogpu.db
+  expect 7 "INCONCLUSIVE" "$vb" compare --across-devices nogpu.db nogpu.db
+  expect 3 "does not exist" "$vb" compare base.db missing.db
   head -c 4096 /dev/urandom > junk.db
-  expect 2 "not a database" "$vb" compare base.db junk.db
+  expect 3 "not a database" "$vb" compare base.db junk.db
   expect 2 "bad --threshold" "$vb" compare --threshold x base.db same2.db
   # a run id that does not exist is an input error, never a pass
   expect 2 "has no run 99" "$vb" compare --base-run 99 --cand-run 98 base.db base.db
@@ -261,7 +261,7 @@ merge-export)
     python3 -c "import json,sys; d=json.load(open('b.json')); b=d['benchmarks']; assert d['context']['gpu']=='NVIDIA H100 80GB HBM3'; assert len(b)==12, len(b); assert b[1]['aggregate_name']=='median' and b[1]['run_name']=='mesh/host-mesh/nx:1000/ny:1000', b[1]" || fail "json layout"
   fi
   expect 2 "--format is needed" "$vb" export --db all.db
-  expect 3 "has no run 9" "$vb" export --db all.db --run 9 --format csv ;;
+  expect 2 "has no run 9" "$vb" export --db all.db --run 9 --format csv ;;
 report)
   # the report from two GPU models merged: every plot, escaped names, rendered in Chromium
   command -v gnuplot >/dev/null || { echo "gnuplot not installed"; exit 77; }
@@ -331,14 +331,14 @@ gpu-racecheck)
     fi
   done ;;
 trace-usage)
-  expect 2 "no command to trace" "$vb" trace; no_db
+  expect 2 "expected a COMMAND to trace" "$vb" trace; no_db
   expect 2 "unknown option '--frob'" "$vb" trace --frob -- true; no_db
   expect 2 "unknown metric 'gst_eficiency'" "$vb" trace --metrics gst_eficiency -- true; no_db
   expect 2 "empty name" "$vb" trace --metrics gst_efficiency,, -- true; no_db
   expect 2 "needs a value" "$vb" trace --db; no_db
   expect 2 "must be a file" "$vb" trace --db :memory: -- true; no_db
   expect 2 "bad --name" "$vb" trace --name a/b -- true; no_db
-  expect 0 "127  COMMAND not found" "$vb" trace --help
+  expect 0 "127 COMMAND not found" "$vb" trace --help
   grep -q "128+N" out || fail "--help does not document the signal exit codes"
   no_db ;;
 trace-no-cuda)

@@ -382,7 +382,7 @@ int test_compare_few_samples(const char *arg)
     ASSERT_OK(compare_cases(&b, &c, 1, NULL, &res, &err));
     ASSERT_STR_EQ(vb_verdict_name(res.rows[0].verdict), "noisy");
     ASSERT_CONTAINS(vb_cmp_row_text(&res.rows[0], text, sizeof text), "ranges overlap");
-    ASSERT_INT_EQ(vb_cmp_exit(&res), 3);
+    ASSERT_INT_EQ(vb_cmp_exit(&res), vb_code_exit(VB_E_INCONCLUSIVE));
     vb_cmp_result_free(&res);
     /* 6 vs 6 apart: the rank test cannot reach 0.001 with so few, the ranges still can */
     b.n = c.n = 6;
@@ -409,12 +409,12 @@ int test_compare_throttled(const char *arg)
     ASSERT_STR_EQ(res.rows[0].phase, "kernel"); /* what it would have been, shown */
     ASSERT_INT_EQ(res.rows[0].n_cand, 36);      /* dropped samples are not judged */
     ASSERT_INT_EQ(res.count[VB_VERDICT_SLOWER], 0);
-    ASSERT_INT_EQ(vb_cmp_exit(&res), 3);
+    ASSERT_INT_EQ(vb_cmp_exit(&res), vb_code_exit(VB_E_INCONCLUSIVE));
     vb_cmp_result_free(&res);
     /* a throttled base is as bad */
     ASSERT_OK(compare_cases(&c, &gpu_case, 1, NULL, &res, &err));
     ASSERT_STR_EQ(vb_cmp_row_text(&res.rows[0], text, sizeof text), "noisy (throttled: base)");
-    ASSERT_INT_EQ(vb_cmp_exit(&res), 3);
+    ASSERT_INT_EQ(vb_cmp_exit(&res), vb_code_exit(VB_E_INCONCLUSIVE));
     vb_cmp_result_free(&res);
     return 0;
 }
@@ -487,7 +487,7 @@ int test_compare_nothing_compared(const char *arg)
     ASSERT_INT_EQ(res.compared, 0);
     ASSERT_CONTAINS(res.why, "nothing was compared on the GPU");
     ASSERT_CONTAINS(res.why, "of 2 GPU cases, 2 not-compared");
-    ASSERT_INT_EQ(vb_cmp_exit(&res), 3);
+    ASSERT_INT_EQ(vb_cmp_exit(&res), vb_code_exit(VB_E_INCONCLUSIVE));
     vb_cmp_result_free(&res);
     vb_store_close(s);
     /* every case skipped, none on the GPU either: nothing compared */
@@ -501,7 +501,7 @@ int test_compare_nothing_compared(const char *arg)
     ASSERT_OK(vb_compare_runs(s, 0, s, 0, &o, &res, &err));
     ASSERT_INT_EQ(res.compared, 0);
     ASSERT_CONTAINS(res.why, "nothing was compared: of 1 cases, 1 not-compared");
-    ASSERT_INT_EQ(vb_cmp_exit(&res), 3);
+    ASSERT_INT_EQ(vb_cmp_exit(&res), vb_code_exit(VB_E_INCONCLUSIVE));
     vb_cmp_result_free(&res);
     vb_store_close(s);
     /* a run of CPU cases alone (no GPU case in either run) is judged on them */
