@@ -1,8 +1,83 @@
 #!/usr/bin/env bash
-# cli.sh VARBENCH CASE: one check of varbench's command line against bad input. Each case
-# asserts the exit code, the message, and that no database was touched. Exit 0 pass, 1 fail,
-# 77 skip.
+# cli.sh VARBENCH CASE [VBTEST]: one check of varbench's command line against bad input. Each
+# case asserts the exit code, the message, and that no database was touched. Exit 0 pass, 1
+# fail, 77 skip. `cli.sh --list` prints the cases for tests/CMakeLists.txt, which makes one
+# ctest of each.
 set -u
+
+# The cases, one a line: the case; its label (cpu: runs anywhere; gpu: needs a GPU, skips with
+# 77 without one, holds ctest's "gpu" lock); what it needs beyond varbench and vbtest (trace:
+# the trace programs and the injection library, in VB_* variables; -: nothing); and its ctest
+# name where that is not <label>.cli.<the case without "gpu-">. A new case is its body below
+# and its line here: --list refuses a table that does not name exactly the case labels below.
+cases='
+help                 cpu  -
+unknown-command      cpu  -
+unknown-flag         cpu  -
+missing-value        cpu  -
+bad-axis-value       cpu  -
+unknown-axis         cpu  -
+axis-out-of-range    cpu  -
+no-match             cpu  -
+corrupt-db           cpu  -
+foreign-db           cpu  -
+unopenable-db        cpu  -
+folder-db            cpu  -
+no-gpu-run           cpu  -
+list                 cpu  -
+compare-codes        cpu  -
+compare-real         cpu  -
+migrate-v2           cpu  -
+db-paths             cpu  -
+concurrent-writers   cpu  -
+crash-in-write       cpu  -
+merge-partial        cpu  -
+merge-export         cpu  -
+report               cpu  -
+gpu-mesh-run         gpu  -
+gpu-under-ncu        gpu  -
+gpu-racecheck        gpu  -      gpu.cli.calx-racecheck
+trace-usage          cpu  trace
+trace-no-cuda        cpu  trace
+trace-not-found      cpu  trace
+trace-exit-paths     cpu  trace
+trace-foreign        cpu  trace
+summary              cpu  trace
+summary-errors       cpu  trace
+inject-symbols       cpu  trace
+report-trace         cpu  trace
+gpu-trace-c          gpu  trace
+'
+
+# list_cases prints "TEST CASE LABEL NEEDS" for each line of the table; it prints nothing and
+# returns 1 when the table is malformed or does not name exactly the labels of `case` below.
+list_cases() {
+  local labels listed bad=0 c
+  labels=$(sed -n '/^case \$case_name in$/,/^esac$/p' "$0" |
+    grep -E '^[^[:space:]#*(][^[:space:](]*\)' | sed 's/).*//' | tr '|' '\n' | sort)
+  listed=$(awk 'NF { print $1 }' <<<"$cases" | sort)
+  [ -n "$labels" ] || { echo "cli.sh: no case labels found in '$0'" >&2; return 1; }
+  for c in $(comm -23 <(echo "$labels") <(uniq <<<"$listed")); do
+    echo "cli.sh: case '$c' is not in the table of cases" >&2; bad=1
+  done
+  for c in $(comm -13 <(echo "$labels") <(uniq <<<"$listed")); do
+    echo "cli.sh: '$c' of the table of cases is not a case" >&2; bad=1
+  done
+  for c in $(uniq -d <<<"$listed"); do echo "cli.sh: case '$c' is listed twice" >&2; bad=1; done
+  awk 'NF && (NF < 3 || NF > 4 || $2 !~ /^(cpu|gpu)$/) {
+         printf "cli.sh: bad table line \"%s\" (want: case cpu|gpu needs [test])\n", $0
+         bad = 1 }
+       END { exit bad }' <<<"$cases" >&2 || bad=1
+  [ "$bad" -eq 0 ] || return 1
+  awk 'NF { t = $1; sub(/^gpu-/, "", t)
+           print (NF > 3 ? $4 : $2 ".cli." t), $1, $2, $3 }' <<<"$cases"
+}
+
+if [ "${1:-}" = --list ] && [ $# -eq 1 ]; then list_cases; exit; fi
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+  echo "usage: cli.sh VARBENCH CASE [VBTEST] | cli.sh --list" >&2
+  exit 2
+fi
 vb=$1
 case_name=$2
 vbtest=${3:-}

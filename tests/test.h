@@ -59,7 +59,7 @@ struct vb_test {
     const char *name;
     const char *label; /* "cpu" or "gpu" */
     int (*fn)(const char *arg);
-    const char *arg; /* passed to fn (a variant name for generated gpu tests) */
+    const char *arg; /* passed to fn when the command line gives none */
 };
 
 #endif

@@ -220,7 +220,7 @@ static double value(const struct vb_case_result *r, const char *name)
     return NAN;
 }
 
-int test_gpu_store_efficiency(const char *arg)
+int test_store_efficiency(const char *arg)
 {
     static const struct {
         const char *variant, *axes;

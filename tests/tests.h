@@ -1,65 +1,95 @@
-/* The test functions of vbtest, one per line of the table in test_main.c. */
+/*
+ * tests: the one list of vbtest's tests (libuv's test-list.h). VB_TESTS names every test once,
+ * with its ctest label (cpu: runs anywhere; gpu: needs a GPU, skips with 77 without one) and,
+ * for the few that take one, its argument; this header expands it into the prototypes that the
+ * test files define, and test_main.c into the table that runs them and lists them for ctest.
+ * Adding a test is writing `int test_NAME(const char *arg)` in a tests/test_*.c file (which
+ * includes this header) and one line here: a test function missing here fails the build
+ * (-Werror=missing-prototypes on vbtest), a line without its function fails the link. The gpu
+ * tests generated per GPU variant are not listed here: test_main.c derives them from the
+ * registry.
+ */
 #ifndef VB_TESTS_H
 #define VB_TESTS_H
 
-int test_err_codes(const char *arg);
-int test_stats(const char *arg);
-int test_stats_large_values(const char *arg);
-int test_axes_parse(const char *arg);
-int test_axes_expand(const char *arg);
-int test_axes_values(const char *arg);
-int test_registry_catalog(const char *arg);
-int test_registry_rejects(const char *arg);
-int test_registry_glob(const char *arg);
-int test_compare(const char *arg);
-int test_fmt_bytes(const char *arg);
-int test_mesh_reference_hand(const char *arg);
-int test_mesh_math(const char *arg);
-int test_runner_cpu_and_skip(const char *arg);
-int test_runner_wrong_results(const char *arg);
-int test_store_roundtrip(const char *arg);
-int test_store_persists(const char *arg);
-int test_store_refuses_foreign(const char *arg);
-int test_store_refuses_newer(const char *arg);
-int test_store_refuses_corrupt(const char *arg);
-int test_store_refuses_unopenable(const char *arg);
-int test_store_after_rollback(const char *arg);
-int test_trace_label(const char *arg);
-int test_trace_case(const char *arg);
-int test_trace_summary(const char *arg);
-int test_summary_format(const char *arg);
-int test_make_trace_fixture(const char *arg);
-int test_gufunc_seed_powsum(const char *arg);
-int test_gufunc_seed_hermite(const char *arg);
-int test_gufunc_float_within_tolerance(const char *arg);
-int test_compare_verdicts(const char *arg);
-int test_compare_phases(const char *arg);
-int test_compare_few_samples(const char *arg);
-int test_compare_throttled(const char *arg);
-int test_compare_refuses_incomplete(const char *arg);
-int test_compare_nothing_compared(const char *arg);
-int test_mann_whitney(const char *arg);
-int test_merge_idempotent(const char *arg);
-int test_ufunc_clamp_seed_bug(const char *arg);
-int test_ufunc_float_within_tolerance(const char *arg);
-int test_ufunc_fft_vs_direct_dft(const char *arg);
-int test_ufunc_fft_mask(const char *arg);
-int test_ufunc_fft_float_error(const char *arg);
-int test_ufunc_registry_problems(const char *arg);
-int test_ufunc_cpu_cases(const char *arg);
-int test_saxpy_nvrtc_compiles(const char *arg);
-int test_saxpy_nvrtc_log(const char *arg);
-int test_saxpy_driver_lookup(const char *arg);
-int test_saxpy_err_checkers(const char *arg);
-int test_saxpy_setup_phases(const char *arg);
-int test_make_fixtures(const char *arg);
-int test_gpu_variant(const char *arg);
-int test_metric_set_parse(const char *arg);
-int test_metric_defs(const char *arg);
-int test_metric_set_split(const char *arg);
-int test_store_migrates_v1(const char *arg);
-int test_store_metrics(const char *arg);
-int test_activity_append(const char *arg);
-int test_gpu_store_efficiency(const char *arg);
+/*
+ * VB_TESTS(T, TA) calls T(name, label) for each test `test_<name>`, run as `vbtest name` and
+ * known to ctest as `<label>.<name>`, and TA(name, label, arg) for a test that gets `arg` when
+ * vbtest's command line gives none. The order is ctest's.
+ */
+#define VB_TESTS(T, TA)                                                                       \
+    T(err_codes, cpu)                                                                         \
+    T(stats, cpu)                                                                             \
+    T(stats_large_values, cpu)                                                                \
+    T(axes_parse, cpu)                                                                        \
+    T(axes_expand, cpu)                                                                       \
+    T(axes_values, cpu)                                                                       \
+    T(registry_catalog, cpu)                                                                  \
+    T(registry_rejects, cpu)                                                                  \
+    T(registry_glob, cpu)                                                                     \
+    T(compare, cpu)                                                                           \
+    T(fmt_bytes, cpu)                                                                         \
+    T(mesh_reference_hand, cpu)                                                               \
+    T(mesh_math, cpu)                                                                         \
+    T(runner_cpu_and_skip, cpu)                                                               \
+    T(runner_wrong_results, cpu)                                                              \
+    T(gufunc_seed_powsum, cpu)                                                                \
+    T(gufunc_seed_hermite, cpu)                                                               \
+    T(gufunc_float_within_tolerance, cpu)                                                     \
+    T(compare_verdicts, cpu)                                                                  \
+    T(compare_phases, cpu)                                                                    \
+    T(compare_few_samples, cpu)                                                               \
+    T(compare_throttled, cpu)                                                                 \
+    T(compare_refuses_incomplete, cpu)                                                        \
+    T(compare_nothing_compared, cpu)                                                          \
+    T(mann_whitney, cpu)                                                                      \
+    T(merge_idempotent, cpu)                                                                  \
+    T(store_roundtrip, cpu)                                                                   \
+    T(store_persists, cpu)                                                                    \
+    T(store_refuses_foreign, cpu)                                                             \
+    T(store_refuses_newer, cpu)                                                               \
+    T(store_refuses_corrupt, cpu)                                                             \
+    T(store_refuses_unopenable, cpu)                                                          \
+    T(store_after_rollback, cpu)                                                              \
+    T(trace_label, cpu)                                                                       \
+    T(trace_case, cpu)                                                                        \
+    T(trace_summary, cpu)                                                                     \
+    T(summary_format, cpu)                                                                    \
+    T(metric_set_parse, cpu)                                                                  \
+    T(metric_defs, cpu)                                                                       \
+    T(metric_set_split, cpu)                                                                  \
+    TA(store_migrates_v1, cpu, VB_TESTS_DIR "/schema_v1.sql")                                 \
+    T(store_metrics, cpu)                                                                     \
+    T(activity_append, cpu)                                                                   \
+    T(store_efficiency, gpu)                                                                  \
+    T(ufunc_clamp_seed_bug, cpu)                                                              \
+    T(ufunc_float_within_tolerance, cpu)                                                      \
+    T(ufunc_fft_vs_direct_dft, cpu)                                                           \
+    T(ufunc_fft_mask, cpu)                                                                    \
+    T(ufunc_fft_float_error, cpu)                                                             \
+    T(ufunc_registry_problems, cpu)                                                           \
+    T(ufunc_cpu_cases, cpu)                                                                   \
+    T(saxpy_nvrtc_compiles, cpu)                                                              \
+    T(saxpy_nvrtc_log, cpu)                                                                   \
+    T(saxpy_driver_lookup, cpu)                                                               \
+    T(saxpy_err_checkers, cpu)                                                                \
+    T(saxpy_setup_phases, cpu)
+
+/* Each test returns 0 on success, 1 on a failed assertion, VB_TEST_SKIP (77) to skip. */
+#define VB_TEST_PROTO(name, label) int test_##name(const char *arg);
+#define VB_TEST_PROTO_ARG(name, label, value) VB_TEST_PROTO(name, label)
+VB_TESTS(VB_TEST_PROTO, VB_TEST_PROTO_ARG)
+#undef VB_TEST_PROTO
+#undef VB_TEST_PROTO_ARG
+
+/* The helpers that are not tests, run by test_main.c under their own command names. */
+
+/* test_gpu_variant runs GPU variant `full` ("family/variant") on its small points and checks
+ * its results and records: the per-variant gpu tests. */
+int test_gpu_variant(const char *full);
+/* test_make_fixtures writes the fixture databases that cli.sh reads into folder `dir`. */
+int test_make_fixtures(const char *dir);
+/* test_make_trace_fixture writes trace.db, a traced program beside a suite run, into `dir`. */
+int test_make_trace_fixture(const char *dir);
 
 #endif
