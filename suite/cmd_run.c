@@ -19,15 +19,14 @@
 #include "env.h"
 #include "gpu.h"
 #include "opt.h"
-#include "parallel.h"
 #include "phase.h"
 #include "progress.h"
 #include "run_metrics.h"
 #include "runner.h"
 #include "store.h"
+#include "sweep.h"
 #include "table.h"
 
-#define MAX_POINTS 4096
 #define MAX_DEVICES 64
 
 static const int codes[] = {0, 1, 2, 3, 4, 5, 6, 130, -1};
@@ -173,63 +172,11 @@ static int parse(int argc, char **argv, struct opts *o)
     return 0;
 }
 
-/* selected: does the filter select any variant of f (any GPU one when gpu_only)? */
-static int selected(const struct vb_family *f, const char *filter)
-{
-    int j;
-    for (j = 0; j < f->nvariants; j++)
-        if (vb_variant_matches(f, &f->variants[j], filter)) return 1;
-    return 0;
-}
-
-/* problem_selected: does the filter select a variant of f that computes pb? */
-static int problem_selected(const struct vb_family *f, const struct vb_problem *pb,
-                            const char *filter)
-{
-    int j;
-    for (j = 0; j < f->nvariants; j++)
-        if (f->variants[j].problem == pb && vb_variant_matches(f, &f->variants[j], filter))
-            return 1;
-    return 0;
-}
-
-/* check_selection: something matches the filter, and every --axis names an axis of a selected
- * family's selected problem, with values in range. Returns 0 or an exit code. */
-static int check_selection(struct opts *o, struct vb_point *pts)
-{
-    const struct vb_problem *pbs[VB_MAX_PROBLEMS];
-    struct vb_family view;
-    struct vb_err err;
-    int i, k, np, any = 0;
-    for (i = 0; vb_families[i]; i++) {
-        if (!selected(vb_families[i], o->filter)) continue;
-        any = 1;
-        np = vb_family_problems(vb_families[i], pbs, VB_MAX_PROBLEMS);
-        for (k = 0; k < np && k < VB_MAX_PROBLEMS; k++) {
-            if (!problem_selected(vb_families[i], pbs[k], o->filter)) continue;
-            vb_problem_view(vb_families[i], pbs[k], &view);
-            if (vb_axes_expand(&view, &o->axes, pts, MAX_POINTS, &err) < 0)
-                return vb_opt_error(&usage, "%s", err.msg);
-        }
-    }
-    if (!any) return vb_opt_error(&usage, "no variant matches '%s' (see 'varbench list')", o->filter);
-    for (i = 0; i < o->axes.n; i++)
-        if (!o->axes.o[i].used)
-            return vb_opt_error(&usage, "no selected family has an axis '%s' (see 'varbench list')",
-                                o->axes.o[i].name);
-    return 0;
-}
-
 static void on_signal(int sig)
 {
     (void)sig;
     vb_interrupted = 1;
 }
-
-struct tally {
-    int cases, ok, wrong, expected_wrong, failed, skipped, interrupted, throttled;
-    double family_s[64]; /* wall time per family, in vb_families order */
-};
 
 /* setup_phases prints the case's setup phases (saxpy/nvrtc-driver's NVRTC compile and module
  * load), which the table's per-sample columns leave out. Their NVTX ranges are stored in
@@ -256,12 +203,6 @@ static void bandwidth(const struct vb_family *f, const struct vb_case_result *r,
     printf("\n");
 }
 
-/* One verified GPU case of a point, for the ladder line. */
-struct rung {
-    const char *name;
-    double kernel_ms, e2e_ms; /* NaN when unknown */
-};
-
 static void ratio(const char *what, double base, double x)
 {
     if (isfinite(base) && isfinite(x) && base > 0 && x > 0)
@@ -270,9 +211,10 @@ static void ratio(const char *what, double base, double x)
 
 /* ladder prints, for a point with two or more verified GPU variants, how many times faster
  * than the first (the seed's first rung) each of the others is, in kernel and e2e time. */
-static void ladder(const struct vb_family *f, const struct rung *r, int n)
+static void ladder(void *ctx, const struct vb_family *f, const struct vb_rung *r, int n)
 {
     int i;
+    (void)ctx;
     if (n < 2) return;
     printf("    speedup over %s/%s (kernel, e2e):", f->name, r[0].name);
     for (i = 1; i < n; i++) {
@@ -283,169 +225,37 @@ static void ladder(const struct vb_family *f, const struct rung *r, int n)
     printf("\n");
 }
 
-struct oracle_job {
-    const struct vb_family *f;
-    const struct vb_point *p;
-    double *out;
+/* What the case callbacks need: the command's options, the database, the run. */
+struct run_ctx {
+    struct opts *o;
+    struct vb_store *st;
+    int64_t run_id;
+    const double *d2d; /* each device's measured D2D ceiling, GB/s */
 };
 
-static void oracle_part(size_t lo, size_t hi, void *ctx, int slot)
+static void case_begin(void *ctx, const char *label)
 {
-    struct oracle_job *j = ctx;
-    (void)slot;
-    j->f->reference_part(j->p, j->out, lo, hi);
+    struct run_ctx *c = ctx;
+    vb_progress_case(&c->o->progress, label);
 }
 
-/* parallel_oracle computes an element-wise reference on all cores; returns the parts used and
- * sets *seconds to its wall time. */
-static int parallel_oracle(const struct vb_family *f, const struct vb_point *p, double *out,
-                           double *seconds)
+/* case_done prints the case's row (and its setup phases and bandwidth) and stores it, with its
+ * metrics deferred to the second sweep. 0 or -1 with err (the database). */
+static int case_done(void *ctx, const struct vb_family *f, int device,
+                     const struct vb_case_result *r, struct vb_err *err)
 {
-    struct oracle_job j = {f, p, out};
-    double t0 = vb_activity_now() * 1e-9;
-    int parts = vb_parallel_for(f->out_len(p), oracle_part, &j);
-    *seconds = vb_activity_now() * 1e-9 - t0;
-    return parts;
-}
-
-/* ensure_ref fills ref with the problem's reference answer at p (untimed: when no reference
- * case computes it). 0 or -1 with err. */
-static int ensure_ref(const struct vb_family *f, const struct vb_problem *pb,
-                      const struct vb_point *p, double *ref, struct vb_err *err)
-{
-    if (!f->reference(p, ref, err)) return 0;
-    if (pb) return vb_err_context(err, "problem '%s/%s' reference", f->name, pb->name);
-    return vb_err_context(err, "family '%s' reference", f->name);
-}
-
-/* run_problem runs every selected variant of problem pb (f: the family as vb_problem_view
- * shows it for pb) at every point on device dev (-1: none). The oracle is computed once per
- * point, only when some variant there will use it: by the reference case, as its verified
- * sample, when that case runs here, otherwise directly. */
-static int run_problem(const struct vb_family *f, const struct vb_problem *pb, struct opts *o,
-                       struct vb_point *pts, int dev, const char *nodev, double d2d_gbps,
-                       struct vb_store *st, int64_t run_id, struct tally *t, struct vb_err *err)
-{
-    int np = vb_axes_expand(f, &o->axes, pts, MAX_POINTS, err), k, j;
-    for (k = 0; k < np && !vb_interrupted; k++) {
-        struct rung rungs[32];
-        int nrungs = 0, have_ref = 0, parts = 0;
-        double *ref = NULL, oracle_s = 0;
-        char slow_ref[160] = "";
-        for (j = 0; j < f->nvariants && !vb_interrupted; j++) {
-            const struct vb_variant *v = &f->variants[j];
-            struct vb_case_result r;
-            double *oracle = NULL;
-            int64_t case_id = 0;
-            char label[400];
-            if (v->problem != pb || !vb_variant_matches(f, v, o->filter)) continue;
-            /* with several devices, CPU variants run once (on the first pass) */
-            if (!(v->flags & VB_GPU) && dev > 0 && o->device < 0) continue;
-            if (!have_ref && (dev >= 0 || !(v->flags & VB_GPU))) { /* a skipped case needs none */
-                size_t n = f->out_len(&pts[k]);
-                if (!ref && !(ref = malloc(sizeof *ref * (n ? n : 1))))
-                    return vb_err_set(err, VB_E_SYS, "out of memory for the reference (%zu values)",
-                                      n);
-                if (f->reference_part) /* element-wise: the oracle on all cores */
-                    parts = parallel_oracle(f, &pts[k], ref, &oracle_s);
-                else if (v->flags & VB_REFERENCE) oracle = ref;
-                else if (ensure_ref(f, pb, &pts[k], ref, err)) {
-                    free(ref);
-                    return -1;
-                }
-                have_ref = 1;
-            }
-            snprintf(label, sizeof label, "%s/%s %s", f->name, v->name, "");
-            vb_point_format(f, &pts[k], label + strlen(label), sizeof label - strlen(label));
-            vb_progress_case(&o->progress, label);
-            /* --quick (no minimum of CPU samples): a single-core reference that would take
-             * longer than its budget, as the oracle's time on all cores says, is not run */
-            slow_ref[0] = '\0';
-            if ((v->flags & VB_REFERENCE) && parts > 1 && o->sampling.cpu_min_samples == 0 &&
-                oracle_s * parts >= o->sampling.cpu_budget_s)
-                snprintf(slow_ref, sizeof slow_ref, "--quick: about %.1f s on one core (the "
-                         "oracle took %.2f s on %d), over the CPU budget", oracle_s * parts,
-                         oracle_s, parts);
-            vb_phase_setup_take(NULL, 0); /* the case's own, not an earlier one's */
-            vb_runner_case(f, v, &pts[k], dev,
-                           (v->flags & VB_GPU) ? nodev : slow_ref[0] ? slow_ref : NULL,
-                           oracle ? NULL : ref, oracle, &o->sampling, &r);
-            if (oracle && r.status != VB_STATUS_OK && ensure_ref(f, pb, &pts[k], ref, err)) {
-                vb_case_result_free(&r);
-                free(ref);
-                return -1;
-            }
-            vb_progress_clear(&o->progress);
-            vb_progress_done(&o->progress);
-            vb_table_row(stdout, &r);
-            vb_run_metrics_add(&o->metrics, &r);
-            setup_phases();
-            bandwidth(f, &r, d2d_gbps);
-            if ((v->flags & VB_GPU) && r.status == VB_STATUS_OK && nrungs < 32) {
-                rungs[nrungs].name = v->name;
-                rungs[nrungs].kernel_ms = r.have_records ? r.kernel_ms.median : NAN;
-                rungs[nrungs++].e2e_ms = r.e2e_ms.median;
-            }
-            t->cases++;
-            t->ok += r.status == VB_STATUS_OK;
-            if (r.status == VB_STATUS_WRONG && (v->flags & VB_EXPECT_WRONG))
-                t->expected_wrong++;
-            else
-                t->wrong += r.status == VB_STATUS_WRONG;
-            t->failed += r.status == VB_STATUS_FAILED;
-            t->skipped += r.status == VB_STATUS_SKIPPED;
-            t->interrupted += r.status == VB_STATUS_INTERRUPTED;
-            t->throttled += r.dropped > 0;
-            if (vb_store_case(st, run_id, &r, &case_id, err) ||
-                vb_run_metrics_defer(&o->metrics, &r, case_id, err)) {
-                vb_case_result_free(&r);
-                free(ref);
-                return -1;
-            }
-            vb_case_result_free(&r);
-        }
-        ladder(f, rungs, nrungs);
-        free(ref);
-    }
-    return np < 0 ? -1 : 0;
-}
-
-/* run_family runs the selected variants of f, problem by problem, on device dev (-1: none). */
-static int run_family(const struct vb_family *f, struct opts *o, struct vb_point *pts, int dev,
-                      const char *nodev, double d2d_gbps, struct vb_store *st, int64_t run_id,
-                      struct tally *t, struct vb_err *err)
-{
-    const struct vb_problem *pbs[VB_MAX_PROBLEMS];
-    int np = vb_family_problems(f, pbs, VB_MAX_PROBLEMS), k;
-    for (k = 0; k < np && k < VB_MAX_PROBLEMS && !vb_interrupted; k++) {
-        struct vb_family view;
-        if (!problem_selected(f, pbs[k], o->filter)) continue;
-        vb_problem_view(f, pbs[k], &view);
-        if (run_problem(&view, pbs[k], o, pts, dev, nodev, d2d_gbps, st, run_id, t, err))
-            return -1;
-    }
+    struct run_ctx *c = ctx;
+    int64_t case_id = 0;
+    vb_progress_clear(&c->o->progress);
+    vb_progress_done(&c->o->progress);
+    vb_table_row(stdout, r);
+    vb_run_metrics_add(&c->o->metrics, r);
+    setup_phases();
+    bandwidth(f, r, device >= 0 && device < MAX_DEVICES ? c->d2d[device] : 0);
+    if (vb_store_case(c->st, c->run_id, r, &case_id, err) ||
+        vb_run_metrics_defer(&c->o->metrics, r, case_id, err))
+        return -1;
     return 0;
-}
-
-/* count_cases counts the cases the run will make (for the progress line). */
-static int count_cases(struct opts *o, struct vb_point *pts, int ndevices)
-{
-    const struct vb_problem *pbs[VB_MAX_PROBLEMS];
-    struct vb_family view;
-    struct vb_err err;
-    int i, j, k, np, npts, total = 0;
-    for (i = 0; vb_families[i]; i++) {
-        np = vb_family_problems(vb_families[i], pbs, VB_MAX_PROBLEMS);
-        for (k = 0; k < np && k < VB_MAX_PROBLEMS; k++) {
-            vb_problem_view(vb_families[i], pbs[k], &view);
-            if ((npts = vb_axes_expand(&view, &o->axes, pts, MAX_POINTS, &err)) < 0) continue;
-            for (j = 0; j < view.nvariants; j++)
-                if (view.variants[j].problem == pbs[k] &&
-                    vb_variant_matches(&view, &view.variants[j], o->filter))
-                    total += npts * ((view.variants[j].flags & VB_GPU) ? ndevices : 1);
-        }
-    }
-    return total;
 }
 
 static void options_line(const struct opts *o, char *buf, size_t n)
@@ -465,26 +275,122 @@ static void options_line(const struct opts *o, char *buf, size_t n)
     }
 }
 
+/* gpus measures and stores each device's environment and ceilings (d2d, peak: per device).
+ * 0 or -1 with err (VB_E_DB for the database, else a CUDA failure). */
+static int gpus(struct vb_store *st, int64_t run_id, int first, int last, double *d2d,
+                double *peak, struct vb_err *err)
+{
+    int d;
+    for (d = first; d >= 0 && d <= last; d++) {
+        struct vb_gpu_env g;
+        struct vb_ceiling c[VB_CEIL_COUNT];
+        if (vb_env_gpu(d, &g, err) || vb_store_gpu(st, run_id, &g, err) ||
+            vb_ceilings_measure(256u << 20, 10, c, err) || vb_store_ceilings(st, run_id, d, c, err))
+            return -1;
+        if (d < MAX_DEVICES) {
+            d2d[d] = c[VB_CEIL_D2D].gbps;
+            peak[d] = g.sm_clock_mhz;
+        }
+        vb_table_gpu(stdout, &g, c);
+    }
+    return 0;
+}
+
+/* devices finds the devices to run on (*first..*last, -1 when there is none: nodev then says
+ * why). 0, or -1 with err (a device asked for that does not exist, or CUDA failing). */
+static int devices(const struct opts *o, int *first, int *last, char *nodev, size_t n,
+                   struct vb_err *err)
+{
+    struct vb_err why;
+    int ndev = 0;
+    vb_err_clear(&why);
+    *first = *last = -1;
+    if (vb_gpu_count(&ndev, &why)) {
+        if (why.code != VB_E_NODEV) {
+            *err = why;
+            return -1;
+        }
+        if (o->device > 0) { /* a device asked for by number, and there is none */
+            vb_err_set(err, VB_E_USAGE, "device %d does not exist (no CUDA device here: %s)",
+                       o->device, why.msg);
+            return vb_err_hint(err, "leave --device out (device 0) to run the CPU references alone");
+        }
+        snprintf(nodev, n, "no CUDA device (%s)", why.msg);
+        fprintf(stderr, "varbench run: no CUDA device: %s\nhint: %s\n", why.msg, why.hint);
+        printf("no CUDA device: CPU references run; GPU variants are recorded as skipped\n");
+        return 0;
+    }
+    if (o->device >= ndev) {
+        vb_err_set(err, VB_E_USAGE, "device %d does not exist (%d device%s here)", o->device, ndev,
+                   ndev == 1 ? "" : "s");
+        return vb_err_hint(err, "use --device 0..%d or --device all", ndev - 1);
+    }
+    *first = o->device < 0 ? 0 : o->device;
+    *last = o->device < 0 ? ndev - 1 : o->device;
+    return 0;
+}
+
+/* collectors starts CUPTI activity tracing (host clocks only, with a warning, when it cannot)
+ * and the metrics pass on the first device. 0 or -1 with err. */
+static int collectors(struct opts *o, int first, struct vb_err *err)
+{
+    struct vb_err why;
+    int traced = vb_activity_start(&why) == 0;
+    if (!traced) {
+        fprintf(stderr, "varbench run: warning: CUPTI activity tracing unavailable: %s\n%s%s%s",
+                why.msg, why.hint[0] ? "hint: " : "", why.hint, why.hint[0] ? "\n" : "");
+        printf("CUPTI unavailable: cases are timed with host clocks only (no per-copy or kernel "
+               "records)\n");
+    }
+    /* the metrics pass, checked once on the first device before any case */
+    if (VB_CUDA(err, cudaSetDevice(first)) ||
+        vb_run_metrics_start(&o->metrics, first, traced ? NULL : &why, &o->sampling, stderr, err))
+        return -1;
+    return 0;
+}
+
+static void family_times(const struct vb_tally *t)
+{
+    double total = 0;
+    int i;
+    printf("time per family:");
+    for (i = 0; vb_families[i] && i < 64; i++)
+        if (t->family_s[i] > 0) {
+            printf(" %s %.1f s,", vb_families[i]->name, t->family_s[i]);
+            total += t->family_s[i];
+        }
+    printf(" all cases %.1f s\n", total);
+}
+
 int vb_cmd_run(int argc, char **argv)
 {
-    static struct vb_point pts[MAX_POINTS];
     struct opts o;
-    struct vb_err err, nodev_err;
+    struct vb_err err, end_err;
     struct vb_store *st = NULL;
     struct vb_run_info info;
     struct vb_host_env host;
-    struct tally t = {0};
+    struct vb_sweep sw;
     struct sigaction sa;
     char cwd[1024], optline[1024], nodev[1200] = "";
     double d2d[MAX_DEVICES] = {0}; /* each device's measured D2D ceiling, GB/s */
     double peak[MAX_DEVICES] = {0}; /* each device's measured SM clock, MHz (the throttle rule) */
+    struct run_ctx ctx = {&o, NULL, 0, d2d};
+    const struct vb_sweep_events ev = {&ctx, case_begin, case_done, ladder};
     int64_t run_id = 0;
-    int rc, ndev = 0, d, first, last, code;
+    int rc, first = -1, last = -1, code;
+    const struct vb_tally *t = &sw.tally;
     vb_err_clear(&err);
     if ((rc = parse(argc, argv, &o))) return rc == 1 ? 0 : rc;
-    if ((rc = check_selection(&o, pts))) return rc;
+    memset(&sw, 0, sizeof sw);
+    sw.filter = o.filter;
+    sw.axes = &o.axes;
+    sw.all_devices = o.device < 0;
+    sw.sampling = &o.sampling;
+    sw.peak_mhz = peak;
+    if (vb_sweep_check(&sw, &err)) return vb_opt_error(&usage, "%s", err.msg);
     setvbuf(stdout, NULL, _IOLBF, 0); /* every finished case on disk and on screen at once */
     if (vb_store_open(o.db, &st, &err)) return vb_report_error("run", &err);
+    ctx.st = st;
     options_line(&o, optline, sizeof optline);
     info.kind = "suite";
     info.command_line = vb_command_line;
@@ -492,138 +398,58 @@ int vb_cmd_run(int argc, char **argv)
     info.git_commit = vb_git_commit;
     info.version = VB_VERSION;
     info.options = optline;
-    if (vb_store_run_begin(st, &info, &run_id, &err)) goto db_fail;
+    if (vb_store_run_begin(st, &info, &run_id, &err)) goto fail;
+    ctx.run_id = run_id;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     vb_env_host(&host);
-    if (vb_store_host(st, run_id, &host, &err)) goto db_fail;
+    if (vb_store_host(st, run_id, &host, &err)) goto fail;
     printf("varbench run %lld -> %s (host %s, %s)\n", (long long)run_id, o.db, host.hostname,
            host.cpu);
-
-    vb_err_clear(&nodev_err);
-    if (vb_gpu_count(&ndev, &nodev_err)) {
-        if (nodev_err.code != VB_E_NODEV) {
-            err = nodev_err;
-            goto cuda_fail;
-        }
-        if (o.device > 0) { /* a device asked for by number, and there is none */
-            vb_err_set(&err, VB_E_USAGE, "device %d does not exist (no CUDA device here: %s)",
-                       o.device, nodev_err.msg);
-            vb_err_hint(&err, "leave --device out (device 0) to run the CPU references alone");
-            goto fail;
-        }
-        snprintf(nodev, sizeof nodev, "no CUDA device (%s)", nodev_err.msg);
-        fprintf(stderr, "varbench run: no CUDA device: %s\nhint: %s\n", nodev_err.msg, nodev_err.hint);
-        printf("no CUDA device: CPU references run; GPU variants are recorded as skipped\n");
-    } else if (o.device >= ndev) {
-        vb_err_set(&err, VB_E_USAGE, "device %d does not exist (%d device%s here)", o.device, ndev,
-                   ndev == 1 ? "" : "s");
-        vb_err_hint(&err, "use --device 0..%d or --device all", ndev - 1);
+    if (devices(&o, &first, &last, nodev, sizeof nodev, &err) ||
+        gpus(st, run_id, first, last, d2d, peak, &err) || (first >= 0 && collectors(&o, first, &err)))
         goto fail;
-    }
-    first = ndev ? (o.device < 0 ? 0 : o.device) : -1;
-    last = ndev ? (o.device < 0 ? ndev - 1 : o.device) : -1;
-    for (d = first; d >= 0 && d <= last; d++) {
-        struct vb_gpu_env g;
-        struct vb_ceiling c[VB_CEIL_COUNT];
-        if (vb_env_gpu(d, &g, &err) || vb_store_gpu(st, run_id, &g, &err)) {
-            if (err.code == VB_E_DB) goto db_fail;
-            goto cuda_fail;
-        }
-        if (vb_ceilings_measure(256u << 20, 10, c, &err)) goto cuda_fail;
-        if (vb_store_ceilings(st, run_id, d, c, &err)) goto db_fail;
-        if (d < MAX_DEVICES) {
-            d2d[d] = c[VB_CEIL_D2D].gbps;
-            peak[d] = g.sm_clock_mhz;
-        }
-        vb_table_gpu(stdout, &g, c);
-    }
-    if (ndev) {
-        int traced = vb_activity_start(&err) == 0;
-        if (!traced) {
-            fprintf(stderr, "varbench run: warning: CUPTI activity tracing unavailable: %s\n%s%s%s",
-                    err.msg, err.hint[0] ? "hint: " : "", err.hint, err.hint[0] ? "\n" : "");
-            printf("CUPTI unavailable: cases are timed with host clocks only (no per-copy or kernel "
-                   "records)\n");
-        }
-        /* the metrics pass, checked once on the first device before any case */
-        if (VB_CUDA(&nodev_err, cudaSetDevice(first)) ||
-            vb_run_metrics_start(&o.metrics, first, traced ? NULL : &err, &o.sampling, stderr,
-                                 &nodev_err)) {
-            err = nodev_err;
-            goto cuda_fail;
-        }
-        vb_err_clear(&err);
-    }
+    sw.first = first;
+    sw.last = last;
+    sw.nodev = nodev[0] ? nodev : NULL;
     vb_table_header(stdout);
-    vb_progress_begin(&o.progress, stderr, count_cases(&o, pts, ndev ? last - first + 1 : 1));
-    for (d = first; d <= last && !vb_interrupted; d++) {
-        double dd = d >= 0 && d < MAX_DEVICES ? d2d[d] : 0;
-        int i;
-        o.sampling.peak_clock_mhz = d >= 0 && d < MAX_DEVICES ? peak[d] : 0;
-        for (i = 0; vb_families[i] && !vb_interrupted; i++) {
-            double t0 = vb_activity_now() * 1e-9;
-            if (!selected(vb_families[i], o.filter)) continue;
-            rc = run_family(vb_families[i], &o, pts, d, nodev, dd, st, run_id, &t, &err);
-            if (i < 64) t.family_s[i] += vb_activity_now() * 1e-9 - t0;
-            if (rc) {
-                if (err.code == VB_E_DB) goto db_fail;
-                goto fail;
-            }
-        }
-        if (d < 0) break;
-    }
+    vb_progress_begin(&o.progress, stderr, vb_sweep_count(&sw));
+    if (vb_sweep_run(&sw, &ev, &err)) goto fail;
     vb_progress_clear(&o.progress);
-    if (vb_run_metrics_sweep(&o.metrics, &o.sampling, st, &err)) goto db_fail;
+    if (vb_run_metrics_sweep(&o.metrics, &o.sampling, st, &err)) goto fail;
     vb_runner_release(&o.sampling); /* before the profiler it holds a session of goes */
     vb_run_metrics_finish(&o.metrics, stdout);
-    {
-        double total = 0;
-        int i;
-        printf("time per family:");
-        for (i = 0; vb_families[i] && i < 64; i++)
-            if (t.family_s[i] > 0) {
-                printf(" %s %.1f s,", vb_families[i]->name, t.family_s[i]);
-                total += t.family_s[i];
-            }
-        printf(" all cases %.1f s\n", total);
-    }
+    family_times(t);
     vb_activity_stop();
     code = vb_interrupted ? vb_code_exit(VB_E_INTERRUPTED)
-           : (t.wrong || t.failed) ? vb_code_exit(VB_E_WRONG)
-           : (t.skipped && !ndev) ? vb_code_exit(VB_E_NODEV) : 0;
+           : (t->wrong || t->failed) ? vb_code_exit(VB_E_WRONG)
+           : (t->skipped && first < 0) ? vb_code_exit(VB_E_NODEV) : 0;
     snprintf(optline, sizeof optline,
              "%d cases: %d ok, %d wrong-result, %d wrong on purpose, %d failed, %d skipped, "
              "%d throttled%s",
-             t.cases, t.ok, t.wrong, t.expected_wrong, t.failed, t.skipped, t.throttled,
+             t->cases, t->ok, t->wrong, t->expected_wrong, t->failed, t->skipped, t->throttled,
              vb_interrupted ? ", interrupted" : "");
     if (vb_store_run_end(st, run_id, vb_interrupted ? "interrupted" : "complete", code, optline,
                          &err))
-        goto db_fail;
+        goto fail;
     printf("run %lld stored in %s: %s\n", (long long)run_id, o.db, optline);
-    if (!ndev) printf("no CUDA device: %d GPU cases recorded as skipped (%s)\n", t.skipped, nodev_err.msg);
+    if (first < 0) printf("no CUDA device: %d GPU cases recorded as skipped (%s)\n", t->skipped, nodev);
     vb_store_close(st);
     return code;
 
-cuda_fail:
-    if (err.code != VB_E_NODEV && err.code != VB_E_SYS && err.code != VB_E_USAGE) err.code = VB_E_CUDA;
-fail:
+fail: /* one way out: what was started is stopped, the run is marked failed if it can be */
     vb_progress_clear(&o.progress);
     vb_runner_release(&o.sampling);
     vb_run_metrics_finish(&o.metrics, stdout);
     vb_activity_stop();
+    if (err.code != VB_E_DB && err.code != VB_E_NODEV && err.code != VB_E_SYS &&
+        err.code != VB_E_USAGE)
+        err.code = VB_E_CUDA;
     code = vb_report_error("run", &err);
-    vb_store_run_end(st, run_id, "failed", code, err.msg, &nodev_err); /* best effort */
-    vb_store_close(st);
-    return code;
-db_fail:
-    vb_progress_clear(&o.progress);
-    vb_runner_release(&o.sampling);
-    vb_run_metrics_finish(&o.metrics, stdout);
-    vb_activity_stop();
-    code = vb_report_error("run", &err);
+    if (run_id && err.code != VB_E_DB) /* best effort: a database that failed is left alone */
+        vb_store_run_end(st, run_id, "failed", code, err.msg, &end_err);
     vb_store_close(st);
     return code;
 }

@@ -33,6 +33,7 @@ concurrent-writers   cpu  -
 crash-in-write       cpu  -
 merge-partial        cpu  -
 merge-export         cpu  -
+exit-codes           cpu  -
 report               cpu  -
 gpu-mesh-run         gpu  -
 gpu-under-ncu        gpu  -
@@ -321,6 +322,46 @@ compare-codes)
   # a run id that does not exist is an input error, never a pass
   expect 2 "has no run 99" "$vb" compare --base-run 99 --cand-run 98 base.db base.db
   expect 2 "has no run 98" "$vb" compare --cand-run 98 base.db same2.db ;;
+exit-codes)
+  # one exit-code table for every command: each --help prints the lines of varbench --help's
+  # table for the codes it returns, and each kind of failure gets its one code everywhere
+  "$vbtest" make_fixtures "$tmp" >/dev/null || fail "fixtures"
+  expect 0 "exit codes" "$vb" --help
+  sed -n '/^exit codes/,$p' out | grep -E '^  [0-9]' > table || fail "no exit-code table"
+  [ "$(wc -l < table)" -eq 9 ] || fail "the table does not have 9 codes"
+  for cmd in list run compare merge export report trace summary runs; do
+    expect 0 "exit codes (one table for every command" "$vb" "$cmd" --help
+    sed -n '/^exit codes/,$p' out | grep -E '^  [0-9]' > mine
+    [ -s mine ] || fail "$cmd --help lists no exit code"
+    while read -r line; do
+      grep -qxF -- "$line" table || fail "$cmd --help's '$line' is not in varbench --help's table"
+    done < mine
+    expect 2 "unknown option '--frob'" "$vb" "$cmd" --frob
+    grep -q "(see 'varbench $cmd --help')" err || fail "$cmd: no pointer to its --help"
+  done
+  no_db
+  # 3: the database file is the problem (missing, not a database)
+  head -c 4096 /dev/urandom > junk.db
+  for db in missing.db junk.db; do
+    expect 3 "$db" "$vb" export --db "$db" --format csv
+    expect 3 "$db" "$vb" summary --db "$db"
+    expect 3 "$db" "$vb" report --db "$db" --no-plots -o rep
+    expect 3 "$db" "$vb" runs --db "$db"
+    expect 3 "$db" "$vb" compare base.db "$db"
+    expect 3 "$db" "$vb" merge out.db "$db"
+  done
+  [ ! -e missing.db ] || fail "a reader created the missing database"
+  # 2: a run the database does not hold, or a bad run id
+  expect 2 "has no run 99" "$vb" export --db base.db --run 99 --format csv
+  expect 2 "has no run 99" "$vb" summary --db base.db --run 99
+  expect 2 "has no run 99" "$vb" report --db base.db --run 99 --no-plots -o rep
+  expect 2 "has no run 99" "$vb" compare --base-run 99 base.db base.db
+  grep -q "varbench runs" err || fail "the hint does not name 'varbench runs'"
+  expect 2 "bad --run" "$vb" export --db base.db --run 99999999999999999999 --format csv
+  expect 2 "bad --run" "$vb" summary --db base.db --run 0
+  expect 2 "is given twice" "$vb" export --db base.db --db base.db --format csv
+  # 7: compare's inconclusive, and only compare's
+  expect 7 "INCONCLUSIVE (exit 7)" "$vb" compare base.db few.db ;;
 merge-export)
   "$vbtest" make_fixtures "$tmp" >/dev/null || fail "fixtures"
   cp base.db base.db.orig
