@@ -12,6 +12,7 @@
 #include "gpu.h"
 #include "nvtx.h"
 #include "parallel.h"
+#include "runner_int.h"
 
 volatile sig_atomic_t vb_interrupted;
 
@@ -59,7 +60,7 @@ void vb_runner_release(const struct vb_sampling *cfg)
     vb_cold_release();
 }
 
-static double mono_ns(void)
+double vb_runner_mono_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -144,9 +145,9 @@ static int one_sample(const struct vb_variant *v, void *state, enum vb_sample_ki
     s->records_dropped = kind == VB_SAMPLE_TIMED && cfg->keep_records >= 0 &&
                          r->ntimed >= cfg->keep_records;
     s->start = vb_activity_now();
-    t0 = mono_ns();
+    t0 = vb_runner_mono_ns();
     if (v->run(state, err)) return -1;
-    s->e2e_ns = mono_ns() - t0;
+    s->e2e_ns = vb_runner_mono_ns() - t0;
     s->end = vb_activity_now();
     r->nsamples++;
     if (kind == VB_SAMPLE_TIMED) r->ntimed++;
@@ -374,160 +375,6 @@ static int summarise(struct vb_case_result *r, const struct vb_sampling *cfg)
     return rc;
 }
 
-/* Kernel launches one profiled sample may hold; the counter image grows with it. */
-#define MAX_PROFILED_LAUNCHES 512 /* each launch's flush (two kernels) is ranges too */
-
-/* drop_flushes removes the values of the cold cache's flush launches (profiled ranges like any
- * launch) among vals[from..*n) and numbers the other launches from 0 again. */
-static void drop_flushes(struct vb_metric_value *vals, size_t *n, size_t from)
-{
-    size_t i, kept = from;
-    int launch = -1, last = -1;
-    for (i = from; i < *n; i++) {
-        struct vb_metric_value *m = &vals[i];
-        if (!strcmp(m->kernel, VB_PROFILER_HOOK_NAME)) {
-            free(m->kernel);
-            free(m->metric);
-            continue;
-        }
-        if (m->launch != last) {
-            last = m->launch;
-            launch++;
-        }
-        m->launch = launch;
-        vals[kept++] = *m;
-    }
-    *n = kept;
-}
-
-/* One profiled run of the case (outputs poisoned once before: no launch of the poison is
- * profiled, and the profiled answers are not checked). */
-struct profiled {
-    const struct vb_variant *v;
-    void *state;
-};
-
-static int profiled_run(void *arg, struct vb_err *err)
-{
-    struct profiled *w = arg;
-    return w->v->run(w->state, err);
-}
-
-/* profile collects prof's metrics of one sample (one run under kernel replay, one per pass
- * under user replay), each launch preceded by hook, and drops the hook's ranges. The session
- * stays open for the next case: opening one costs ~0.8 s on an H100 (cuptiRangeProfilerStart
- * 0.66-0.80 s, Disable 0.13 s), a kept one ~7 ms a case. Whole-catalog runs kept both sessions
- * open without fault on an H100 and an H200 (CUPTI 13.0); the crashes that once made it one
- * session per case (a replayed cuFFT launch, H200; after saxpy, H100) did not come back, their
- * cause unknown. Poisoning inside the profiled region did crash (a double free under kernel
- * replay), so it is done before. 0 or -1 with err. */
-static int profile(struct vb_profiler *prof, const struct vb_variant *v, void *state, int device,
-                   CUcontext ctx, vb_profiler_hook hook, struct vb_metric_value **vals,
-                   size_t *n, int *passes, struct vb_err *err)
-{
-    struct profiled w = {v, state};
-    size_t from = *n;
-    int rc;
-    if (v->poison(state, err)) return -1;
-    rc = vb_profiler_collect(prof, device, ctx, MAX_PROFILED_LAUNCHES, hook, NULL, profiled_run, &w,
-                             vals, n, passes, err);
-    drop_flushes(*vals, n, from);
-    return rc;
-}
-
-/* take_before keeps in r the records so far (set-up: its copies, its NVTX phases); drop_since
- * drops those made since (profiled samples' carry no timestamps). The case's own NVTX range
- * stays open. */
-static void take_before(struct vb_case_result *r)
-{
-    struct vb_err cerr;
-    if (vb_activity_active() && vb_activity_take_keep_open(&r->activity, &cerr))
-        vb_activity_free(&r->activity);
-}
-
-static void drop_since(void)
-{
-    struct vb_activity dropped;
-    struct vb_err cerr;
-    if (vb_activity_active() && vb_activity_take_keep_open(&dropped, &cerr) == 0)
-        vb_activity_free(&dropped);
-}
-
-/* metrics_pass profiles one sample of the variant under kernel replay (cfg->profiler: every
- * metric but the DRAM and L2 counters, which the run's second sweep collects with
- * vb_runner_metrics_again). Kernel replay is what the SASS metrics need (store efficiency among
- * them: user replay reads 0 for them on the H100 with CUPTI 13.0), and these counters do not
- * depend on what L2 holds, so no flush precedes the launches. Values are kept in r; what goes
- * wrong is recorded in r->metrics_status/reason, never in the case's status. */
-static void metrics_pass(const struct vb_variant *v, void *state, int device,
-                         const struct vb_sampling *cfg, struct vb_case_result *r)
-{
-    struct vb_err err;
-    CUcontext ctx;
-    int rc, passes = 0;
-    double t0 = mono_ns();
-    vb_err_clear(&err);
-    if (!cfg->profiler && !cfg->profiler_cache) {
-        r->metrics_status = cfg->no_metrics;
-        if (cfg->no_metrics_reason)
-            snprintf(r->metrics_reason, sizeof r->metrics_reason, "%s", cfg->no_metrics_reason);
-        return;
-    }
-    if (vb_gpu_current_ctx(&ctx, &err) ||
-        (cfg->profiler_cache && vb_profiler_prepare(cfg->profiler_cache, device, ctx, &err)) ||
-        (cfg->profiler && vb_profiler_prepare(cfg->profiler, device, ctx, &err))) {
-        r->metrics_status = VB_METRICS_UNAVAILABLE;
-        vb_err_line(&err, r->metrics_reason, sizeof r->metrics_reason);
-        return;
-    }
-    r->metrics_status = VB_METRICS_OK;
-    if (!cfg->profiler) return; /* only DRAM and L2 counters: the second sweep's */
-    take_before(r);
-    vb_nvtx_push("metrics pass");
-    rc = profile(cfg->profiler, v, state, device, ctx, NULL, &r->metrics, &r->nmetrics, &passes,
-                 &err);
-    vb_nvtx_pop();
-    drop_since();
-    r->metrics_passes += passes;
-    r->metrics_ns = mono_ns() - t0;
-    if (rc) {
-        r->metrics_status = VB_METRICS_FAILED;
-        vb_err_line(&err, r->metrics_reason, sizeof r->metrics_reason);
-        return;
-    }
-    r->gst_efficiency = vb_metric_values_gst(r->metrics, r->nmetrics);
-}
-
-int vb_runner_metrics_again(const struct vb_variant *v, const struct vb_point *p, int device,
-                            const struct vb_sampling *cfg, struct vb_metric_value **vals,
-                            size_t *n, int *passes, double *ns, struct vb_err *err)
-{
-    void *state = NULL;
-    CUcontext ctx;
-    double t0 = mono_ns(), mhz;
-    int rc;
-    *passes = 0;
-    if (!cfg->profiler_cache) return 0;
-    if (VB_CUDA(err, cudaSetDevice(device)) || vb_gpu_current_ctx(&ctx, err)) return -1;
-    drop_since();
-    vb_nvtx_push("metrics pass: DRAM and L2 counters");
-    if (v->setup(v->tag, p, &state, err)) {
-        vb_err_context(err, "setup");
-        vb_nvtx_pop();
-        return -1;
-    }
-    /* the flush's buffers are made before the hook needs them */
-    rc = vb_cold_before(cfg->cold, &mhz, err);
-    if (!rc)
-        rc = profile(cfg->profiler_cache, v, state, device, ctx,
-                     cfg->cold ? vb_cold_launch_hook : NULL, vals, n, passes, err);
-    v->teardown(state);
-    vb_nvtx_pop();
-    drop_since();
-    *ns = mono_ns() - t0;
-    return rc;
-}
-
 static void fail(struct vb_case_result *r, enum vb_status st, const struct vb_err *err)
 {
     r->status = st;
@@ -539,14 +386,14 @@ static void fail(struct vb_case_result *r, enum vb_status st, const struct vb_er
 static int warm_up(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
                    struct vb_case_result *r, int *cap, struct vb_err *err)
 {
-    double t0 = mono_ns(), prev = -1;
+    double t0 = vb_runner_mono_ns(), prev = -1;
     int i;
     for (i = 0; i < cfg->max_warmups && !vb_interrupted; i++) {
         double x;
         if (one_sample(v, state, VB_SAMPLE_WARMUP, cfg, r, cap, err)) return -1;
         x = r->samples[r->nsamples - 1].e2e_ns;
         if (prev > 0 && fabs(x - prev) <= 0.05 * prev) break;
-        if (i > 0 && (mono_ns() - t0) * 1e-9 > cfg->budget_s / 4) break;
+        if (i > 0 && (vb_runner_mono_ns() - t0) * 1e-9 > cfg->budget_s / 4) break;
         prev = x;
     }
     return 0;
@@ -561,7 +408,7 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
     int next = cfg->min_samples > 2 ? cfg->min_samples : 2, n;
     const char *worst = "gpu";
     if (warm_up(v, state, cfg, r, cap, err)) return -1;
-    t0 = mono_ns();
+    t0 = vb_runner_mono_ns();
     for (;;) {
         int spent, full;
         if (vb_interrupted) {
@@ -569,7 +416,7 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
             return 0;
         }
         if (one_sample(v, state, VB_SAMPLE_TIMED, cfg, r, cap, err)) return -1;
-        spent = (mono_ns() - t0) * 1e-9 >= cfg->budget_s;
+        spent = (vb_runner_mono_ns() - t0) * 1e-9 >= cfg->budget_s;
         full = r->ntimed >= cfg->max_samples;
         if (r->ntimed < next && !spent && !full) continue;
         if (collect(r, 1) && r->have_records) return vb_err_set(err, VB_E_CUDA, "CUPTI flush failed");
@@ -605,7 +452,7 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
 static int cpu_loop(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
                     struct vb_case_result *r, int *cap, struct vb_err *err)
 {
-    double t0 = mono_ns(), spent;
+    double t0 = vb_runner_mono_ns(), spent;
     const struct vb_sample *verified = r->nsamples ? &r->samples[r->nsamples - 1] : NULL;
     /* with no minimum (--quick), a case whose verified sample alone spent the budget is not
      * run again: it was the point's oracle, and its time is that sample's (kind verify) */
@@ -621,7 +468,7 @@ static int cpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
             return 0;
         }
         if (one_sample(v, state, VB_SAMPLE_TIMED, cfg, r, cap, err)) return -1;
-        spent = (mono_ns() - t0) * 1e-9;
+        spent = (vb_runner_mono_ns() - t0) * 1e-9;
         if (r->ntimed >= cfg->cpu_min_samples && spent >= cfg->cpu_min_time_s) {
             r->stop_reason = "min-reached";
             return 0;
@@ -691,7 +538,7 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
         fail(r, VB_STATUS_FAILED, &err);
         goto pop;
     }
-    if (gpu) metrics_pass(v, state, device, cfg, r);
+    if (gpu) vb_runner_metrics_pass(v, state, device, cfg, r);
     /* verify: poisoned outputs, one sample, compare every element */
     if (v->poison(state, &err) || one_sample(v, state, VB_SAMPLE_VERIFY, cfg, r, &cap, &err)) {
         fail(r, VB_STATUS_FAILED, &err);
