@@ -4,10 +4,11 @@
  * variant goes (H2D, kernel, D2H, the rest on the host), size sweeps drawn against the
  * device's own measured floors (pinned D2H, HBM), the CPU-vs-GPU crossover, a sentence per
  * ladder step, and across devices the same cases in ms and as a fraction of each device's
- * floor. Programs traced with `varbench trace` get a section of their own with the same columns,
- * so a Python program and the suite's variants read side by side. Reads the database only: runs anywhere, GPU or not. Workload: a few runs of up to a
- * few hundred cases; every name from the database is escaped (HTML, Markdown) or reduced to
- * safe characters (gnuplot).
+ * floor, then the hardware metric stored per case. Programs traced with `varbench trace` get a
+ * section of their own with the same columns, so a Python program and the suite's variants
+ * read side by side. Reads the database only: runs anywhere, GPU or not. Workload: a few runs
+ * of up to a few hundred cases; every name from the database is escaped (HTML, Markdown) or
+ * reduced to safe characters (gnuplot).
  */
 #ifndef VB_REPORT_H
 #define VB_REPORT_H
@@ -17,8 +18,8 @@
 #include "store.h"
 
 struct vb_report_opts {
-    const int64_t *runs; /* run ids; NULL: the newest complete run of each kind (suite, trace)
-                          * and GPU model */
+    const int64_t *runs; /* run ids; NULL: the newest complete run (vb_store_latest_run), then
+                          * the newest of each other GPU model and traced command */
     int nruns;
     const char *outdir;
     const char *gnuplot; /* the gnuplot program ("gnuplot") */

@@ -932,6 +932,32 @@ static void fill_case(sqlite3_stmt *st, void *p)
     r->d2h_pageable = sqlite3_column_type(st, 38) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 38);
 }
 
+/* case_axes adds the structured axes (table case_axes) of run run_id's cases to rows[0..n),
+ * which are in case id order; a case keeps its first VB_CASE_AXES. */
+static int case_axes(struct vb_store *s, int64_t run_id, struct vb_case_row *rows, int n,
+                     struct vb_err *err)
+{
+    static const char q[] = "SELECT a.case_id, a.name, a.value, a.label FROM case_axes a "
+                            "JOIN cases c ON c.id = a.case_id WHERE c.run_id = ? "
+                            "ORDER BY a.case_id, a.rowid";
+    sqlite3_stmt *st = stmt(s, q, err);
+    int rc, i = 0;
+    if (!st) return -1;
+    if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) return sql_fail(s, err, "bind");
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(st, 0);
+        struct vb_case_axis *a;
+        while (i < n && rows[i].id < id) i++;
+        if (i == n || rows[i].id != id || rows[i].naxes == VB_CASE_AXES) continue;
+        a = &rows[i].axis[rows[i].naxes++];
+        col_text(st, 1, a->name, sizeof a->name);
+        a->value = sqlite3_column_int64(st, 2);
+        col_text(st, 3, a->label, sizeof a->label);
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? 0 : sql_fail(s, err, "reading case axes");
+}
+
 int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows, int *n,
                    struct vb_err *err)
 {
@@ -956,7 +982,12 @@ int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows
     *n = 0;
     if (!st) return -1;
     if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) return sql_fail(s, err, "bind");
-    return read_rows(s, st, sizeof **rows, fill_case, (void **)rows, n, err);
+    if (read_rows(s, st, sizeof **rows, fill_case, (void **)rows, n, err)) return -1;
+    if (!case_axes(s, run_id, *rows, *n, err)) return 0;
+    free(*rows);
+    *rows = NULL;
+    *n = 0;
+    return -1;
 }
 
 static void fill_run(sqlite3_stmt *st, void *p)
@@ -983,7 +1014,7 @@ int vb_store_runs(struct vb_store *s, struct vb_run_row **rows, int *n, struct v
         "h.hostname, h.cpu_model, (SELECT name FROM TARGET_INFO_GPU g WHERE g.run_id = r.id "
         "ORDER BY g.id LIMIT 1), r.exit_code, h.cpu_count FROM runs r "
         "LEFT JOIN host_env h ON h.run_id = r.id "
-        "ORDER BY r.id";
+        "ORDER BY r.start_utc, r.id";
     sqlite3_stmt *st = stmt(s, q, err);
     *rows = NULL;
     *n = 0;

@@ -29,11 +29,24 @@ struct vb_run_info {
     const char *options; /* the effective options, one line */
 };
 
+#define VB_CASE_AXES 8 /* axes a case row holds (the registry's VB_MAX_AXES) */
+
+/* One axis of a case as read back (table case_axes): value is the number, or for a string axis
+ * the index of its label, and label is then its text ("" for a number axis). */
+struct vb_case_axis {
+    char name[32], label[64];
+    int64_t value;
+};
+
 /* A case as read back, for the stages that read the database (compare, export, report) and
- * the tests. device is the GPU's name, or "cpu: <host CPU model>" for CPU-only variants. */
+ * the tests. device is the GPU's name, or "cpu: <host CPU model>" for CPU-only variants. axes
+ * is the point as text ("nx=1000,ny=1000"), axis[0..naxes) the same point structured, in the
+ * family's axis order. */
 struct vb_case_row {
     int64_t id, run_id;
     char variant[160], family[64], name[96], axes[256], status[16], reason[256];
+    struct vb_case_axis axis[VB_CASE_AXES];
+    int naxes;
     char device[256];
     int is_reference, needs_gpu, have_records;
     int samples;
@@ -107,7 +120,8 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
 int vb_store_case_metrics(struct vb_store *s, int64_t case_id, const struct vb_metric_value *m,
                           size_t n, double ns, const char *failure, struct vb_err *err);
 
-/* Readers. vb_store_runs returns a malloc'd array of every run, oldest first (caller frees). */
+/* Readers. vb_store_runs returns a malloc'd array of every run, oldest first (caller frees):
+ * by start time, then id, the order vb_store_latest_run takes its newest by. */
 int vb_store_runs(struct vb_store *s, struct vb_run_row **rows, int *n, struct vb_err *err);
 /* vb_store_latest_run sets *run_id to the newest complete suite run (the newest complete trace
  * run when there is none); -1 (VB_E_DB) if there is no complete run. */

@@ -398,6 +398,33 @@ report)
     sqlite3 evil.db "UPDATE cases SET axes = 'nx'';system ''touch $tmp/PWNED'';#=' || (id % 2 + 1)" || fail "sqlite3"
     "$vb" report --db evil.db -o evil >/dev/null 2>&1
     [ ! -e "$tmp/PWNED" ] || fail "gnuplot ran a command from the database"
+    # the default run is the newest by start time (as export's), not the one merged last
+    "$vb" merge new.db same2.db base.db >/dev/null || fail "merge"
+    sqlite3 new.db "UPDATE runs SET start_utc = '2020-01-01T00:00:00.000Z' WHERE id = 2" ||
+      fail "sqlite3"
+    expect 0 "report: newest/index.html" "$vb" report --no-plots --db new.db -o newest
+    grep -q "^run 1 (" newest/report.md && ! grep -q "^run 2 (" newest/report.md ||
+      fail "the report does not take the newest run"
+    # a stored store efficiency is shown, and then not said to be missing
+    cp all.db gst.db
+    sqlite3 gst.db "UPDATE cases SET gst_efficiency = 87.5, metrics_status = 'ok' WHERE id = 2" ||
+      fail "sqlite3"
+    expect 0 "report: gst/index.html" "$vb" report --no-plots --db gst.db -o gst
+    grep -q "| mesh/device-mesh | nx=1000,ny=1000 | NVIDIA H200 | 1 | 87.5 |" gst/report.md ||
+      fail "the stored store efficiency is not shown"
+    grep -q "none stored" gst/report.md && fail "'none stored' beside a stored metric"
+  fi
+  grep -q "global store efficiency): none stored" rep/report.md || fail "no 'none stored'"
+  # sweeps come from the structured axes (case_axes): a plot over nx, the zipped ny left out
+  "$vb" run --quick --filter mesh/cpu-reference --axis nx=8,16,24 --db sweep.db >/dev/null 2>&1 ||
+    fail "run"
+  expect 0 "report: sweep/index.html" "$vb" report --db sweep.db -o sweep
+  grep -q "^!\[mesh over nx on the CPU: .*(fig04.svg)$" sweep/report.md || fail "no sweep over nx"
+  if command -v sqlite3 >/dev/null; then # an axis name crafted against gnuplot's quotes
+    sqlite3 sweep.db "UPDATE case_axes SET name = 'nx'';system ''touch $tmp/PWNED'';#'
+      WHERE name = 'nx'" || fail "sqlite3"
+    "$vb" report --db sweep.db -o evil2 >/dev/null 2>&1
+    [ ! -e "$tmp/PWNED" ] || fail "gnuplot ran a command from an axis name"
   fi
   expect 2 "has a quote" "$vb" report --db all.db -o "it's"
   expect 2 "no run 99" "$vb" report --db all.db --run 99 -o rep2
