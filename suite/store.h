@@ -1,5 +1,6 @@
 /*
- * store: the SQLite database, the only module that speaks SQL. One file holds many runs;
+ * store: the SQLite database, the only module that speaks SQL (suite/store_*.c, one file per
+ * job, sharing the private store_int.h; this header is the whole API). One file holds many runs;
  * each run keeps its environment, ceilings, cases, every raw sample and every CUPTI record,
  * with names after the Nsight Systems export where they overlap (TARGET_INFO_GPU,
  * CUPTI_ACTIVITY_KIND_KERNEL/_MEMCPY/_MEMSET, NVTX_EVENTS, StringIds). A case is written in
@@ -94,6 +95,8 @@ int vb_store_open_ro(const char *path, struct vb_store **out, struct vb_err *err
  * schema in an empty file and refusing, untouched, a file that is not a varbench database, is
  * corrupt, has a newer schema, or cannot be written. Returns 0 with *out set, or -1 (VB_E_DB). */
 int vb_store_open(const char *path, struct vb_store **out, struct vb_err *err);
+/* vb_store_close finalizes the store's statements and closes the file (NULL allowed). This
+ * can't fail: what was committed stays, an open transaction is rolled back. */
 void vb_store_close(struct vb_store *s);
 
 /* Runs: begin inserts a 'running' row; end sets status ("complete", "interrupted", "failed"). */
@@ -102,6 +105,9 @@ int vb_store_run_begin(struct vb_store *s, const struct vb_run_info *info, int64
 int vb_store_run_end(struct vb_store *s, int64_t run_id, const char *status, int exit_code,
                      const char *message, struct vb_err *err);
 
+/* The run's environment, written once per run after vb_store_run_begin: its host (one row), each
+ * GPU it uses (one row per device id) and the VB_CEIL_COUNT measured ceilings of `device`. 0 or
+ * -1 (VB_E_DB; a second row for the same run and device is refused). */
 int vb_store_host(struct vb_store *s, int64_t run_id, const struct vb_host_env *h,
                   struct vb_err *err);
 int vb_store_gpu(struct vb_store *s, int64_t run_id, const struct vb_gpu_env *g,
@@ -123,9 +129,34 @@ int vb_store_case_metrics(struct vb_store *s, int64_t case_id, const struct vb_m
 /* Readers. vb_store_runs returns a malloc'd array of every run, oldest first (caller frees):
  * by start time, then id, the order vb_store_latest_run takes its newest by. */
 int vb_store_runs(struct vb_store *s, struct vb_run_row **rows, int *n, struct vb_err *err);
-/* vb_store_latest_run sets *run_id to the newest complete suite run (the newest complete trace
- * run when there is none); -1 (VB_E_DB) if there is no complete run. */
+/* "Newest" means one thing in every reader: the latest start time, and of runs started in the
+ * same millisecond the larger id (not the larger id alone: after a merge that is the last run
+ * merged). vb_store_latest_run sets *run_id to the newest complete suite run (the newest
+ * complete trace run when there is none); -1 (VB_E_DB) if there is no complete run. */
 int vb_store_latest_run(struct vb_store *s, int64_t *run_id, struct vb_err *err);
+
+/* One run as `varbench runs` lists it: what it was and the tally of its cases. */
+struct vb_run_list_row {
+    int64_t id;
+    char uuid[40];
+    char kind[16];       /* "suite" or "trace" */
+    char status[16];     /* running (or its writer died), complete, interrupted, failed */
+    char start_utc[40];  /* ISO 8601 UTC, "2025-01-31T12:00:00.123Z" */
+    char gpu[256];       /* the run's first GPU's name (device 0 when it has one), "" without */
+    char git_commit[64]; /* "" when unknown */
+    int cases;           /* all its cases: the sum of the six counts below */
+    int ok;
+    int wrong;           /* wrong-result, not on purpose: what fails a run */
+    int on_purpose;      /* wrong-result of a variant wrong on purpose (calx/naive-inner) */
+    int failed, skipped, interrupted;
+};
+
+/* vb_store_run_list returns a malloc'd array of every run, newest first (the rule above), with
+ * its cases counted in one pass; free it with vb_store_run_list_free. 0 or -1 (VB_E_DB). */
+int vb_store_run_list(struct vb_store *s, struct vb_run_list_row **rows, int *n,
+                      struct vb_err *err);
+/* vb_store_run_list_free frees what vb_store_run_list returned (NULL allowed). */
+void vb_store_run_list_free(struct vb_run_list_row *rows);
 /* vb_store_ceiling_rows returns a malloc'd array of the ceilings of every run (caller frees). */
 int vb_store_ceiling_rows(struct vb_store *s, struct vb_ceiling_row **rows, int *n,
                           struct vb_err *err);
@@ -186,8 +217,8 @@ struct vb_summary_row {
  * process describes the devices it saw). */
 int vb_store_trace_gpu(struct vb_store *s, int64_t run_id, const struct vb_gpu_env *g,
                        struct vb_err *err);
-/* vb_store_latest_trace sets *run_id to the newest run of kind 'trace', whatever its status;
- * -1 (VB_E_DB, with a hint) if there is none. */
+/* vb_store_latest_trace sets *run_id to the newest run of kind 'trace' (the rule of
+ * vb_store_latest_run), whatever its status; -1 (VB_E_DB, with a hint) if there is none. */
 int vb_store_latest_trace(struct vb_store *s, int64_t *run_id, struct vb_err *err);
 /* vb_store_run_info reads one run; -1 with VB_E_USAGE when the database has no such run. */
 int vb_store_run_info(struct vb_store *s, int64_t run_id, struct vb_run_info_row *r,

@@ -51,6 +51,8 @@
     T(store_refuses_corrupt, cpu)                                                             \
     T(store_refuses_unopenable, cpu)                                                          \
     T(store_after_rollback, cpu)                                                              \
+    T(store_run_list, cpu)                                                                    \
+    T(store_string_columns, cpu)                                                              \
     T(trace_label, cpu)                                                                       \
     T(trace_case, cpu)                                                                        \
     T(trace_summary, cpu)                                                                     \

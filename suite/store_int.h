@@ -1,0 +1,128 @@
+/*
+ * store_int: the store's private header (SQLite's sqliteInt.h pattern), included only by the
+ * suite/store_*.c files: the connection object, the statement cache, the typed put, the
+ * StringIds cache, transactions and the row readers they share. store_db.c implements them;
+ * store_schema.c, store_write.c, store_read.c, store_merge.c and store_trace.c use them.
+ * Nothing here is API: callers outside the store see store.h only.
+ */
+#ifndef VB_STORE_INT_H
+#define VB_STORE_INT_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store.h"
+
+#define VB_STORE_MAX_STMTS 64
+#define VB_STORE_MAX_STRINGS 64
+
+/* The one "newest run" rule, for every reader that picks or lists runs by age: newest by start
+ * time (start_utc, an ISO 8601 UTC text that sorts as it reads), ties by the larger id. Not the
+ * largest id alone: after a merge that is the last run merged, not the last run taken. `r` is
+ * the runs table's alias with its dot ("r.") or "". */
+#define VB_STORE_NEWEST_FIRST(r) r "start_utc DESC, " r "id DESC"
+
+struct vb_store {
+    sqlite3 *db;
+    char path[1024];
+    /* prepared statements, keyed by the address of their SQL text (a static array) */
+    struct {
+        const char *sql;
+        sqlite3_stmt *st;
+    } cache[VB_STORE_MAX_STMTS];
+    int ncache;
+    /* StringIds already written (kernel names and NVTX texts repeat in every sample); emptied
+     * when a transaction rolls back, since its ids may then not exist */
+    struct {
+        char *text;
+        int64_t id;
+    } strings[VB_STORE_MAX_STRINGS];
+    int nstrings, next_string;
+};
+
+/* Connection and statements (store_db.c). */
+
+/* vb_store_fail fills err from the connection's last error, saying `what` failed, with a hint
+ * for the codes that have a known fix (read-only, not a database, disk full, busy); returns
+ * -1. */
+int vb_store_fail(struct vb_store *s, struct vb_err *err, const char *what);
+/* vb_store_exec runs sql (one or more statements, no parameters); 0 or -1 with err naming the
+ * statement by its start. */
+int vb_store_exec(struct vb_store *s, const char *sql, struct vb_err *err);
+/* vb_store_stmt returns the cached prepared statement for sql (reset, bindings cleared), or
+ * NULL with err. sql must be a static string: its address is the cache key. The store owns the
+ * statement (finalized by vb_store_close). */
+sqlite3_stmt *vb_store_stmt(struct vb_store *s, const char *sql, struct vb_err *err);
+/* vb_store_once prepares sql for a statement run once per command (not cached: the caller
+ * finalizes it); NULL with err. */
+sqlite3_stmt *vb_store_once(struct vb_store *s, const char *sql, struct vb_err *err);
+/* vb_store_put runs the cached statement sql to completion with the arguments bound by type
+ * letter: i int64, n int, u uint64, U uint64 (0 -> NULL), d double (non-finite -> NULL),
+ * t text (NULL -> NULL); one letter per parameter. Sets *rowid (if not NULL) to the last
+ * inserted row. 0 or -1 with err. */
+int vb_store_put(struct vb_store *s, const char *sql, int64_t *rowid, struct vb_err *err,
+                 const char *types, ...);
+/* vb_store_string_id sets *id to text's StringIds id, inserting it once (cached per store).
+ * 0 or -1 with err. */
+int vb_store_string_id(struct vb_store *s, const char *text, int64_t *id, struct vb_err *err);
+/* vb_store_forget_strings empties the StringIds cache. This can't fail. */
+void vb_store_forget_strings(struct vb_store *s);
+
+/* Transactions (store_db.c). begin takes the write lock at once (BEGIN IMMEDIATE, waiting for
+ * other writers up to the busy timeout), so no transaction fails later on upgrading its lock.
+ * rollback also empties the StringIds cache (its ids may have been rolled back); it can't
+ * fail. */
+int vb_store_begin(struct vb_store *s, struct vb_err *err);
+int vb_store_commit(struct vb_store *s, struct vb_err *err);
+void vb_store_rollback(struct vb_store *s);
+
+/* Schema (store_schema.c). */
+
+/* How merge treats a table that belongs to no run; every other table belongs to a run through
+ * a REFERENCES chain to runs(id) (the rules are in store_schema.c). */
+enum vb_store_table_role {
+    VB_TABLE_FILE,  /* the file's own (meta): never merged, never referenced */
+    VB_TABLE_NAMES, /* a dictionary: rows matched by their UNIQUE key, ids differ per file */
+    VB_TABLE_FIXED, /* the same rows under the same ids in every file (an enum) */
+};
+struct vb_store_shared_table {
+    const char *name;
+    enum vb_store_table_role role;
+};
+/* vb_store_shared_tables lists the tables that belong to no run; ends with a NULL name. */
+extern const struct vb_store_shared_table vb_store_shared_tables[];
+
+/* vb_store_schema_version reads the file's schema version (PRAGMA user_version) and the count
+ * of its schema objects (0: an empty file). 0 or -1 with err. */
+int vb_store_schema_version(struct vb_store *s, int *version, int *nobjects, struct vb_err *err);
+/* vb_store_schema_ready brings an opened read-write file to VB_SCHEMA_VERSION in one write
+ * transaction: creates the schema in an empty file, migrates an older one. The version is read
+ * again under the lock (another writer may have created or migrated it since the file was
+ * opened); a file that became foreign or newer meanwhile is refused untouched. 0 or -1. */
+int vb_store_schema_ready(struct vb_store *s, struct vb_err *err);
+
+/* Rows (store_db.c). */
+
+/* vb_store_col_text copies column c of the current row into buf ("" for NULL). */
+void vb_store_col_text(sqlite3_stmt *st, int c, char *buf, size_t n);
+/* vb_store_col_double returns column c of the current row, NaN for NULL. */
+double vb_store_col_double(sqlite3_stmt *st, int c);
+/* vb_store_read_rows steps st (bound by the caller; reset, not finalized) and calls fill for
+ * each row into a zeroed slot of a growing array of rows of size sz; on success *rows and *n
+ * hold it (the caller frees *rows). 0 or -1 with err (nothing allocated). */
+int vb_store_read_rows(struct vb_store *s, sqlite3_stmt *st, size_t sz,
+                       void (*fill)(sqlite3_stmt *, void *), void **rows, int *n,
+                       struct vb_err *err);
+/* vb_store_first_id sets *id to column 0 of the first row of the cached statement q (no
+ * parameters), or to -1 when it has no row. 0 or -1 with err. */
+int vb_store_first_id(struct vb_store *s, const char *q, int64_t *id, struct vb_err *err);
+
+/* Writers shared by store_write.c and store_trace.c. */
+
+/* vb_store_put_gpu writes g as a TARGET_INFO_GPU row of run_id with sql, an INSERT of all 21
+ * columns. 0 or -1 with err. */
+int vb_store_put_gpu(struct vb_store *s, const char *sql, int64_t run_id,
+                     const struct vb_gpu_env *g, struct vb_err *err);
+
+#endif

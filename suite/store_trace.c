@@ -1,0 +1,161 @@
+/*
+ * store_trace: what `varbench trace` writes besides its cases (the GPUs each traced process
+ * saw) and what `varbench summary` reads: the newest traced run, one run's heading, and its
+ * records and metric values aggregated as nvprof's summary mode prints them. Workload: one
+ * summary per command over up to millions of records, so the aggregation is SQL (GROUP BY),
+ * and its statements, run once per command, are prepared and finalized here rather than
+ * taking slots of the statement cache.
+ */
+#include "store_int.h"
+
+#include <string.h>
+
+#include "env.h"
+
+int vb_store_trace_gpu(struct vb_store *s, int64_t run_id, const struct vb_gpu_env *g,
+                       struct vb_err *err)
+{
+    /* every process of a traced program describes the GPUs it used: the first one wins */
+    static const char sql[] = "INSERT OR IGNORE INTO TARGET_INFO_GPU VALUES "
+                              "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    return vb_store_put_gpu(s, sql, run_id, g, err);
+}
+
+int vb_store_latest_trace(struct vb_store *s, int64_t *run_id, struct vb_err *err)
+{
+    static const char q[] = "SELECT id FROM runs WHERE kind = 'trace' "
+                            "ORDER BY " VB_STORE_NEWEST_FIRST("") " LIMIT 1";
+    if (vb_store_first_id(s, q, run_id, err)) return -1;
+    if (*run_id < 0) {
+        vb_err_set(err, VB_E_DB, "database '%s' has no traced run", s->path);
+        return vb_err_hint(err, "trace a program first: varbench trace --db %s -- COMMAND, or pass "
+                                "--run with a run of 'varbench run'", s->path);
+    }
+    return 0;
+}
+
+int vb_store_run_info(struct vb_store *s, int64_t run_id, struct vb_run_info_row *r,
+                      struct vb_err *err)
+{
+    static const char q[] =
+        "SELECT r.id, r.kind, r.status, r.command_line, r.start_utc, r.end_utc, r.exit_code, "
+        "r.message, (SELECT name FROM TARGET_INFO_GPU g WHERE g.run_id = r.id ORDER BY g.id "
+        "LIMIT 1), (SELECT count(*) FROM cases c WHERE c.run_id = r.id) FROM runs r WHERE r.id = ?";
+    sqlite3_stmt *st = vb_store_once(s, q, err);
+    int rc;
+    memset(r, 0, sizeof *r);
+    if (!st) return -1;
+    if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) {
+        vb_store_fail(s, err, "bind");
+        sqlite3_finalize(st);
+        return -1;
+    }
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        r->id = sqlite3_column_int64(st, 0);
+        vb_store_col_text(st, 1, r->kind, sizeof r->kind);
+        vb_store_col_text(st, 2, r->status, sizeof r->status);
+        vb_store_col_text(st, 3, r->command_line, sizeof r->command_line);
+        vb_store_col_text(st, 4, r->start_utc, sizeof r->start_utc);
+        vb_store_col_text(st, 5, r->end_utc, sizeof r->end_utc);
+        r->has_exit_code = sqlite3_column_type(st, 6) != SQLITE_NULL;
+        r->exit_code = sqlite3_column_int(st, 6);
+        vb_store_col_text(st, 7, r->message, sizeof r->message);
+        vb_store_col_text(st, 8, r->gpu, sizeof r->gpu);
+        r->ncases = sqlite3_column_int(st, 9);
+    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) vb_store_fail(s, err, "reading runs");
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW) return 0;
+    if (rc != SQLITE_DONE) return -1;
+    vb_err_set(err, VB_E_USAGE, "database '%s' has no run %lld", s->path, (long long)run_id);
+    return vb_err_hint(err, "'varbench export --db %s --format csv' lists the runs", s->path);
+}
+
+/* fill_summary reads a row of vb_store_summary's query. */
+static void fill_summary(sqlite3_stmt *st, void *p)
+{
+    struct vb_summary_row *r = p;
+    r->kind = sqlite3_column_int(st, 0);
+    r->sub = sqlite3_column_int(st, 1);
+    vb_store_col_text(st, 2, r->name, sizeof r->name);
+    r->calls = sqlite3_column_int64(st, 3);
+    r->total_ns = vb_store_col_double(st, 4);
+    r->min_ns = vb_store_col_double(st, 5);
+    r->max_ns = vb_store_col_double(st, 6);
+    r->bytes = sqlite3_column_int64(st, 7);
+    r->min_bytes = sqlite3_column_int64(st, 8);
+    r->max_bytes = sqlite3_column_int64(st, 9);
+}
+
+int vb_store_summary(struct vb_store *s, int64_t run_id, struct vb_summary_row **rows, int *n,
+                     struct vb_err *err)
+{
+    /* one row per kernel (by mangled name), kind of copy, memset, API function and NVTX text */
+#define DUR(t) "count(*), sum(" t ".end - " t ".start), min(" t ".end - " t ".start), max(" t ".end - " t ".start)"
+    static const char q[] =
+        "SELECT 0, 0, sn.value, " DUR("k") ", 0, 0, 0 FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+        "JOIN cases c ON c.id = k.case_id JOIN StringIds sn ON sn.id = k.mangledName "
+        "WHERE c.run_id = ?1 GROUP BY k.mangledName "
+        "UNION ALL SELECT 1, m.copyKind, '', " DUR("m") ", sum(m.bytes), min(m.bytes), max(m.bytes) "
+        "FROM CUPTI_ACTIVITY_KIND_MEMCPY m JOIN cases c ON c.id = m.case_id "
+        "WHERE c.run_id = ?1 GROUP BY m.copyKind "
+        "UNION ALL SELECT 2, 0, '', " DUR("x") ", sum(x.bytes), min(x.bytes), max(x.bytes) "
+        "FROM CUPTI_ACTIVITY_KIND_MEMSET x JOIN cases c ON c.id = x.case_id "
+        "WHERE c.run_id = ?1 GROUP BY c.run_id "
+        "UNION ALL SELECT 3, a.driver, sn.value, " DUR("a") ", 0, 0, 0 "
+        "FROM CUPTI_ACTIVITY_KIND_RUNTIME a JOIN cases c ON c.id = a.case_id "
+        "JOIN StringIds sn ON sn.id = a.nameId WHERE c.run_id = ?1 GROUP BY a.nameId "
+        "UNION ALL SELECT 4, 0, IFNULL(t.text, sn.value), " DUR("t") ", 0, 0, 0 "
+        "FROM NVTX_EVENTS t JOIN cases c ON c.id = t.case_id LEFT JOIN StringIds sn "
+        "ON sn.id = t.textId WHERE c.run_id = ?1 AND t.end IS NOT NULL "
+        "GROUP BY IFNULL(t.text, sn.value)";
+#undef DUR
+    sqlite3_stmt *st = vb_store_once(s, q, err);
+    int rc;
+    *rows = NULL;
+    *n = 0;
+    if (!st) return -1;
+    if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) {
+        vb_store_fail(s, err, "bind");
+        sqlite3_finalize(st);
+        return -1;
+    }
+    rc = vb_store_read_rows(s, st, sizeof **rows, fill_summary, (void **)rows, n, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* fill_metric_row reads a row of vb_store_metric_summary's query. */
+static void fill_metric_row(sqlite3_stmt *st, void *p)
+{
+    struct vb_metric_row *r = p;
+    vb_store_col_text(st, 0, r->kernel, sizeof r->kernel);
+    vb_store_col_text(st, 1, r->metric, sizeof r->metric);
+    r->invocations = sqlite3_column_int64(st, 2);
+    r->min = vb_store_col_double(st, 3);
+    r->max = vb_store_col_double(st, 4);
+    r->avg = vb_store_col_double(st, 5);
+}
+
+int vb_store_metric_summary(struct vb_store *s, int64_t run_id, struct vb_metric_row **rows,
+                            int *n, struct vb_err *err)
+{
+    static const char q[] =
+        "SELECT sn.value, m.metric, count(m.value), min(m.value), max(m.value), avg(m.value) "
+        "FROM metrics m JOIN cases c ON c.id = m.case_id JOIN StringIds sn ON sn.id = m.kernelId "
+        "WHERE c.run_id = ? GROUP BY m.kernelId, m.metric ORDER BY sn.value, m.metric";
+    sqlite3_stmt *st = vb_store_once(s, q, err);
+    int rc;
+    *rows = NULL;
+    *n = 0;
+    if (!st) return -1;
+    if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) {
+        vb_store_fail(s, err, "bind");
+        sqlite3_finalize(st);
+        return -1;
+    }
+    rc = vb_store_read_rows(s, st, sizeof **rows, fill_metric_row, (void **)rows, n, err);
+    sqlite3_finalize(st);
+    return rc;
+}

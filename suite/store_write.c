@@ -1,0 +1,349 @@
+/*
+ * store_write: what a run writes (see store.h): the run's row and its end, its host, GPUs and
+ * ceilings, and each case with its axes, samples, CUPTI records and metric values in one
+ * transaction, so that an interrupted or failed write keeps nothing of the case. Workload: a
+ * case of thousands of samples and records is written in a few ms through the statement cache;
+ * kernel names and NVTX texts go to StringIds once each.
+ */
+#include "store_int.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ceilings.h"
+#include "env.h"
+#include "result.h"
+
+/* utc_now writes the time as ISO 8601 UTC with milliseconds ("2025-01-31T12:00:00.123Z"): the
+ * text that sorts as it reads, which the "newest run" rule (store_int.h) relies on. */
+static void utc_now(char *buf, size_t n)
+{
+    struct timespec ts;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
+}
+
+/* make_uuid writes a random (version 4) UUID: the run's identity across databases, so that
+ * runs merged from several machines are never confused or duplicated. */
+static int make_uuid(char *buf, size_t n)
+{
+    unsigned char b[16];
+    FILE *f = fopen("/dev/urandom", "rb");
+    size_t got = f ? fread(b, 1, sizeof b, f) : 0;
+    if (f) fclose(f);
+    if (got != sizeof b) return -1;
+    b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
+    b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+    snprintf(buf, n, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+             b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+    return 0;
+}
+
+int vb_store_run_begin(struct vb_store *s, const struct vb_run_info *info, int64_t *run_id,
+                       struct vb_err *err)
+{
+    static const char sql[] = "INSERT INTO runs(uuid, kind, status, command_line, cwd, git_commit, "
+                              "varbench_version, options, start_utc) VALUES (?,?,'running',?,?,?,?,?,?)";
+    char now[40], uuid[40];
+    utc_now(now, sizeof now);
+    if (make_uuid(uuid, sizeof uuid)) return vb_err_set(err, VB_E_SYS, "no random bytes for a run id");
+    return vb_store_put(s, sql, run_id, err, "tttttttt", uuid, info->kind, info->command_line,
+                        info->cwd, info->git_commit, info->version, info->options, now);
+}
+
+int vb_store_run_end(struct vb_store *s, int64_t run_id, const char *status, int exit_code,
+                     const char *message, struct vb_err *err)
+{
+    static const char sql[] =
+        "UPDATE runs SET status = ?, end_utc = ?, exit_code = ?, message = ? WHERE id = ?";
+    char now[40];
+    utc_now(now, sizeof now);
+    return vb_store_put(s, sql, NULL, err, "ttnti", status, now, exit_code, message, run_id);
+}
+
+int vb_store_host(struct vb_store *s, int64_t run_id, const struct vb_host_env *h,
+                  struct vb_err *err)
+{
+    static const char sql[] = "INSERT INTO host_env VALUES (?,?,?,?,?,?,?)";
+    return vb_store_put(s, sql, NULL, err, "ittttnu", run_id, h->hostname, h->os, h->kernel, h->cpu,
+                        h->ncpu, h->mem_bytes);
+}
+
+int vb_store_put_gpu(struct vb_store *s, const char *sql, int64_t run_id,
+                     const struct vb_gpu_env *g, struct vb_err *err)
+{
+    return vb_store_put(s, sql, NULL, err, "intttnnnuundnntnntnnu", run_id, g->id, g->name, g->uuid,
+                        g->bus, g->cc_major, g->cc_minor, g->sm_count, g->total_mem, g->l2_bytes,
+                        g->clock_khz, g->sm_clock_mhz, g->mem_clock_khz, g->mem_bus_width,
+                        g->pcie_speed, g->pcie_gen, g->pcie_width, g->driver,
+                        g->cuda_driver_version, g->cuda_runtime_version,
+                        (uint64_t)g->cupti_version);
+}
+
+int vb_store_gpu(struct vb_store *s, int64_t run_id, const struct vb_gpu_env *g,
+                 struct vb_err *err)
+{
+    static const char sql[] = "INSERT INTO TARGET_INFO_GPU VALUES "
+                              "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    return vb_store_put_gpu(s, sql, run_id, g, err);
+}
+
+int vb_store_ceilings(struct vb_store *s, int64_t run_id, int device,
+                      const struct vb_ceiling c[VB_CEIL_COUNT], struct vb_err *err)
+{
+    static const char sql[] = "INSERT INTO ceilings VALUES (?,?,?,?,?,?,?)";
+    int i;
+    for (i = 0; i < VB_CEIL_COUNT; i++)
+        if (vb_store_put(s, sql, NULL, err, "intundd", run_id, device, c[i].name, c[i].bytes,
+                         c[i].reps, c[i].median_ns, c[i].gbps))
+            return -1;
+    return 0;
+}
+
+/* variant_id sets *id to the variants row of f/v, inserting it or refreshing its summary and
+ * seed. 0 or -1 with err. */
+static int variant_id(struct vb_store *s, const struct vb_family *f, const struct vb_variant *v,
+                      int64_t *id, struct vb_err *err)
+{
+    static const char ins[] =
+        "INSERT INTO variants(family, name, summary, seed, is_reference, needs_gpu) "
+        "VALUES (?,?,?,?,?,?) ON CONFLICT(family, name) DO UPDATE SET summary = excluded.summary, "
+        "seed = excluded.seed RETURNING id";
+    sqlite3_stmt *st = vb_store_stmt(s, ins, err);
+    int rc;
+    if (!st) return -1;
+    if (sqlite3_bind_text(st, 1, f->name, -1, SQLITE_STATIC) ||
+        sqlite3_bind_text(st, 2, v->name, -1, SQLITE_STATIC) ||
+        sqlite3_bind_text(st, 3, v->summary, -1, SQLITE_STATIC) ||
+        sqlite3_bind_text(st, 4, f->seed, -1, SQLITE_STATIC) ||
+        sqlite3_bind_int(st, 5, !!(v->flags & VB_REFERENCE)) ||
+        sqlite3_bind_int(st, 6, !!(v->flags & VB_GPU)))
+        return vb_store_fail(s, err, "bind");
+    rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) return vb_store_fail(s, err, "variants");
+    *id = sqlite3_column_int64(st, 0);
+    while (sqlite3_step(st) == SQLITE_ROW) {}
+    sqlite3_reset(st);
+    return 0;
+}
+
+static const char *const sample_kinds[] = {"verify", "warmup", "timed"};
+
+/* short_name extracts the identifier from an Itanium-mangled name ("_Z18mesh_a_kernelPKd..."),
+ * or copies an unmangled one. */
+static void short_name(const char *mangled, char *buf, size_t n)
+{
+    const char *p = mangled;
+    long len;
+    char *end;
+    if (strncmp(p, "_Z", 2) == 0) {
+        p += 2;
+        if (*p == 'N') p++; /* nested: take the first component */
+        len = strtol(p, &end, 10);
+        if (len > 0 && (size_t)len < n && strlen(end) >= (size_t)len) {
+            memcpy(buf, end, (size_t)len);
+            buf[len] = '\0';
+            return;
+        }
+    }
+    snprintf(buf, n, "%s", mangled);
+}
+
+/* put_records writes the case's CUPTI records (kernels, copies, memsets, NVTX ranges, API calls)
+ * and metric values, each tied to its sample's row (sample_ids[k] is r->samples[k]'s id), inside
+ * the caller's transaction. 0 or -1 with err. */
+static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case_result *r,
+                       const int64_t *sample_ids, struct vb_err *err)
+{
+    static const char kq[] = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES "
+                             "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    static const char cq[] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
+    static const char mq[] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (?,?,?,?,?,?,?,?,?,?,?)";
+    /* eventType 59 is NvtxPushPopRange in the Nsight Systems export; the text is registered
+     * in StringIds (textId), as nsys does for registered strings */
+    static const char nq[] = "INSERT INTO NVTX_EVENTS VALUES (?,?,?,?,NULL,?,59)";
+    static const char rq[] = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,?,?,?,?,?,?,?,?)";
+    static const char xq[] = "INSERT INTO metrics VALUES (?,?,?,?,?)";
+    const struct vb_activity *a = &r->activity;
+    size_t i;
+    int k;
+/* records outside every sample (poisoning, set-up) get a NULL sample_id (bound as 0); those of
+ * a timed sample past --keep-records are not stored (the sample row keeps their sums) */
+#define SAMPLE_ID(t) ((k = vb_sample_find(r, (t))) >= 0 ? sample_ids[k] : (int64_t)0)
+#define SKIP(t) ((k = vb_sample_find(r, (t))) >= 0 && r->samples[k].records_dropped)
+    for (i = 0; i < a->nkernels; i++) {
+        const struct vb_kernel_rec *x = &a->kernels[i];
+        char sn[256];
+        int64_t sid, mid, smp;
+        if (SKIP(x->start)) continue;
+        smp = SAMPLE_ID(x->start);
+        short_name(x->name, sn, sizeof sn);
+        if (vb_store_string_id(s, sn, &sid, err) || vb_store_string_id(s, x->name, &mid, err))
+            return -1;
+        if (vb_store_put(s, kq, NULL, err, "iUuunnnnnnnnnnnnnii", case_id, (uint64_t)smp, x->start,
+                         x->end, (int)x->device, (int)x->context, (int)x->stream,
+                         (int)x->correlation, x->grid[0], x->grid[1], x->grid[2], x->block[0],
+                         x->block[1], x->block[2], x->static_smem, x->dynamic_smem,
+                         (int)x->registers, sid, mid))
+            return -1;
+    }
+    for (i = 0; i < a->ncopies; i++) {
+        const struct vb_copy_rec *x = &a->copies[i];
+        if (SKIP(x->start)) continue;
+        if (vb_store_put(s, cq, NULL, err, "iUuunnnnunnn", case_id, (uint64_t)SAMPLE_ID(x->start),
+                         x->start, x->end, (int)x->device, (int)x->context, (int)x->stream,
+                         (int)x->correlation, x->bytes, (int)x->copy_kind, (int)x->src_kind,
+                         (int)x->dst_kind))
+            return -1;
+    }
+    for (i = 0; i < a->nmemsets; i++) {
+        const struct vb_memset_rec *x = &a->memsets[i];
+        if (SKIP(x->start)) continue;
+        if (vb_store_put(s, mq, NULL, err, "iUuunnnnnun", case_id, (uint64_t)SAMPLE_ID(x->start),
+                         x->start, x->end, (int)x->device, (int)x->context, (int)x->stream,
+                         (int)x->correlation, (int)x->value, x->bytes, (int)x->memory_kind))
+            return -1;
+    }
+    for (i = 0; i < a->nranges; i++) {
+        const struct vb_range_rec *x = &a->ranges[i];
+        int64_t tid;
+        if (SKIP(x->start)) continue;
+        if (vb_store_string_id(s, x->text, &tid, err) ||
+            vb_store_put(s, nq, NULL, err, "iUuUi", case_id, (uint64_t)SAMPLE_ID(x->start),
+                         x->start, x->end, tid))
+            return -1;
+    }
+    for (i = 0; i < a->napis; i++) {
+        const struct vb_api_rec *x = &a->apis[i];
+        int64_t nid;
+        if (vb_store_string_id(s, x->name, &nid, err) ||
+            vb_store_put(s, rq, NULL, err, "iuunnininn", case_id, x->start, x->end, (int)x->driver,
+                         (int)x->cbid, nid, (int)x->correlation, (int64_t)x->process,
+                         (int)x->thread, (int)x->ret))
+            return -1;
+    }
+    for (i = 0; i < r->nmetrics; i++) {
+        const struct vb_metric_value *x = &r->metrics[i];
+        int64_t kid;
+        if (vb_store_string_id(s, x->kernel, &kid, err) ||
+            vb_store_put(s, xq, NULL, err, "initd", case_id, x->launch, kid, x->metric, x->value))
+            return -1;
+    }
+#undef SKIP
+#undef SAMPLE_ID
+    return 0;
+}
+
+int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_result *r,
+                  int64_t *case_id, struct vb_err *err)
+{
+    static const char cq[] =
+        "INSERT INTO cases(run_id, variant_id, device_id, axes, status, reason, max_abs_err, "
+        "max_rel_err, start, end, samples, stop_reason, have_records, e2e_median_ns, e2e_min_ns, "
+        "e2e_max_ns, e2e_mean_ns, e2e_stdev_ns, e2e_noise, kernel_median_ns, h2d_median_ns, "
+        "d2h_median_ns, h2d_bytes, h2d_count, d2h_bytes, d2h_count, kernel_count, traffic_varies, "
+        "metrics_status, metrics_reason, gst_efficiency, metrics_ns, cache, gpu_median_ns, "
+        "memset_median_ns, gpu_ci_pct, stop_detail, clock_min_mhz, clock_median_mhz, "
+        "dropped_samples) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    static const char aq[] = "INSERT INTO case_axes VALUES (?,?,?,?)";
+    static const char sq[] =
+        "INSERT INTO samples(case_id, idx, kind, start, end, e2e_ns, h2d_bytes, h2d_count, h2d_ns, "
+        "d2h_bytes, d2h_count, d2h_ns, kernel_count, kernel_ns, memset_bytes, memset_count, "
+        "memset_ns, gpu_ns, sm_clock_mhz, dropped, records_kept) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    int64_t vid = 0, cid = 0, *sids = NULL;
+    int i, dev_null = r->device < 0;
+    const char *cache = NULL; /* NULL for a CPU or skipped case, or when unknown */
+    if ((r->variant->flags & VB_GPU) && r->status != VB_STATUS_SKIPPED && r->cold >= 0)
+        cache = r->cold ? "cold" : "warm";
+    /* the write lock first (waiting for other writers) and then reads: a concurrent writer can
+     * never make this transaction's upgrade fail */
+    if (vb_store_begin(s, err)) return -1;
+    if (variant_id(s, r->family, r->variant, &vid, err)) goto fail;
+    if (vb_store_put(s, cq, &cid, err, "iiitttdduuntndddddddddununnnttddtdddtddn", run_id, vid,
+                     (int64_t)(dev_null ? 0 : r->device), r->axes, vb_status_name(r->status),
+                     r->reason[0] ? r->reason : NULL, r->max_abs_err, r->max_rel_err, r->start_ns,
+                     r->end_ns, r->ntimed, r->stop_reason, r->have_records, r->e2e_ms.median * 1e6,
+                     r->e2e_ms.min * 1e6, r->e2e_ms.max * 1e6, r->e2e_ms.mean * 1e6,
+                     r->e2e_ms.stdev * 1e6, r->e2e_ms.noise, r->kernel_ms.median * 1e6,
+                     r->h2d_ms.median * 1e6, r->d2h_ms.median * 1e6, r->h2d_bytes, r->h2d_count,
+                     r->d2h_bytes, r->d2h_count, r->kernel_count, r->traffic_varies,
+                     vb_metrics_status_name(r->metrics_status),
+                     r->metrics_reason[0] ? r->metrics_reason : NULL, r->gst_efficiency,
+                     r->metrics_status == VB_METRICS_OK ? r->metrics_ns : NAN,
+                     cache, r->have_records ? r->gpu_ms.median * 1e6 : NAN,
+                     r->have_records ? r->memset_ms.median * 1e6 : NAN, r->gpu_ci_pct,
+                     r->stop_detail[0] ? r->stop_detail : NULL, r->clock_min_mhz,
+                     r->clock_median_mhz, r->dropped))
+        goto fail;
+    if (dev_null && vb_store_put(s, "UPDATE cases SET device_id = NULL WHERE id = ?", NULL, err,
+                                 "i", cid))
+        goto fail;
+    for (i = 0; i < r->family->naxes; i++)
+        if (vb_store_put(s, aq, NULL, err, "itit", cid, r->family->axes[i].name,
+                         (int64_t)r->point.v[i],
+                         r->family->axes[i].labels ? r->family->axes[i].labels[r->point.v[i]]
+                                                   : NULL))
+            goto fail;
+    sids = malloc(sizeof *sids * (size_t)(r->nsamples ? r->nsamples : 1));
+    if (!sids) {
+        vb_err_set(err, VB_E_SYS, "out of memory");
+        goto fail;
+    }
+    for (i = 0; i < r->nsamples; i++) {
+        const struct vb_sample *x = &r->samples[i];
+        int have = r->have_records;
+        if (vb_store_put(s, sq, &sids[i], err, "intuudundundndundddnn", cid, i,
+                         sample_kinds[x->kind], x->start, x->end, x->e2e_ns, x->h2d_bytes,
+                         x->h2d_count, have ? x->h2d_ns : NAN, x->d2h_bytes, x->d2h_count,
+                         have ? x->d2h_ns : NAN, x->kernel_count, have ? x->kernel_ns : NAN,
+                         x->memset_bytes, x->memset_count, have ? x->memset_ns : NAN,
+                         have ? x->gpu_ns : NAN, x->sm_clock_mhz, x->dropped, !x->records_dropped))
+            goto fail;
+    }
+    if (put_records(s, cid, r, sids, err)) goto fail;
+    /* the crash-safety test's hook: die here, inside the case's write, as a SIGKILL would */
+    if (getenv("VARBENCH_TEST_KILL_IN_WRITE")) raise(SIGKILL);
+    if (vb_store_commit(s, err)) goto fail;
+    free(sids);
+    if (case_id) *case_id = cid;
+    return 0;
+fail:
+    free(sids);
+    vb_store_rollback(s);
+    return -1;
+}
+
+int vb_store_case_metrics(struct vb_store *s, int64_t case_id, const struct vb_metric_value *m,
+                          size_t n, double ns, const char *failure, struct vb_err *err)
+{
+    static const char xq[] = "INSERT INTO metrics VALUES (?,?,?,?,?)";
+    size_t i;
+    if (vb_store_begin(s, err)) return -1;
+    for (i = 0; i < n; i++) {
+        int64_t kid;
+        if (vb_store_string_id(s, m[i].kernel, &kid, err) ||
+            vb_store_put(s, xq, NULL, err, "initd", case_id, m[i].launch, kid, m[i].metric,
+                         m[i].value))
+            goto fail;
+    }
+    if (failure ? vb_store_put(s, "UPDATE cases SET metrics_status = 'failed', metrics_reason = ?, "
+                               "metrics_ns = NULL WHERE id = ?", NULL, err, "ti", failure, case_id)
+                : vb_store_put(s, "UPDATE cases SET metrics_ns = metrics_ns + ? WHERE id = ?", NULL,
+                               err, "di", ns, case_id))
+        goto fail;
+    if (vb_store_commit(s, err)) goto fail;
+    return 0;
+fail:
+    vb_store_rollback(s);
+    return -1;
+}
+
