@@ -44,7 +44,7 @@ static int same_slot(const struct vb_run_row *a, const struct vb_run_row *b)
 /* select_runs sets pick[0..*npick) to indexes into runs[0..nruns): the runs o asks for, or the
  * newest complete run by the store's rule (vb_store_latest_run: export and compare take it
  * too), then the newest complete run of every other slot (same_slot). runs come oldest first
- * in the store's order. 0, or -1 with err (VB_E_USAGE: an unknown run; VB_E_DB: none complete). */
+ * in the store's order. 0, or -1 with err (VB_E_USAGE: an unknown run, or none complete). */
 static int select_runs(struct vb_store *s, const struct vb_report_opts *o,
                        const struct vb_run_row *runs, int nruns, int *pick, int *npick,
                        struct vb_err *err)
@@ -54,9 +54,10 @@ static int select_runs(struct vb_store *s, const struct vb_report_opts *o,
     *npick = 0;
     for (j = 0; j < o->nruns; j++) {
         for (i = 0; i < nruns && runs[i].id != o->runs[j]; i++) {}
-        if (i == nruns)
-            return vb_err_set(err, VB_E_USAGE, "no run %lld in the database",
-                              (long long)o->runs[j]);
+        if (i == nruns) {
+            vb_err_set(err, VB_E_USAGE, "the database has no run %lld", (long long)o->runs[j]);
+            return vb_err_hint(err, "'varbench runs --db FILE' lists its runs");
+        }
         pick[(*npick)++] = i;
     }
     if (o->nruns) return 0;

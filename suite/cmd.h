@@ -16,6 +16,7 @@ int vb_cmd_export(int argc, char **argv);
 int vb_cmd_report(int argc, char **argv);
 int vb_cmd_trace(int argc, char **argv);
 int vb_cmd_summary(int argc, char **argv);
+int vb_cmd_runs(int argc, char **argv);
 
 /* vb_report_error prints "varbench <cmd>: <msg>" and its "hint:" line to stderr, and returns the
  * exit code of err's class. */

@@ -23,6 +23,7 @@ static const struct cmd cmds[] = {
     {"list", vb_cmd_list, "list the variant catalog, its axes and seeds"},
     {"run", vb_cmd_run, "run variants under CUPTI, verify them, store everything in SQLite"},
     {"compare", vb_cmd_compare, "regression verdicts between two runs (or two GPU models)"},
+    {"runs", vb_cmd_runs, "the runs of a database, newest first (git log --oneline style)"},
     {"merge", vb_cmd_merge, "copy the runs of several databases into one"},
     {"export", vb_cmd_export, "a run as CSV or Google Benchmark JSON"},
     {"report", vb_cmd_report, "gnuplot plots, index.html and report.md from a database"},

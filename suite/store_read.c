@@ -158,8 +158,9 @@ int vb_store_latest_run(struct vb_store *s, int64_t *run_id, struct vb_err *err)
                             "ORDER BY kind = 'suite' DESC, " VB_STORE_NEWEST_FIRST("") " LIMIT 1";
     if (vb_store_first_id(s, q, run_id, err)) return -1;
     if (*run_id < 0) {
-        vb_err_set(err, VB_E_DB, "database '%s' has no complete run", s->path);
-        return vb_err_hint(err, "run 'varbench run --db %s' first", s->path);
+        vb_err_set(err, VB_E_USAGE, "database '%s' has no complete run", s->path);
+        return vb_err_hint(err, "run 'varbench run --db %s' first; 'varbench runs --db %s' lists "
+                                "its runs", s->path, s->path);
     }
     return 0;
 }
@@ -262,8 +263,10 @@ int vb_store_run_status(struct vb_store *s, int64_t run_id, char *buf, size_t n,
     if (rc == SQLITE_ROW) vb_store_col_text(st, 0, buf, n);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) vb_store_fail(s, err, "reading runs");
     sqlite3_reset(st);
-    if (rc == SQLITE_DONE)
-        return vb_err_set(err, VB_E_DB, "database '%s' has no run %lld", s->path, (long long)run_id);
+    if (rc == SQLITE_DONE) {
+        vb_err_set(err, VB_E_USAGE, "database '%s' has no run %lld", s->path, (long long)run_id);
+        return vb_err_hint(err, "'varbench runs --db %s' lists its runs", s->path);
+    }
     return rc == SQLITE_ROW ? 0 : -1;
 }
 

@@ -27,7 +27,7 @@ int vb_store_latest_trace(struct vb_store *s, int64_t *run_id, struct vb_err *er
                             "ORDER BY " VB_STORE_NEWEST_FIRST("") " LIMIT 1";
     if (vb_store_first_id(s, q, run_id, err)) return -1;
     if (*run_id < 0) {
-        vb_err_set(err, VB_E_DB, "database '%s' has no traced run", s->path);
+        vb_err_set(err, VB_E_USAGE, "database '%s' has no traced run", s->path);
         return vb_err_hint(err, "trace a program first: varbench trace --db %s -- COMMAND, or pass "
                                 "--run with a run of 'varbench run'", s->path);
     }
@@ -69,7 +69,7 @@ int vb_store_run_info(struct vb_store *s, int64_t run_id, struct vb_run_info_row
     if (rc == SQLITE_ROW) return 0;
     if (rc != SQLITE_DONE) return -1;
     vb_err_set(err, VB_E_USAGE, "database '%s' has no run %lld", s->path, (long long)run_id);
-    return vb_err_hint(err, "'varbench export --db %s --format csv' lists the runs", s->path);
+    return vb_err_hint(err, "'varbench runs --db %s' lists its runs", s->path);
 }
 
 /* fill_summary reads a row of vb_store_summary's query. */

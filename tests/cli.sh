@@ -333,7 +333,7 @@ exit-codes)
     expect 0 "exit codes (one table for every command" "$vb" "$cmd" --help
     sed -n '/^exit codes/,$p' out | grep -E '^  [0-9]' > mine
     [ -s mine ] || fail "$cmd --help lists no exit code"
-    while read -r line; do
+    while IFS= read -r line; do
       grep -qxF -- "$line" table || fail "$cmd --help's '$line' is not in varbench --help's table"
     done < mine
     expect 2 "unknown option '--frob'" "$vb" "$cmd" --frob
@@ -561,7 +561,7 @@ summary-errors)
   expect 3 "does not exist" "$vb" summary --db missing.db
   no_db
   "$vbtest" make_fixtures "$tmp" >/dev/null || fail "fixtures"
-  expect 3 "has no traced run" "$vb" summary --db base.db
+  expect 2 "has no traced run" "$vb" summary --db base.db
   grep -q "hint: trace a program first" err || fail "no hint"
   expect 2 "has no run 99" "$vb" summary --db base.db --run 99
   expect 2 "bad --run 'x'" "$vb" summary --db base.db --run x
