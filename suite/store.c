@@ -751,6 +751,7 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
         "d2h_bytes, d2h_count, d2h_ns, kernel_count, kernel_ns, memset_bytes, memset_count, "
         "memset_ns, gpu_ns, sm_clock_mhz, dropped, records_kept) "
         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    const struct vb_problem *pb = r->variant->problem; /* the case's axes */
     int64_t vid = 0, cid = 0, *sids = NULL;
     int i, dev_null = r->device < 0;
     /* IMMEDIATE: take the write lock (waiting for other writers) before reading anything, so a
@@ -777,9 +778,9 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
         goto fail;
     if (dev_null && put(s, "UPDATE cases SET device_id = NULL WHERE id = ?", NULL, err, "i", cid))
         goto fail;
-    for (i = 0; i < r->family->naxes; i++)
-        if (put(s, aq, NULL, err, "itit", cid, r->family->axes[i].name, (int64_t)r->point.v[i],
-                r->family->axes[i].labels ? r->family->axes[i].labels[r->point.v[i]] : NULL))
+    for (i = 0; i < pb->naxes; i++)
+        if (put(s, aq, NULL, err, "itit", cid, pb->axes[i].name, (int64_t)r->point.v[i],
+                pb->axes[i].labels ? pb->axes[i].labels[r->point.v[i]] : NULL))
             goto fail;
     sids = malloc(sizeof *sids * (size_t)(r->nsamples ? r->nsamples : 1));
     if (!sids) {
