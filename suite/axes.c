@@ -1,5 +1,5 @@
 /*
- * axes: parsing and expanding axis values. The product of a family's axes is bounded by
+ * axes: parsing and expanding axis values. The product of a problem's axes is bounded by
  * the caller's capacity, so a mistyped list cannot start a run of millions of cases.
  */
 #include "axes.h"
@@ -74,15 +74,15 @@ static struct vb_axis_override *find(struct vb_overrides *ov, const char *name)
     return NULL;
 }
 
-int vb_axes_expand(const struct vb_family *f, struct vb_overrides *ov, struct vb_point *pts,
-                   int cap, struct vb_err *err)
+int vb_axes_expand(const struct vb_family *f, const struct vb_problem *pb,
+                   struct vb_overrides *ov, struct vb_point *pts, int cap, struct vb_err *err)
 {
     long given[VB_MAX_AXES][VB_MAX_AXIS_VALUES];
     const long *vals[VB_MAX_AXES];
     int nvals[VB_MAX_AXES], follow[VB_MAX_AXES], idx[VB_MAX_AXES] = {0};
     int a, k, j, total = 1;
-    for (a = 0; a < f->naxes; a++) {
-        const struct vb_axis *x = &f->axes[a];
+    for (a = 0; a < pb->naxes; a++) {
+        const struct vb_axis *x = &pb->axes[a];
         struct vb_axis_override *o = find(ov, x->name);
         follow[a] = -1;
         if (o) {
@@ -114,7 +114,7 @@ int vb_axes_expand(const struct vb_family *f, struct vb_overrides *ov, struct vb
             vals[a] = given[a];
             nvals[a] = o->n;
         } else if (x->same_as) {
-            follow[a] = vb_family_axis(f, x->same_as);
+            follow[a] = vb_problem_axis(pb, x->same_as);
             vals[a] = NULL;
             nvals[a] = 1;
         } else {
@@ -127,12 +127,12 @@ int vb_axes_expand(const struct vb_family *f, struct vb_overrides *ov, struct vb
         total *= nvals[a];
     }
     for (k = 0; k < total; k++) {
-        for (a = 0; a < f->naxes; a++)
+        for (a = 0; a < pb->naxes; a++)
             if (follow[a] < 0) pts[k].v[a] = vals[a][idx[a]];
-        for (a = 0; a < f->naxes; a++)
+        for (a = 0; a < pb->naxes; a++)
             if (follow[a] >= 0) pts[k].v[a] = pts[k].v[follow[a]];
         /* odometer over the axes, last axis fastest */
-        for (a = f->naxes - 1; a >= 0; a--) {
+        for (a = pb->naxes - 1; a >= 0; a--) {
             if (++idx[a] < nvals[a]) break;
             idx[a] = 0;
         }

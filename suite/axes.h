@@ -1,6 +1,6 @@
 /*
  * axes: the --axis name=v1,v2,... overrides of `varbench run`, and the expansion of a
- * family's axes (defaults or overrides, cartesian product, zipped "same_as" axes) into
+ * problem's axes (defaults or overrides, cartesian product, zipped "same_as" axes) into
  * the points its cases run at. Values are integers, written plainly or as 1e7, or the
  * labels of a string axis; they are checked against the axis they name at expansion.
  */
@@ -16,7 +16,7 @@ struct vb_axis_override {
     char name[64];
     char tok[VB_MAX_AXIS_VALUES][VB_AXIS_TOKEN]; /* the values as written */
     int n;
-    int used; /* set by vb_axes_expand when some family has this axis */
+    int used; /* set by vb_axes_expand when some problem has this axis */
 };
 
 struct vb_overrides {
@@ -28,11 +28,12 @@ struct vb_overrides {
  * bad part; a name given twice is refused (it would silently drop the first values). */
 int vb_axes_parse(struct vb_overrides *ov, const char *arg, struct vb_err *err);
 
-/* vb_axes_expand fills pts (caller-owned, capacity cap) with f's points. Override values are
- * converted for the axis (integer, decimal or scientific, or a label), checked against its
- * range, and refused when one value comes twice ("100,1e2": two identical cases). Returns the
- * number of points, or -1 (VB_E_USAGE). */
-int vb_axes_expand(const struct vb_family *f, struct vb_overrides *ov, struct vb_point *pts,
-                   int cap, struct vb_err *err);
+/* vb_axes_expand fills pts (caller-owned, capacity cap) with the points of problem pb of family
+ * f (f names the family in messages). Override values are converted for the axis (integer,
+ * decimal or scientific, or a label), checked against its range, and refused when one value
+ * comes twice ("100,1e2": two identical cases). Returns the number of points, or -1
+ * (VB_E_USAGE). */
+int vb_axes_expand(const struct vb_family *f, const struct vb_problem *pb,
+                   struct vb_overrides *ov, struct vb_point *pts, int cap, struct vb_err *err);
 
 #endif

@@ -1,5 +1,5 @@
-/* list: the catalog, its axes and seeds (`varbench list [--filter GLOB]`), a family's problems
- * each with their own axes. */
+/* list: the catalog, its axes and seeds (`varbench list [--filter GLOB]`); a family of several
+ * problems lists each with its own axes. */
 #include <stdio.h>
 #include <string.h>
 
@@ -18,13 +18,13 @@ static const struct vb_usage usage = {
     .codes = codes,
 };
 
-/* print_axes writes "  axes: name=defaults [min..max]; ..." for f (a family or a problem view). */
-static void print_axes(const struct vb_family *f, const char *indent)
+/* print_axes writes "  axes: name=defaults [min..max]; ..." for problem pb. */
+static void print_axes(const struct vb_problem *pb, const char *indent)
 {
     int a, k;
     printf("%saxes:", indent);
-    for (a = 0; a < f->naxes; a++) {
-        const struct vb_axis *x = &f->axes[a];
+    for (a = 0; a < pb->naxes; a++) {
+        const struct vb_axis *x = &pb->axes[a];
         printf("%s %s=", a ? ";" : "", x->name);
         if (x->same_as) {
             printf("(same as %s)", x->same_as);
@@ -88,22 +88,19 @@ int vb_cmd_list(int argc, char **argv)
         for (j = 0; j < f->nvariants; j++) any |= vb_variant_matches(f, &f->variants[j], filter);
         if (!any) continue;
         printf("%s: %s\n  seed: variants/seeds/%s\n", f->name, f->summary, f->seed);
-        if (np == 1 && !pbs[0]) { /* one function: the family's own axes */
-            print_axes(f, "  ");
-            shown += print_variants(f, NULL, filter, "  ");
+        if (np == 1) { /* one function: its axes are the family's, its variants the family's */
+            print_axes(pbs[0], "  ");
+            shown += print_variants(f, pbs[0], filter, "  ");
             continue;
         }
         for (k = 0; k < np && k < VB_MAX_PROBLEMS; k++) {
-            struct vb_family view;
             int hit = 0;
             for (j = 0; j < f->nvariants; j++)
                 hit |= f->variants[j].problem == pbs[k] &&
                        vb_variant_matches(f, &f->variants[j], filter);
             if (!hit) continue;
-            vb_problem_view(f, pbs[k], &view);
-            printf("  %s: %s\n", pbs[k] ? pbs[k]->name : f->name,
-                   pbs[k] ? pbs[k]->summary : f->summary);
-            print_axes(&view, "    ");
+            printf("  %s: %s\n", pbs[k]->name, pbs[k]->summary);
+            print_axes(pbs[k], "    ");
             shown += print_variants(f, pbs[k], filter, "    ");
         }
     }

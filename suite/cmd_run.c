@@ -189,15 +189,16 @@ static void setup_phases(void)
 
 /* bandwidth prints what the case's kernels moved per sample (the problem's kernel_bytes) as a
  * rate and a fraction of the device's measured D2D ceiling (d2d_gbps, 0 when unknown). */
-static void bandwidth(const struct vb_family *f, const struct vb_case_result *r, double d2d_gbps)
+static void bandwidth(const struct vb_case_result *r, double d2d_gbps)
 {
+    const struct vb_problem *pb = r->variant->problem;
     double gbps;
     char b[32];
-    if (!f->kernel_bytes || !(r->variant->flags & VB_GPU) || !r->have_records ||
+    if (!pb->kernel_bytes || !(r->variant->flags & VB_GPU) || !r->have_records ||
         r->status != VB_STATUS_OK || !(r->kernel_ms.median > 0))
         return;
-    gbps = (double)f->kernel_bytes(&r->point) / (r->kernel_ms.median * 1e6);
-    vb_fmt_bytes(f->kernel_bytes(&r->point), b, sizeof b);
+    gbps = (double)pb->kernel_bytes(&r->point) / (r->kernel_ms.median * 1e6);
+    vb_fmt_bytes(pb->kernel_bytes(&r->point), b, sizeof b);
     printf("    kernel moves %s B per sample: %.1f GB/s", b, gbps);
     if (d2d_gbps > 0) printf(" = %.1f%% of D2D (%.1f GB/s)", 100 * gbps / d2d_gbps, d2d_gbps);
     printf("\n");
@@ -251,7 +252,7 @@ static int case_done(void *ctx, const struct vb_family *f, int device,
     vb_table_row(stdout, r);
     vb_run_metrics_add(&c->o->metrics, r);
     setup_phases();
-    bandwidth(f, r, device >= 0 && device < MAX_DEVICES ? c->d2d[device] : 0);
+    bandwidth(r, device >= 0 && device < MAX_DEVICES ? c->d2d[device] : 0);
     if (vb_store_case(c->st, c->run_id, r, &case_id, err) ||
         vb_run_metrics_defer(&c->o->metrics, r, case_id, err))
         return -1;

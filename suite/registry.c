@@ -18,14 +18,15 @@ static int check_name(const char *what, const char *name, struct vb_err *err)
     return 0;
 }
 
-static int check_axes(const struct vb_family *f, struct vb_err *err)
+/* check_axes checks problem pb's axes (f: its family, for the messages). */
+static int check_axes(const struct vb_family *f, const struct vb_problem *pb, struct vb_err *err)
 {
     int a, b, k;
-    if (f->naxes < 1 || f->naxes > VB_MAX_AXES)
+    if (pb->naxes < 1 || pb->naxes > VB_MAX_AXES)
         return vb_err_set(err, VB_E_USAGE, "family '%s': %d axes (1..%d allowed)", f->name,
-                          f->naxes, VB_MAX_AXES);
-    for (a = 0; a < f->naxes; a++) {
-        const struct vb_axis *x = &f->axes[a];
+                          pb->naxes, VB_MAX_AXES);
+    for (a = 0; a < pb->naxes; a++) {
+        const struct vb_axis *x = &pb->axes[a];
         if (check_name("axis", x->name, err)) return vb_err_context(err, "family '%s'", f->name);
         if (!x->doc || !*x->doc)
             return vb_err_set(err, VB_E_USAGE, "axis '%s/%s' has no doc", f->name, x->name);
@@ -41,37 +42,30 @@ static int check_axes(const struct vb_family *f, struct vb_err *err)
                 if (!x->labels[k] || !*x->labels[k] || x->min != 0)
                     return vb_err_set(err, VB_E_USAGE, "axis '%s/%s': labels do not cover [0, %ld]",
                                       f->name, x->name, x->max);
-        if (x->same_as && vb_family_axis(f, x->same_as) < 0)
+        if (x->same_as && vb_problem_axis(pb, x->same_as) < 0)
             return vb_err_set(err, VB_E_USAGE, "axis '%s/%s' follows unknown axis '%s'", f->name,
                               x->name, x->same_as);
         for (b = 0; b < a; b++)
-            if (!strcmp(f->axes[b].name, x->name))
+            if (!strcmp(pb->axes[b].name, x->name))
                 return vb_err_set(err, VB_E_USAGE, "family '%s': axis '%s' twice", f->name,
                                   x->name);
     }
     return 0;
 }
 
-/* check_problem checks problem pb of f (NULL: the family's own function) and the variants that
- * compute it: one CPU reference and at least one other. */
+/* check_problem checks problem pb of f and the variants that compute it: one CPU reference and
+ * at least one other. */
 static int check_problem(const struct vb_family *f, const struct vb_problem *pb, struct vb_err *err)
 {
-    struct vb_family view;
     char what[160];
     int j, refs = 0, others = 0;
-    if (pb) {
-        if (check_name("problem", pb->name, err))
-            return vb_err_context(err, "family '%s'", f->name);
-        if (!pb->summary || !*pb->summary)
-            return vb_err_set(err, VB_E_USAGE, "problem '%s/%s' has no summary", f->name, pb->name);
-        snprintf(what, sizeof what, "problem '%s/%s'", f->name, pb->name);
-    } else {
-        snprintf(what, sizeof what, "family '%s'", f->name);
-    }
-    vb_problem_view(f, pb, &view);
-    if (!view.out_len || !view.reference || !(view.atol >= 0) || !(view.rtol >= 0))
+    if (check_name("problem", pb->name, err)) return vb_err_context(err, "family '%s'", f->name);
+    if (!pb->summary || !*pb->summary)
+        return vb_err_set(err, VB_E_USAGE, "problem '%s/%s' has no summary", f->name, pb->name);
+    vb_problem_label(f, pb, what, sizeof what);
+    if (!pb->out_len || !pb->reference || !(pb->atol >= 0) || !(pb->rtol >= 0))
         return vb_err_set(err, VB_E_USAGE, "%s lacks out_len, reference or tolerance", what);
-    if (check_axes(&view, err)) return -1;
+    if (check_axes(f, pb, err)) return -1;
     for (j = 0; j < f->nvariants; j++) {
         if (f->variants[j].problem != pb) continue;
         if (f->variants[j].flags & VB_REFERENCE) refs++;
@@ -90,12 +84,16 @@ int vb_registry_check(const struct vb_family *const *fams, struct vb_err *err)
     int i, j, k, np;
     for (i = 0; fams[i]; i++) {
         const struct vb_family *f = fams[i];
+        const struct vb_variant_ops *ops = f->ops;
         if (check_name("family", f->name, err)) return -1;
         if (!f->summary || !*f->summary || !f->seed || !*f->seed)
             return vb_err_set(err, VB_E_USAGE, "family '%s' lacks a summary or seed", f->name);
         for (k = 0; k < i; k++)
             if (!strcmp(fams[k]->name, f->name))
                 return vb_err_set(err, VB_E_USAGE, "family '%s' defined twice", f->name);
+        if (!ops || !ops->setup || !ops->poison || !ops->fetch || !ops->teardown)
+            return vb_err_set(err, VB_E_USAGE, "family '%s' lacks a hook (setup, poison, fetch, "
+                              "teardown)", f->name);
         if (f->nvariants < 2 || !f->variants)
             return vb_err_set(err, VB_E_USAGE, "family '%s' needs a reference and a variant",
                               f->name);
@@ -106,8 +104,11 @@ int vb_registry_check(const struct vb_family *const *fams, struct vb_err *err)
             if (!v->summary || !*v->summary)
                 return vb_err_set(err, VB_E_USAGE, "variant '%s/%s' has no summary", f->name,
                                   v->name);
-            if (!v->setup || !v->run || !v->poison || !v->fetch || !v->teardown)
-                return vb_err_set(err, VB_E_USAGE, "variant '%s/%s' lacks a hook", f->name,
+            if (!v->run)
+                return vb_err_set(err, VB_E_USAGE, "variant '%s/%s' lacks a hook (run)", f->name,
+                                  v->name);
+            if (!v->problem)
+                return vb_err_set(err, VB_E_USAGE, "variant '%s/%s' computes no problem", f->name,
                                   v->name);
             if ((v->flags & VB_GPU) && !v->traffic)
                 return vb_err_set(err, VB_E_USAGE, "GPU variant '%s/%s' states no traffic",
@@ -130,7 +131,7 @@ int vb_registry_check(const struct vb_family *const *fams, struct vb_err *err)
         for (j = 0; j < np; j++) {
             if (check_problem(f, pbs[j], err)) return -1;
             for (k = 0; k < j; k++)
-                if (pbs[j] && pbs[k] && !strcmp(pbs[j]->name, pbs[k]->name))
+                if (!strcmp(pbs[j]->name, pbs[k]->name))
                     return vb_err_set(err, VB_E_USAGE, "problem '%s/%s' defined twice", f->name,
                                       pbs[j]->name);
         }
@@ -151,25 +152,14 @@ int vb_family_problems(const struct vb_family *f, const struct vb_problem **out,
     return n;
 }
 
-void vb_problem_view(const struct vb_family *f, const struct vb_problem *pb,
-                     struct vb_family *view)
+char *vb_problem_label(const struct vb_family *f, const struct vb_problem *pb, char *buf,
+                       size_t n)
 {
-    *view = *f;
-    if (!pb) return;
-    view->axes = pb->axes;
-    view->naxes = pb->naxes;
-    view->out_len = pb->out_len;
-    view->reference = pb->reference;
-    view->atol = pb->atol;
-    view->rtol = pb->rtol;
-    view->kernel_bytes = pb->kernel_bytes;
-    view->reference_part = pb->reference_part;
-}
-
-void vb_variant_view(const struct vb_family *f, const struct vb_variant *v,
-                     struct vb_family *view)
-{
-    vb_problem_view(f, v->problem, view);
+    if (vb_family_problems(f, NULL, 0) == 1)
+        snprintf(buf, n, "family '%s'", f->name);
+    else
+        snprintf(buf, n, "problem '%s/%s'", f->name, pb->name);
+    return buf;
 }
 
 int vb_variant_matches(const struct vb_family *f, const struct vb_variant *v, const char *glob)
@@ -181,15 +171,15 @@ int vb_variant_matches(const struct vb_family *f, const struct vb_variant *v, co
     return fnmatch(glob, full, 0) == 0;
 }
 
-char *vb_point_format(const struct vb_family *f, const struct vb_point *p, char *buf, size_t n)
+char *vb_point_format(const struct vb_problem *pb, const struct vb_point *p, char *buf, size_t n)
 {
     size_t used = 0;
     int a;
     buf[0] = '\0';
-    for (a = 0; a < f->naxes && used < n; a++) {
+    for (a = 0; a < pb->naxes && used < n; a++) {
         char v[64];
-        used += (size_t)snprintf(buf + used, n - used, "%s%s=%s", a ? "," : "", f->axes[a].name,
-                                 vb_axis_value_name(&f->axes[a], p->v[a], v, sizeof v));
+        used += (size_t)snprintf(buf + used, n - used, "%s%s=%s", a ? "," : "", pb->axes[a].name,
+                                 vb_axis_value_name(&pb->axes[a], p->v[a], v, sizeof v));
     }
     return buf;
 }
@@ -203,10 +193,10 @@ char *vb_axis_value_name(const struct vb_axis *x, long v, char *buf, size_t n)
     return buf;
 }
 
-int vb_family_axis(const struct vb_family *f, const char *name)
+int vb_problem_axis(const struct vb_problem *pb, const char *name)
 {
     int a;
-    for (a = 0; a < f->naxes; a++)
-        if (!strcmp(f->axes[a].name, name)) return a;
+    for (a = 0; a < pb->naxes; a++)
+        if (!strcmp(pb->axes[a].name, name)) return a;
     return -1;
 }

@@ -84,7 +84,7 @@ void vb_metric_values_free(struct vb_metric_value *m, size_t n);
 
 struct vb_case_result {
     const struct vb_family *family;
-    const struct vb_variant *variant;
+    const struct vb_variant *variant; /* variant->problem: what it computes, the point's axes */
     struct vb_point point;
     char axes[256];
     int device; /* CUDA device index, -1 for CPU-only variants */

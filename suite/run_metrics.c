@@ -88,6 +88,7 @@ int vb_run_metrics_defer(struct vb_run_metrics *m, const struct vb_case_result *
         m->cap_later = cap;
     }
     d = &m->later[m->nlater++];
+    d->f = r->family;
     d->v = r->variant;
     d->p = r->point;
     d->device = r->device;
@@ -109,7 +110,8 @@ int vb_run_metrics_sweep(struct vb_run_metrics *m, const struct vb_sampling *s,
         int passes = 0, rc;
         double ns = 0;
         vb_err_clear(&why);
-        if (vb_runner_metrics_again(d->v, &d->p, d->device, s, &vals, &n, &passes, &ns, &why)) {
+        if (vb_runner_metrics_again(d->f, d->v, &d->p, d->device, s, &vals, &n, &passes, &ns,
+                                    &why)) {
             vb_err_context(&why, "DRAM and L2 counters");
             vb_err_line(&why, reason, sizeof reason);
             m->sweep_failed++;

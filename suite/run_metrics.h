@@ -16,6 +16,7 @@
 
 /* A stored GPU case the second metrics sweep comes back to. */
 struct vb_deferred_case {
+    const struct vb_family *f;
     const struct vb_variant *v;
     struct vb_point p;
     int device;

@@ -491,10 +491,11 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
                     const double *ref, double *oracle, const struct vb_sampling *cfg,
                     struct vb_case_result *r)
 {
+    const struct vb_problem *pb = v->problem;
     struct vb_err err;
     void *state = NULL;
     double *got = NULL;
-    size_t n = f->out_len(p), bad;
+    size_t n = pb->out_len(p), bad;
     int cap = 0, gpu = !!(v->flags & VB_GPU);
     char label[512];
     vb_err_clear(&err);
@@ -507,7 +508,7 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
     r->gpu_ci_pct = r->clock_min_mhz = r->clock_median_mhz = NAN;
     r->cold = gpu && cfg->cold;
     r->stop_reason = "not-run";
-    vb_point_format(f, p, r->axes, sizeof r->axes);
+    vb_point_format(pb, p, r->axes, sizeof r->axes);
     vb_stats_compute(NULL, 0, &r->e2e_ms);
     r->kernel_ms = r->h2d_ms = r->d2h_ms = r->memset_ms = r->gpu_ms = r->e2e_ms;
     r->start_ns = r->end_ns = vb_activity_now();
@@ -533,27 +534,28 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
         fail(r, VB_STATUS_FAILED, &err);
         goto pop;
     }
-    if (v->setup(v->tag, p, &state, &err)) {
+    if (f->ops->setup(v->tag, p, &state, &err)) {
         vb_err_context(&err, "setup");
         fail(r, VB_STATUS_FAILED, &err);
         goto pop;
     }
-    if (gpu) vb_runner_metrics_pass(v, state, device, cfg, r);
+    if (gpu) vb_runner_metrics_pass(f, v, state, device, cfg, r);
     /* verify: poisoned outputs, one sample, compare every element */
-    if (v->poison(state, &err) || one_sample(v, state, VB_SAMPLE_VERIFY, cfg, r, &cap, &err)) {
+    if (f->ops->poison(state, &err) ||
+        one_sample(v, state, VB_SAMPLE_VERIFY, cfg, r, &cap, &err)) {
         fail(r, VB_STATUS_FAILED, &err);
         goto teardown;
     }
-    v->fetch(state, got);
+    f->ops->fetch(state, got);
     /* the oracle's own answer is what the others are held to; it still must be all numbers */
-    bad = vb_compare(got, oracle ? oracle : ref, n, oracle ? INFINITY : f->atol, f->rtol,
+    bad = vb_compare(got, oracle ? oracle : ref, n, oracle ? INFINITY : pb->atol, pb->rtol,
                      &r->max_abs_err, &r->max_rel_err);
     if (bad) {
         r->status = VB_STATUS_WRONG;
         snprintf(r->reason, sizeof r->reason,
                  "%s%zu of %zu values out of tolerance (atol %g, rtol %g); max abs error %g",
                  v->flags & VB_EXPECT_WRONG ? "expected (wrong on purpose): " : "", bad, n,
-                 f->atol, f->rtol, r->max_abs_err);
+                 pb->atol, pb->rtol, r->max_abs_err);
     } else if (v->flags & VB_EXPECT_WRONG) {
         snprintf(r->reason, sizeof r->reason,
                  "expected a wrong result (wrong on purpose) but this sample verified");
@@ -564,7 +566,7 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
     }
     if (vb_interrupted && r->status == VB_STATUS_OK) r->status = VB_STATUS_INTERRUPTED;
 teardown:
-    v->teardown(state);
+    f->ops->teardown(state);
 pop:
     vb_nvtx_pop();
     if (gpu && vb_activity_active()) {

@@ -1,5 +1,5 @@
 /*
- * runner: runs one case (a variant at one point of its family's axes) the nvbench way, on GPU
+ * runner: runs one case (a variant at one point of its problem's axes) the nvbench way, on GPU
  * time: poison the outputs, one verified sample, warm-up until two samples agree, then timed
  * samples, each after an L2 flush and a reading of the SM clock (outside its window), until the
  * 95% confidence interval of the median GPU time (CUPTI: H2D + kernel + D2H + memset), and of
@@ -58,10 +58,11 @@ void vb_sampling_quick(struct vb_sampling *s);
 /* Set asynchronously (SIGINT/SIGTERM): the runner stops after the current sample. */
 extern volatile sig_atomic_t vb_interrupted;
 
-/* vb_runner_case runs variant v of family f at point p on CUDA device `device` (ignored for
- * CPU variants; -1 means no device: GPU variants are recorded as skipped with nodev_reason; a
- * CPU variant given a nodev_reason is recorded as skipped with it too).
- * ref holds the family's reference answer for p (out_len doubles). A reference variant may
+/* vb_runner_case runs variant v of family f (its hooks: f->ops and v->run) at point p of the
+ * problem v computes, on CUDA device `device` (ignored for CPU variants; -1 means no device: GPU
+ * variants are recorded as skipped with nodev_reason; a CPU variant given a nodev_reason is
+ * recorded as skipped with it too).
+ * ref holds the problem's reference answer for p (out_len doubles). A reference variant may
  * instead be given oracle (out_len doubles, ref NULL): its verified sample's answer is written
  * there, to verify the point's other variants (the oracle is computed once per point, and that
  * computation is the reference case's first sample); r->status is then ok only if it ran. Fills
@@ -72,15 +73,16 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
                     struct vb_case_result *r);
 
 /* vb_runner_metrics_again is the second metrics sweep for one GPU case run before (variant v
- * at point p on device `device`): set-up, the DRAM and L2 counters under cfg->profiler_cache
- * (one run per pass, the L2 flushed before every launch when cfg->cold), teardown. Values are
- * appended to *vals (launches numbered from 0, as the first sweep numbered them); *passes is
- * the profiled runs, *ns the time taken. The first sweep's session must have ended
- * (vb_profiler_release(cfg->profiler)): a context holds one session at a time. 0 (nothing to do
- * without profiler_cache), or -1 with err. */
-int vb_runner_metrics_again(const struct vb_variant *v, const struct vb_point *p, int device,
-                            const struct vb_sampling *cfg, struct vb_metric_value **vals,
-                            size_t *n, int *passes, double *ns, struct vb_err *err);
+ * of family f at point p on device `device`): set-up, the DRAM and L2 counters under
+ * cfg->profiler_cache (one run per pass, the L2 flushed before every launch when cfg->cold),
+ * teardown. Values are appended to *vals (launches numbered from 0, as the first sweep numbered
+ * them); *passes is the profiled runs, *ns the time taken. The first sweep's session must have
+ * ended (vb_profiler_release(cfg->profiler)): a context holds one session at a time. 0 (nothing
+ * to do without profiler_cache), or -1 with err. */
+int vb_runner_metrics_again(const struct vb_family *f, const struct vb_variant *v,
+                            const struct vb_point *p, int device, const struct vb_sampling *cfg,
+                            struct vb_metric_value **vals, size_t *n, int *passes, double *ns,
+                            struct vb_err *err);
 
 /* vb_runner_release ends what the runner keeps from case to case: the cold cache's buffers and
  * the profiling sessions. */
@@ -88,7 +90,7 @@ void vb_runner_release(const struct vb_sampling *cfg);
 
 void vb_case_result_free(struct vb_case_result *r);
 
-/* vb_compare checks got against ref with the family's tolerance; sets the maximum absolute and
+/* vb_compare checks got against ref with the problem's tolerance; sets the maximum absolute and
  * relative errors and returns the number of elements out of tolerance (NaN counts). */
 size_t vb_compare(const double *got, const double *ref, size_t n, double atol, double rtol,
                   double *max_abs, double *max_rel);

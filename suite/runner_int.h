@@ -10,11 +10,11 @@
 /* vb_runner_mono_ns: CLOCK_MONOTONIC in nanoseconds (the host clock of e2e times). */
 double vb_runner_mono_ns(void);
 
-/* vb_runner_metrics_pass profiles one sample of the variant under kernel replay
+/* vb_runner_metrics_pass profiles one sample of variant v of family f under kernel replay
  * (cfg->profiler: every metric but the DRAM and L2 counters, which the run's second sweep
  * collects with vb_runner_metrics_again), or records why there are no metrics. Values are kept
  * in r; what goes wrong is recorded in r->metrics_status/reason, never in the case's status. */
-void vb_runner_metrics_pass(const struct vb_variant *v, void *state, int device,
-                            const struct vb_sampling *cfg, struct vb_case_result *r);
+void vb_runner_metrics_pass(const struct vb_family *f, const struct vb_variant *v, void *state,
+                            int device, const struct vb_sampling *cfg, struct vb_case_result *r);
 
 #endif

@@ -63,14 +63,14 @@ static int profiled_run(void *arg, struct vb_err *err)
  * session per case (a replayed cuFFT launch, H200; after saxpy, H100) did not come back, their
  * cause unknown. Poisoning inside the profiled region did crash (a double free under kernel
  * replay), so it is done before. 0 or -1 with err. */
-static int profile(struct vb_profiler *prof, const struct vb_variant *v, void *state, int device,
-                   CUcontext ctx, vb_profiler_hook hook, struct vb_metric_value **vals,
-                   size_t *n, int *passes, struct vb_err *err)
+static int profile(struct vb_profiler *prof, const struct vb_family *f, const struct vb_variant *v,
+                   void *state, int device, CUcontext ctx, vb_profiler_hook hook,
+                   struct vb_metric_value **vals, size_t *n, int *passes, struct vb_err *err)
 {
     struct profiled w = {v, state};
     size_t from = *n;
     int rc;
-    if (v->poison(state, err)) return -1;
+    if (f->ops->poison(state, err)) return -1;
     rc = vb_profiler_collect(prof, device, ctx, MAX_PROFILED_LAUNCHES, hook, NULL, profiled_run, &w,
                              vals, n, passes, err);
     drop_flushes(*vals, n, from);
@@ -101,8 +101,8 @@ static void drop_since(void)
  * them: user replay reads 0 for them on the H100 with CUPTI 13.0), and these counters do not
  * depend on what L2 holds, so no flush precedes the launches. Values are kept in r; what goes
  * wrong is recorded in r->metrics_status/reason, never in the case's status. */
-void vb_runner_metrics_pass(const struct vb_variant *v, void *state, int device,
-                            const struct vb_sampling *cfg, struct vb_case_result *r)
+void vb_runner_metrics_pass(const struct vb_family *f, const struct vb_variant *v, void *state,
+                            int device, const struct vb_sampling *cfg, struct vb_case_result *r)
 {
     struct vb_err err;
     CUcontext ctx;
@@ -126,8 +126,8 @@ void vb_runner_metrics_pass(const struct vb_variant *v, void *state, int device,
     if (!cfg->profiler) return; /* only DRAM and L2 counters: the second sweep's */
     take_before(r);
     vb_nvtx_push("metrics pass");
-    rc = profile(cfg->profiler, v, state, device, ctx, NULL, &r->metrics, &r->nmetrics, &passes,
-                 &err);
+    rc = profile(cfg->profiler, f, v, state, device, ctx, NULL, &r->metrics, &r->nmetrics,
+                 &passes, &err);
     vb_nvtx_pop();
     drop_since();
     r->metrics_passes += passes;
@@ -140,9 +140,10 @@ void vb_runner_metrics_pass(const struct vb_variant *v, void *state, int device,
     r->gst_efficiency = vb_metric_values_gst(r->metrics, r->nmetrics);
 }
 
-int vb_runner_metrics_again(const struct vb_variant *v, const struct vb_point *p, int device,
-                            const struct vb_sampling *cfg, struct vb_metric_value **vals,
-                            size_t *n, int *passes, double *ns, struct vb_err *err)
+int vb_runner_metrics_again(const struct vb_family *f, const struct vb_variant *v,
+                            const struct vb_point *p, int device, const struct vb_sampling *cfg,
+                            struct vb_metric_value **vals, size_t *n, int *passes, double *ns,
+                            struct vb_err *err)
 {
     void *state = NULL;
     CUcontext ctx;
@@ -153,7 +154,7 @@ int vb_runner_metrics_again(const struct vb_variant *v, const struct vb_point *p
     if (VB_CUDA(err, cudaSetDevice(device)) || vb_gpu_current_ctx(&ctx, err)) return -1;
     drop_since();
     vb_nvtx_push("metrics pass: DRAM and L2 counters");
-    if (v->setup(v->tag, p, &state, err)) {
+    if (f->ops->setup(v->tag, p, &state, err)) {
         vb_err_context(err, "setup");
         vb_nvtx_pop();
         return -1;
@@ -161,9 +162,9 @@ int vb_runner_metrics_again(const struct vb_variant *v, const struct vb_point *p
     /* the flush's buffers are made before the hook needs them */
     rc = vb_cold_before(cfg->cold, &mhz, err);
     if (!rc)
-        rc = profile(cfg->profiler_cache, v, state, device, ctx,
+        rc = profile(cfg->profiler_cache, f, v, state, device, ctx,
                      cfg->cold ? vb_cold_launch_hook : NULL, vals, n, passes, err);
-    v->teardown(state);
+    f->ops->teardown(state);
     vb_nvtx_pop();
     drop_since();
     *ns = vb_runner_mono_ns() - t0;

@@ -287,12 +287,12 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
     if (dev_null && vb_store_put(s, "UPDATE cases SET device_id = NULL WHERE id = ?", NULL, err,
                                  "i", cid))
         goto fail;
-    for (i = 0; i < r->family->naxes; i++)
-        if (vb_store_put(s, aq, NULL, err, "itit", cid, r->family->axes[i].name,
-                         (int64_t)r->point.v[i],
-                         r->family->axes[i].labels ? r->family->axes[i].labels[r->point.v[i]]
-                                                   : NULL))
+    for (i = 0; i < r->variant->problem->naxes; i++) {
+        const struct vb_axis *x = &r->variant->problem->axes[i]; /* the case's axes */
+        if (vb_store_put(s, aq, NULL, err, "itit", cid, x->name, (int64_t)r->point.v[i],
+                         x->labels ? x->labels[r->point.v[i]] : NULL))
             goto fail;
+    }
     sids = malloc(sizeof *sids * (size_t)(r->nsamples ? r->nsamples : 1));
     if (!sids) {
         vb_err_set(err, VB_E_SYS, "out of memory");

@@ -38,16 +38,15 @@ int vb_sweep_check(struct vb_sweep *s, struct vb_err *err)
 {
     static struct vb_point pts[VB_SWEEP_MAX_POINTS];
     const struct vb_problem *pbs[VB_MAX_PROBLEMS];
-    struct vb_family view;
     int i, k, np, any = 0;
     for (i = 0; vb_families[i]; i++) {
-        if (!selected(vb_families[i], s->filter)) continue;
+        const struct vb_family *f = vb_families[i];
+        if (!selected(f, s->filter)) continue;
         any = 1;
-        np = vb_family_problems(vb_families[i], pbs, VB_MAX_PROBLEMS);
+        np = vb_family_problems(f, pbs, VB_MAX_PROBLEMS);
         for (k = 0; k < np && k < VB_MAX_PROBLEMS; k++) {
-            if (!problem_selected(vb_families[i], pbs[k], s->filter)) continue;
-            vb_problem_view(vb_families[i], pbs[k], &view);
-            if (vb_axes_expand(&view, s->axes, pts, VB_SWEEP_MAX_POINTS, err) < 0) return -1;
+            if (!problem_selected(f, pbs[k], s->filter)) continue;
+            if (vb_axes_expand(f, pbs[k], s->axes, pts, VB_SWEEP_MAX_POINTS, err) < 0) return -1;
         }
     }
     if (!any)
@@ -65,26 +64,25 @@ int vb_sweep_count(struct vb_sweep *s)
 {
     static struct vb_point pts[VB_SWEEP_MAX_POINTS];
     const struct vb_problem *pbs[VB_MAX_PROBLEMS];
-    struct vb_family view;
     struct vb_err err;
     int i, j, k, np, npts, total = 0, ndev = s->first < 0 ? 1 : s->last - s->first + 1;
     for (i = 0; vb_families[i]; i++) {
-        np = vb_family_problems(vb_families[i], pbs, VB_MAX_PROBLEMS);
+        const struct vb_family *f = vb_families[i];
+        np = vb_family_problems(f, pbs, VB_MAX_PROBLEMS);
         for (k = 0; k < np && k < VB_MAX_PROBLEMS; k++) {
-            vb_problem_view(vb_families[i], pbs[k], &view);
-            npts = vb_axes_expand(&view, s->axes, pts, VB_SWEEP_MAX_POINTS, &err);
+            npts = vb_axes_expand(f, pbs[k], s->axes, pts, VB_SWEEP_MAX_POINTS, &err);
             if (npts < 0) continue;
-            for (j = 0; j < view.nvariants; j++)
-                if (view.variants[j].problem == pbs[k] &&
-                    vb_variant_matches(&view, &view.variants[j], s->filter))
-                    total += npts * ((view.variants[j].flags & VB_GPU) ? ndev : 1);
+            for (j = 0; j < f->nvariants; j++)
+                if (f->variants[j].problem == pbs[k] &&
+                    vb_variant_matches(f, &f->variants[j], s->filter))
+                    total += npts * ((f->variants[j].flags & VB_GPU) ? ndev : 1);
         }
     }
     return total;
 }
 
 struct oracle_job {
-    const struct vb_family *f;
+    const struct vb_problem *pb;
     const struct vb_point *p;
     double *out;
 };
@@ -93,29 +91,29 @@ static void oracle_part(size_t lo, size_t hi, void *ctx, int slot)
 {
     struct oracle_job *j = ctx;
     (void)slot;
-    j->f->reference_part(j->p, j->out, lo, hi);
+    j->pb->reference_part(j->p, j->out, lo, hi);
 }
 
 /* parallel_oracle computes an element-wise reference on all cores; returns the parts used and
  * sets *seconds to its wall time. */
-static int parallel_oracle(const struct vb_family *f, const struct vb_point *p, double *out,
+static int parallel_oracle(const struct vb_problem *pb, const struct vb_point *p, double *out,
                            double *seconds)
 {
-    struct oracle_job j = {f, p, out};
+    struct oracle_job j = {pb, p, out};
     double t0 = vb_activity_now() * 1e-9;
-    int parts = vb_parallel_for(f->out_len(p), oracle_part, &j);
+    int parts = vb_parallel_for(pb->out_len(p), oracle_part, &j);
     *seconds = vb_activity_now() * 1e-9 - t0;
     return parts;
 }
 
-/* ensure_ref fills ref with the problem's reference answer at p (untimed: when no reference
- * case computes it). 0 or -1 with err. */
+/* ensure_ref fills ref with the reference answer of f's problem pb at p (untimed: when no
+ * reference case computes it). 0 or -1 with err. */
 static int ensure_ref(const struct vb_family *f, const struct vb_problem *pb,
                       const struct vb_point *p, double *ref, struct vb_err *err)
 {
-    if (!f->reference(p, ref, err)) return 0;
-    if (pb) return vb_err_context(err, "problem '%s/%s' reference", f->name, pb->name);
-    return vb_err_context(err, "family '%s' reference", f->name);
+    char what[160];
+    if (!pb->reference(p, ref, err)) return 0;
+    return vb_err_context(err, "%s reference", vb_problem_label(f, pb, what, sizeof what));
 }
 
 static void tally(struct vb_tally *t, const struct vb_case_result *r)
@@ -151,17 +149,17 @@ static int run_case(struct vb_sweep *s, const struct vb_sweep_events *ev,
     char label[400], slow_ref[160] = "";
     int rc;
     if (!ps->have_ref && (dev >= 0 || !(v->flags & VB_GPU))) { /* a skipped case needs none */
-        size_t n = f->out_len(p);
+        size_t n = pb->out_len(p);
         if (!ps->ref && !(ps->ref = malloc(sizeof *ps->ref * (n ? n : 1))))
             return vb_err_set(err, VB_E_SYS, "out of memory for the reference (%zu values)", n);
-        if (f->reference_part) /* element-wise: the oracle on all cores */
-            ps->parts = parallel_oracle(f, p, ps->ref, &ps->oracle_s);
+        if (pb->reference_part) /* element-wise: the oracle on all cores */
+            ps->parts = parallel_oracle(pb, p, ps->ref, &ps->oracle_s);
         else if (v->flags & VB_REFERENCE) oracle = ps->ref;
         else if (ensure_ref(f, pb, p, ps->ref, err)) return -1;
         ps->have_ref = 1;
     }
     snprintf(label, sizeof label, "%s/%s ", f->name, v->name);
-    vb_point_format(f, p, label + strlen(label), sizeof label - strlen(label));
+    vb_point_format(pb, p, label + strlen(label), sizeof label - strlen(label));
     if (ev->case_begin) ev->case_begin(ev->ctx, label);
     /* --quick (no minimum of CPU samples): a single-core reference that would take longer than
      * its budget, as the oracle's time on all cores says, is not run */
@@ -190,14 +188,14 @@ static int run_case(struct vb_sweep *s, const struct vb_sweep_events *ev,
     return rc;
 }
 
-/* run_problem runs every selected variant of problem pb (f: the family as vb_problem_view
- * shows it for pb) at every point on device dev (-1: none). */
+/* run_problem runs every selected variant of f's problem pb at every point on device dev (-1:
+ * none). */
 static int run_problem(struct vb_sweep *s, const struct vb_sweep_events *ev,
                        const struct vb_family *f, const struct vb_problem *pb, int dev,
                        struct vb_err *err)
 {
     static struct vb_point pts[VB_SWEEP_MAX_POINTS];
-    int np = vb_axes_expand(f, s->axes, pts, VB_SWEEP_MAX_POINTS, err), k, j, rc = 0;
+    int np = vb_axes_expand(f, pb, s->axes, pts, VB_SWEEP_MAX_POINTS, err), k, j, rc = 0;
     for (k = 0; k < np && !vb_interrupted && !rc; k++) {
         struct point_state ps;
         memset(&ps, 0, sizeof ps);
@@ -227,10 +225,8 @@ int vb_sweep_run(struct vb_sweep *s, const struct vb_sweep_events *ev, struct vb
             if (!selected(f, s->filter)) continue;
             np = vb_family_problems(f, pbs, VB_MAX_PROBLEMS);
             for (k = 0; k < np && k < VB_MAX_PROBLEMS && !vb_interrupted; k++) {
-                struct vb_family view;
                 if (!problem_selected(f, pbs[k], s->filter)) continue;
-                vb_problem_view(f, pbs[k], &view);
-                if (run_problem(s, ev, &view, pbs[k], d, err)) return -1;
+                if (run_problem(s, ev, f, pbs[k], d, err)) return -1;
             }
             if (i < 64) s->tally.family_s[i] += vb_activity_now() * 1e-9 - t0;
         }

@@ -104,6 +104,13 @@ static int pick_device(const struct vb_activity *a)
     return n ? (int)ids[best] : 0;
 }
 
+/* What a traced program computes, as far as the store asks: nothing with axes. */
+static const struct vb_problem traced = {
+    .name = VB_TRACE_FAMILY,
+    .summary = "an unmodified program, one case per process",
+    .naxes = 0,
+};
+
 static void identity(struct vb_trace_case *t, const char *label, const char *how)
 {
     memset(t, 0, sizeof *t);
@@ -112,12 +119,12 @@ static void identity(struct vb_trace_case *t, const char *label, const char *how
     t->family.name = VB_TRACE_FAMILY;
     t->family.summary = "programs traced with varbench trace";
     t->family.seed = NULL;
-    t->family.naxes = 0;
     t->family.variants = &t->variant;
     t->family.nvariants = 1;
     t->variant.name = t->label;
     t->variant.summary = "an unmodified program traced with varbench trace";
     t->variant.flags = VB_GPU;
+    t->variant.problem = &traced;
     t->r.family = &t->family;
     t->r.variant = &t->variant;
     t->r.gpu_ci_pct = t->r.clock_min_mhz = t->r.clock_median_mhz = NAN;

@@ -26,7 +26,8 @@
 #define VB_TRACE_ENV_NAME "VARBENCH_TRACE_NAME"       /* the variant name of the cases */
 #define VB_TRACE_ENV_METRICS "VARBENCH_TRACE_METRICS" /* resolved metric names, comma-separated */
 
-/* One traced process as a case. Owns everything r points to. */
+/* One traced process as a case. Owns everything r points to, but the variant's problem (one
+ * without axes, shared); the family has no ops: a traced case is stored, never run. */
 struct vb_trace_case {
     struct vb_family family;
     struct vb_variant variant;

@@ -18,6 +18,15 @@ const struct vb_family *fx_family(const char *name)
     return NULL;
 }
 
+const struct vb_problem *fx_problem(const char *fam, const char *name)
+{
+    const struct vb_family *f = fx_family(fam);
+    int j;
+    for (j = 0; f && j < f->nvariants; j++)
+        if (!name || !strcmp(f->variants[j].problem->name, name)) return f->variants[j].problem;
+    return NULL;
+}
+
 int fx_variant(const char *full, const struct vb_family **f, const struct vb_variant **v)
 {
     const char *slash = strchr(full, '/');
@@ -81,7 +90,7 @@ int fx_write_run(struct vb_store *s, const char *gpu, const struct fx_case *case
             return vb_err_set(err, VB_E_USAGE, "fixture: bad case %d", i);
         }
         r.point.v[0] = r.point.v[1] = cases[i].n;
-        vb_point_format(r.family, &r.point, r.axes, sizeof r.axes);
+        vb_point_format(r.variant->problem, &r.point, r.axes, sizeof r.axes);
         r.device = 0;
         r.status = status_of(cases[i].status);
         r.max_abs_err = r.max_rel_err = 0;

@@ -17,6 +17,9 @@ struct fx_case {
 
 /* fx_family returns the family called name, or NULL. */
 const struct vb_family *fx_family(const char *name);
+/* fx_problem returns problem name of family fam (name NULL: the family's first, the only one of
+ * a one-function family), or NULL. */
+const struct vb_problem *fx_problem(const char *fam, const char *name);
 /* fx_variant finds "family/variant"; 0, or -1 when the catalog has no such variant. */
 int fx_variant(const char *full, const struct vb_family **f, const struct vb_variant **v);
 /* fx_tmp_path writes a fresh path for `name` in $TMPDIR (or /tmp), removing what was there. */

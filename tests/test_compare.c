@@ -136,7 +136,7 @@ static int put_case(struct vb_store *s, int64_t run, const struct ph_case *c, ui
         return vb_err_set(err, VB_E_USAGE, "fixture: bad case '%s'", c->variant);
     gpu = (r.variant->flags & VB_GPU) != 0;
     r.point.v[0] = r.point.v[1] = 1000;
-    vb_point_format(r.family, &r.point, r.axes, sizeof r.axes);
+    vb_point_format(r.variant->problem, &r.point, r.axes, sizeof r.axes);
     r.device = gpu ? 0 : -1;
     for (k = 0; k < VB_STATUS_COUNT; k++)
         if (!strcmp(vb_status_name((enum vb_status)k), c->status)) r.status = (enum vb_status)k;

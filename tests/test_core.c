@@ -97,32 +97,34 @@ int test_axes_values(const char *arg)
     static const char *const fruit[] = {"apple", "pear"};
     static const struct vb_axis ax[] = {{"n", "count", {10}, 1, 1, 100000000, NULL, NULL},
                                         {"fruit", "kind", {0, 1}, 2, 0, 1, fruit, NULL}};
-    struct vb_family f = {.name = "fx", .axes = ax, .naxes = 2};
+    const struct vb_problem pb = {.name = "fx", .summary = "fixture", .axes = ax, .naxes = 2};
+    const struct vb_family f = {.name = "fx"};
     struct vb_overrides ov = {0};
     struct vb_point p[8];
     struct vb_err err;
     char buf[64];
     ASSERT_OK(vb_axes_parse(&ov, "n=1e7,5", &err));
-    ASSERT_INT_EQ(vb_axes_expand(&f, &ov, p, 8, &err), 4);
+    ASSERT_INT_EQ(vb_axes_expand(&f, &pb, &ov, p, 8, &err), 4);
     ASSERT_INT_EQ(p[0].v[0], 10000000);
     ASSERT_INT_EQ(p[3].v[0], 5);
-    ASSERT_STR_EQ(vb_point_format(&f, &p[1], buf, sizeof buf), "n=10000000,fruit=pear");
+    ASSERT_STR_EQ(vb_point_format(&pb, &p[1], buf, sizeof buf), "n=10000000,fruit=pear");
     ASSERT_OK(vb_axes_parse(&ov, "fruit=pear", &err));
-    ASSERT_INT_EQ(vb_axes_expand(&f, &ov, p, 8, &err), 2);
+    ASSERT_INT_EQ(vb_axes_expand(&f, &pb, &ov, p, 8, &err), 2);
     ASSERT_INT_EQ(p[0].v[1], 1);
     ov.n = 1; /* the fruit= above dropped, to give another */
     ASSERT_OK(vb_axes_parse(&ov, "fruit=plum", &err));
-    ASSERT_INT_EQ(vb_axes_expand(&f, &ov, p, 8, &err), -1);
+    ASSERT_INT_EQ(vb_axes_expand(&f, &pb, &ov, p, 8, &err), -1);
+    ASSERT_CONTAINS(err.msg, "axis 'fruit' of family 'fx'");
     ASSERT_CONTAINS(err.msg, "one of apple, pear");
     ov.n = 1;
     ASSERT_OK(vb_axes_parse(&ov, "fruit=0", &err)); /* an index is not a label */
-    ASSERT_INT_EQ(vb_axes_expand(&f, &ov, p, 8, &err), -1);
+    ASSERT_INT_EQ(vb_axes_expand(&f, &pb, &ov, p, 8, &err), -1);
     const char *bad[] = {"n=abc", "n=1.5", "n=1e400", "n=0", "n=0x40", "n=inf", "n=100,1e2",
                          "n=7,7"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct vb_overrides o2 = {0};
         ASSERT_OK(vb_axes_parse(&o2, bad[i], &err));
-        ASSERT_INT_EQ(vb_axes_expand(&f, &o2, p, 8, &err), -1);
+        ASSERT_INT_EQ(vb_axes_expand(&f, &pb, &o2, p, 8, &err), -1);
         ASSERT_INT_EQ(err.code, VB_E_USAGE);
     }
     return 0;
@@ -131,31 +133,32 @@ int test_axes_values(const char *arg)
 int test_axes_expand(const char *arg)
 {
     const struct vb_family *f = fx_family("mesh");
+    const struct vb_problem *pb = fx_problem("mesh", NULL);
     struct vb_overrides ov = {0};
     struct vb_point p[16];
     struct vb_err err;
-    ASSERT(f);
+    ASSERT(f && pb);
     /* defaults: ny follows nx, so the meshes are square */
-    ASSERT_INT_EQ(vb_axes_expand(f, NULL, p, 16, &err), 2);
+    ASSERT_INT_EQ(vb_axes_expand(f, pb, NULL, p, 16, &err), 2);
     ASSERT_INT_EQ(p[0].v[0], 1000);
     ASSERT_INT_EQ(p[0].v[1], 1000);
     ASSERT_INT_EQ(p[1].v[0], 4000);
     ASSERT_INT_EQ(p[1].v[1], 4000);
     ASSERT_OK(vb_axes_parse(&ov, "nx=10,20,30", &err));
-    ASSERT_INT_EQ(vb_axes_expand(f, &ov, p, 16, &err), 3);
+    ASSERT_INT_EQ(vb_axes_expand(f, pb, &ov, p, 16, &err), 3);
     ASSERT_INT_EQ(p[2].v[1], 30);
     ASSERT(ov.o[0].used);
     /* both given: the cartesian product, last axis fastest */
     ASSERT_OK(vb_axes_parse(&ov, "ny=5,6", &err));
-    ASSERT_INT_EQ(vb_axes_expand(f, &ov, p, 16, &err), 6);
+    ASSERT_INT_EQ(vb_axes_expand(f, pb, &ov, p, 16, &err), 6);
     ASSERT_INT_EQ(p[1].v[0], 10);
     ASSERT_INT_EQ(p[1].v[1], 6);
     ASSERT_INT_EQ(p[5].v[0], 30);
     /* capacity and range are enforced */
-    ASSERT_INT_EQ(vb_axes_expand(f, &ov, p, 4, &err), -1);
+    ASSERT_INT_EQ(vb_axes_expand(f, pb, &ov, p, 4, &err), -1);
     memset(&ov, 0, sizeof ov);
     ASSERT_OK(vb_axes_parse(&ov, "nx=1", &err));
-    ASSERT_INT_EQ(vb_axes_expand(f, &ov, p, 16, &err), -1);
+    ASSERT_INT_EQ(vb_axes_expand(f, pb, &ov, p, 16, &err), -1);
     ASSERT_CONTAINS(err.msg, "outside");
     return 0;
 }
@@ -172,27 +175,42 @@ int test_registry_catalog(const char *arg)
     return 0;
 }
 
-/* The registry rejects a catalog with a duplicate variant, a missing hook or no reference. */
+/* The registry rejects a catalog with a duplicate variant, a missing hook (a variant's run or
+ * one of the family's ops), a variant that computes no problem, or no reference. */
 int test_registry_rejects(const char *arg)
 {
     const struct vb_family *f = fx_family("mesh");
     struct vb_family bad = *f;
     struct vb_variant vs[8];
+    struct vb_variant_ops ops = *f->ops;
     const struct vb_family *list[2] = {&bad, NULL};
     struct vb_err err;
     memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
     bad.variants = vs;
+    bad.ops = &ops;
+    ASSERT_OK(vb_registry_check(list, &err)); /* the copy as it is passes */
+    ops.fetch = NULL;
+    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_CONTAINS(err.msg, "family 'mesh' lacks a hook");
+    bad.ops = NULL;
+    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_CONTAINS(err.msg, "family 'mesh' lacks a hook");
+    bad.ops = f->ops;
+    vs[4].problem = NULL;
+    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_CONTAINS(err.msg, "variant 'mesh/device-mesh-pinned' computes no problem");
+    memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
     vs[2].name = vs[1].name;
     ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
     ASSERT_CONTAINS(err.msg, "twice");
     memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
     vs[3].run = NULL;
     ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
-    ASSERT_CONTAINS(err.msg, "hook");
+    ASSERT_CONTAINS(err.msg, "variant 'mesh/device-mesh' lacks a hook (run)");
     memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
-    vs[0].flags = 0;
+    vs[0].flags = 0; /* a one-problem family's problem is named as the family */
     ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
-    ASSERT_CONTAINS(err.msg, "reference");
+    ASSERT_CONTAINS(err.msg, "family 'mesh' has 0 CPU references");
     memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
     vs[1].name = "Host Mesh";
     ASSERT_INT_EQ(vb_registry_check(list, &err), -1);

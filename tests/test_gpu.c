@@ -55,27 +55,27 @@ static int ranges_named(const struct vb_activity *a, const char *text)
     return n;
 }
 
-/* test_points: the default points of f (a problem view) with each integer axis held at its
- * first default, then the extra points for variant `full`. Returns how many, or -1. */
-static int test_points(const struct vb_family *f, const char *full, struct vb_point *pts, int cap,
-                       struct vb_err *err)
+/* test_points: the default points of f's problem pb with each integer axis held at its first
+ * default, then the extra points for variant `full`. Returns how many, or -1. */
+static int test_points(const struct vb_family *f, const struct vb_problem *pb, const char *full,
+                       struct vb_point *pts, int cap, struct vb_err *err)
 {
     struct vb_overrides ov;
     int a, n, k, i, got;
     char arg[96];
     memset(&ov, 0, sizeof ov);
-    for (a = 0; a < f->naxes; a++) {
-        if (f->axes[a].labels || f->axes[a].same_as) continue;
-        snprintf(arg, sizeof arg, "%s=%ld", f->axes[a].name, f->axes[a].defaults[0]);
+    for (a = 0; a < pb->naxes; a++) {
+        if (pb->axes[a].labels || pb->axes[a].same_as) continue;
+        snprintf(arg, sizeof arg, "%s=%ld", pb->axes[a].name, pb->axes[a].defaults[0]);
         if (vb_axes_parse(&ov, arg, err)) return -1;
     }
-    if ((n = vb_axes_expand(f, &ov, pts, cap, err)) < 0) return -1;
+    if ((n = vb_axes_expand(f, pb, &ov, pts, cap, err)) < 0) return -1;
     for (k = 0; k < (int)(sizeof extra / sizeof extra[0]); k++) {
         if (fnmatch(extra[k].glob, full, 0)) continue;
         memset(&ov, 0, sizeof ov);
         for (i = 0; i < 2 && extra[k].axes[i]; i++)
             if (vb_axes_parse(&ov, extra[k].axes[i], err)) return -1;
-        if ((got = vb_axes_expand(f, &ov, pts + n, cap - n, err)) < 0) return -1;
+        if ((got = vb_axes_expand(f, pb, &ov, pts + n, cap - n, err)) < 0) return -1;
         n += got;
     }
     return n;
@@ -86,23 +86,21 @@ static int one_point(const struct vb_family *f, const struct vb_variant *v, cons
 
 int test_gpu_variant(const char *full)
 {
-    const struct vb_family *fam;
+    const struct vb_family *f;
     const struct vb_variant *v;
-    struct vb_family f; /* the family as the variant's problem shows it */
     struct vb_point pts[8];
     struct vb_err err;
     int ndev, n, k;
-    ASSERT_INT_EQ(fx_variant(full, &fam, &v), 0);
-    vb_variant_view(fam, v, &f);
+    ASSERT_INT_EQ(fx_variant(full, &f, &v), 0);
     if (vb_gpu_count(&ndev, &err)) {
         fprintf(stderr, "skip: %s\n", err.msg);
         return VB_TEST_SKIP;
     }
     ASSERT_OK(vb_activity_start(&err));
-    n = test_points(&f, full, pts, 8, &err);
+    n = test_points(f, v->problem, full, pts, 8, &err);
     ASSERT(n > 0);
     for (k = 0; k < n; k++)
-        if (one_point(&f, v, full, &pts[k])) return 1;
+        if (one_point(f, v, full, &pts[k])) return 1;
     vb_activity_stop();
     return 0;
 }
@@ -121,9 +119,9 @@ static int one_point(const struct vb_family *f, const struct vb_variant *v, cons
     double *ref;
     char setup[512];
     struct vb_run_info info = {"suite", "test", NULL, "test", "test", ""};
-    ref = malloc(sizeof *ref * f->out_len(&p));
+    ref = malloc(sizeof *ref * v->problem->out_len(&p));
     ASSERT(ref);
-    ASSERT_OK(f->reference(&p, ref, &err));
+    ASSERT_OK(v->problem->reference(&p, ref, &err));
     vb_sampling_quick(&cfg);
     vb_phase_setup_take(NULL, 0);
     vb_runner_case(f, v, &p, 0, NULL, ref, NULL, &cfg, &r);
@@ -143,7 +141,7 @@ static int one_point(const struct vb_family *f, const struct vb_variant *v, cons
     if (v->flags & VB_EXPECT_WRONG) {
         /* caught: wrong, with its error stored, on the verify sample of every run */
         ASSERT_STR_EQ(vb_status_name(r.status), "wrong-result");
-        ASSERT(r.max_abs_err > f->atol);
+        ASSERT(r.max_abs_err > v->problem->atol);
     } else {
         ASSERT_STR_EQ(vb_status_name(r.status), "ok");
     }

@@ -51,15 +51,15 @@ int test_gufunc_seed_hermite(const char *arg)
     return 0;
 }
 
-/* float32 arithmetic (what the kernels do) stays within the family's tolerance of the double
+/* float32 arithmetic (what the kernels do) stays within the problem's tolerance of the double
  * reference over the input range and every cols up to 64, for both functions. */
 int test_gufunc_float_within_tolerance(const char *arg)
 {
-    const struct vb_family *f = fx_family("gufunc");
+    const struct vb_problem *pb = fx_problem("gufunc", NULL);
     float fo[64];
     double got[64], ref[64], ma, mr, worst = 0;
     int i, func, cols, k;
-    ASSERT(f);
+    ASSERT(pb);
     for (func = 0; func < 2; func++)
         for (cols = 2; cols <= 64; cols *= 2)
             for (k = 0; k <= 3000; k++) {
@@ -72,10 +72,10 @@ int test_gufunc_float_within_tolerance(const char *arg)
                     vb_hermite_d(x, cols, ref, 1);
                 }
                 for (i = 0; i < cols; i++) got[i] = fo[i];
-                if (vb_compare(got, ref, (size_t)cols, f->atol, f->rtol, &ma, &mr))
+                if (vb_compare(got, ref, (size_t)cols, pb->atol, pb->rtol, &ma, &mr))
                     TEST_FAIL_("func %d cols %d x %.9g: max abs %g rel %g", func, cols, x, ma, mr);
                 if (mr > worst) worst = mr;
             }
-    printf("worst relative error of float32 over the range: %g (rtol %g)\n", worst, f->rtol);
+    printf("worst relative error of float32 over the range: %g (rtol %g)\n", worst, pb->rtol);
     return 0;
 }

@@ -12,13 +12,13 @@
 /* nx = ny = 3: lat1 in {29, 30, 31} along x, lon1 in {99, 100, 101} along y. */
 int test_mesh_reference_hand(const char *arg)
 {
-    const struct vb_family *f = fx_family("mesh");
+    const struct vb_problem *pb = fx_problem("mesh", NULL);
     struct vb_point p = {{3, 3}};
     struct vb_err err;
     double out[9];
-    ASSERT(f);
-    ASSERT_INT_EQ(f->out_len(&p), 9);
-    ASSERT_OK(f->reference(&p, out, &err));
+    ASSERT(pb);
+    ASSERT_INT_EQ(pb->out_len(&p), 9);
+    ASSERT_OK(pb->reference(&p, out, &err));
     ASSERT_NEAR(out[0], 0.00030695340453264116, 1e-18); /* (29, 99) */
     ASSERT_NEAR(out[2], 0.00030234701250211128, 1e-18); /* (31, 99) */
     ASSERT_NEAR(out[4], 5.7117567014858903e-05, 1e-18); /* (30, 100) */
@@ -51,7 +51,7 @@ int test_runner_cpu_and_skip(const char *arg)
     double *ref = malloc(sizeof *ref * 64 * 48);
     struct vb_err err;
     ASSERT(ref);
-    ASSERT_OK(f->reference(&p, ref, &err));
+    ASSERT_OK(f->variants[0].problem->reference(&p, ref, &err));
     vb_sampling_quick(&cfg);
     vb_runner_case(f, &f->variants[0], &p, -1, NULL, ref, NULL, &cfg, &r);
     ASSERT_STR_EQ(vb_status_name(r.status), "ok");
@@ -135,15 +135,25 @@ static void fx_teardown(void *state)
 {
     free(state);
 }
-static const struct vb_variant fx_variants[] = {
-    {"right", "writes the reference", VB_REFERENCE, FX_RIGHT, fx_setup, fx_run, fx_poison, fx_fetch, fx_teardown, NULL},
-    {"off", "one element off by 1e-3", 0, FX_OFF, fx_setup, fx_run, fx_poison, fx_fetch, fx_teardown, NULL},
-    {"hole", "leaves half the output unwritten", 0, FX_HOLE, fx_setup, fx_run, fx_poison, fx_fetch, fx_teardown, NULL},
-    {"fails", "every run fails", 0, FX_FAILS, fx_setup, fx_run, fx_poison, fx_fetch, fx_teardown, NULL},
-};
 static const struct vb_axis fx_axes[] = {{"n", "elements", {16}, 1, 16, 16, NULL, NULL}};
-static const struct vb_family runner_fixture = {"fixture", "runner fixture", "none", fx_axes, 1,
-                                           fx_variants, 4, fx_len, fx_ref, 0, 1e-9};
+static const struct vb_problem fx_fn = {.name = "fixture", .summary = "0.5 i + 1",
+                                        .axes = fx_axes, .naxes = 1, .out_len = fx_len,
+                                        .reference = fx_ref, .atol = 0, .rtol = 1e-9};
+static const struct vb_variant_ops fx_ops = {.setup = fx_setup, .poison = fx_poison,
+                                             .fetch = fx_fetch, .teardown = fx_teardown};
+static const struct vb_variant fx_variants[] = {
+    {.name = "right", .summary = "writes the reference", .flags = VB_REFERENCE, .tag = FX_RIGHT,
+     .run = fx_run, .problem = &fx_fn},
+    {.name = "off", .summary = "one element off by 1e-3", .tag = FX_OFF, .run = fx_run,
+     .problem = &fx_fn},
+    {.name = "hole", .summary = "leaves half the output unwritten", .tag = FX_HOLE, .run = fx_run,
+     .problem = &fx_fn},
+    {.name = "fails", .summary = "every run fails", .tag = FX_FAILS, .run = fx_run,
+     .problem = &fx_fn},
+};
+static const struct vb_family runner_fixture = {.name = "fixture", .summary = "runner fixture",
+                                                .seed = "none", .ops = &fx_ops,
+                                                .variants = fx_variants, .nvariants = 4};
 
 int test_runner_wrong_results(const char *arg)
 {

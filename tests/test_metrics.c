@@ -192,9 +192,9 @@ static int measure(struct vb_profiler *prof, const char *full, const char *axes,
     snprintf(buf, sizeof buf, "%s", axes);
     for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
         ASSERT_OK(vb_axes_parse(&ov, tok, &err));
-    ASSERT_INT_EQ(vb_axes_expand(f, &ov, &p, 1, &err), 1);
-    ASSERT((ref = malloc(sizeof *ref * f->out_len(&p))));
-    ASSERT_OK(f->reference(&p, ref, &err));
+    ASSERT_INT_EQ(vb_axes_expand(f, v->problem, &ov, &p, 1, &err), 1);
+    ASSERT((ref = malloc(sizeof *ref * v->problem->out_len(&p))));
+    ASSERT_OK(v->problem->reference(&p, ref, &err));
     vb_sampling_quick(&cfg);
     cfg.max_samples = 3;
     cfg.profiler = prof;

@@ -326,17 +326,20 @@ static void purpose_fetch(void *state, double *out)
 {
     memcpy(out, state, 4 * sizeof(double));
 }
-static const struct vb_variant purpose_variants[] = {
-    {.name = "off-by-one", .summary = "wrong on purpose", .flags = VB_EXPECT_WRONG,
-     .setup = purpose_setup, .run = purpose_run, .poison = purpose_poison,
-     .fetch = purpose_fetch, .teardown = free},
-};
 static const struct vb_axis purpose_axes[] = {{.name = "n", .doc = "elements", .defaults = {4},
                                                .ndefaults = 1, .min = 4, .max = 4}};
+static const struct vb_problem purpose_fn = {
+    .name = "purpose", .summary = "four numbers", .axes = purpose_axes, .naxes = 1,
+    .out_len = purpose_len, .reference = purpose_ref, .atol = 0, .rtol = 1e-12};
+static const struct vb_variant_ops purpose_ops = {
+    .setup = purpose_setup, .poison = purpose_poison, .fetch = purpose_fetch, .teardown = free};
+static const struct vb_variant purpose_variants[] = {
+    {.name = "off-by-one", .summary = "wrong on purpose", .flags = VB_EXPECT_WRONG,
+     .run = purpose_run, .problem = &purpose_fn},
+};
 static const struct vb_family purpose_family = {
     .name = "purpose", .summary = "a variant wrong on purpose", .seed = "none",
-    .axes = purpose_axes, .naxes = 1, .variants = purpose_variants, .nvariants = 1,
-    .out_len = purpose_len, .reference = purpose_ref, .atol = 0, .rtol = 1e-12};
+    .ops = &purpose_ops, .variants = purpose_variants, .nvariants = 1};
 
 /* set_start rewrites run id's start time in the file at path (what a merge of runs taken
  * elsewhere, or a clock, can make of the ids' order). */

@@ -119,6 +119,8 @@ int test_trace_case(const char *arg)
     ASSERT(a.kernels == NULL); /* moved */
     ASSERT_STR_EQ(t.r.family->name, "trace");
     ASSERT_STR_EQ(t.r.variant->name, "t38.py");
+    ASSERT(t.r.variant->problem); /* what the store reads the case's axes from: none */
+    ASSERT_INT_EQ(t.r.variant->problem->naxes, 0);
     ASSERT_STR_EQ(t.r.stop_reason, "exit (pid 7)");
     ASSERT_INT_EQ(t.r.status, VB_STATUS_OK);
     ASSERT_INT_EQ(t.r.nsamples, 1);

@@ -14,19 +14,6 @@
 
 VB_FFT_DEFINE(float, f)
 
-/* problem: the ufunc problem called name, as its variants see the family. */
-static const struct vb_family *problem(const char *name, struct vb_family *view)
-{
-    const struct vb_family *f = fx_family("ufunc");
-    int j;
-    for (j = 0; f && j < f->nvariants; j++)
-        if (f->variants[j].problem && !strcmp(f->variants[j].problem->name, name)) {
-            vb_variant_view(f, &f->variants[j], view);
-            return view;
-        }
-    return NULL;
-}
-
 /* The seed's CUDA C++ clamp, copied with its bug (`x > xmin` where `x > xmax` was meant): every
  * x above xmin comes back as xmax. Kept here, wrong on purpose, to show the check catches it. */
 static float seed_clamp(float x, float xmin, float xmax)
@@ -48,7 +35,7 @@ static float our_clamp(float x, float lo, float hi)
 /* clamp_wrong: how many of n inputs spread over [-2, 2] fn clamps to [-1, 1] differently from the
  * clamp problem's reference function, under the problem's own tolerance: the check a variant's
  * answer goes through. */
-static size_t clamp_wrong(const struct vb_family *pb, float (*fn)(float, float, float), size_t n)
+static size_t clamp_wrong(const struct vb_problem *pb, float (*fn)(float, float, float), size_t n)
 {
     double *ref = malloc(sizeof *ref * n), *got = malloc(sizeof *got * n), ma, mr;
     size_t i, bad = n;
@@ -69,8 +56,7 @@ static size_t clamp_wrong(const struct vb_family *pb, float (*fn)(float, float, 
  * the family's exact check; the seed's fails it, on the inputs strictly inside (xmin, xmax). */
 int test_ufunc_clamp_seed_bug(const char *arg)
 {
-    struct vb_family view;
-    const struct vb_family *pb = problem("clamp", &view);
+    const struct vb_problem *pb = fx_problem("ufunc", "clamp");
     size_t bad;
     ASSERT(pb);
     ASSERT_NEAR(pb->atol, 0, 0); /* a clamp selects an input: nothing to round */
@@ -92,8 +78,7 @@ int test_ufunc_clamp_seed_bug(const char *arg)
  * within 2 ulp as glibc's are; the tolerances leave 10x of room over what is measured here. */
 int test_ufunc_float_within_tolerance(const char *arg)
 {
-    struct vb_family gv, cv;
-    const struct vb_family *g = problem("gaussian", &gv), *c = problem("cos", &cv);
+    const struct vb_problem *g = fx_problem("ufunc", "gaussian"), *c = fx_problem("ufunc", "cos");
     double got, ref, ma, mr, worst_g = 0, worst_c = 0;
     int k;
     ASSERT(g && c);
@@ -209,8 +194,7 @@ int test_ufunc_fft_mask(const char *arg)
  * the double reference. */
 int test_ufunc_fft_float_error(const char *arg)
 {
-    struct vb_family view;
-    const struct vb_family *pb = problem("fft-mask", &view);
+    const struct vb_problem *pb = fx_problem("ufunc", "fft-mask");
     struct vb_point p;
     struct vb_err err;
     size_t n, i;
@@ -250,9 +234,9 @@ int test_ufunc_fft_float_error(const char *arg)
     return 0;
 }
 
-/* The registry: ufunc's four problems, each with its axes, one CPU reference and variants;
- * and a problem with two references, or a family whose own function lacks a reference, is
- * refused. */
+/* The registry: ufunc's four problems, each with its axes, one CPU reference and variants,
+ * mesh's one named as the family; and a problem with two references, a variant that computes
+ * no problem, two problems of one name, or a resident CPU variant are refused. */
 int test_ufunc_registry_problems(const char *arg)
 {
     const struct vb_family *f = fx_family("ufunc");
@@ -270,7 +254,8 @@ int test_ufunc_registry_problems(const char *arg)
     ASSERT_STR_EQ(pbs[3]->name, "fft-mask");
     ASSERT_STR_EQ(pbs[3]->axes[0].name, "height");
     ASSERT_INT_EQ(vb_family_problems(fx_family("mesh"), pbs, VB_MAX_PROBLEMS), 1);
-    ASSERT(pbs[0] == NULL); /* mesh computes its own function */
+    ASSERT_STR_EQ(pbs[0]->name, "mesh"); /* one function: the family's name */
+    ASSERT_INT_EQ(vb_family_problems(f, NULL, 0), 4); /* counting only */
     ASSERT((size_t)f->nvariants <= sizeof vs / sizeof vs[0]);
     bad = *f;
     bad.variants = vs;
@@ -281,9 +266,15 @@ int test_ufunc_registry_problems(const char *arg)
     ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
     ASSERT_CONTAINS(err.msg, "problem 'ufunc/gaussian' has 2 CPU references");
     memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
-    vs[3].problem = NULL; /* clamp-cpu computing the family's own function, which ufunc lacks */
+    vs[3].problem = NULL; /* clamp-cpu computing nothing */
     ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
-    ASSERT_CONTAINS(err.msg, "lacks out_len");
+    ASSERT_CONTAINS(err.msg, "variant 'ufunc/clamp-cpu' computes no problem");
+    memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
+    twin = *vs[3].problem; /* clamp without its reference function */
+    twin.reference = NULL;
+    vs[3].problem = vs[4].problem = &twin;
+    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_CONTAINS(err.msg, "problem 'ufunc/clamp' lacks out_len");
     memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
     twin = *vs[0].problem; /* a second problem called gaussian */
     vs[3].problem = vs[4].problem = &twin;
@@ -307,33 +298,32 @@ int test_ufunc_cpu_cases(const char *arg)
     vb_sampling_quick(&cfg);
     for (j = 0; j < f->nvariants; j++) {
         const struct vb_variant *v = &f->variants[j];
-        struct vb_family view;
+        const struct vb_problem *pb = v->problem;
         struct vb_point p;
         struct vb_case_result r;
         struct vb_err err;
         double *ref;
         memset(&p, 0, sizeof p);
-        vb_variant_view(f, v, &view);
-        if (view.naxes == 2) {
+        if (pb->naxes == 2) {
             p.v[0] = 24;
             p.v[1] = 40;
         } else {
             p.v[0] = 10007;
         }
-        ref = malloc(sizeof *ref * view.out_len(&p));
+        ref = malloc(sizeof *ref * pb->out_len(&p));
         ASSERT(ref);
-        ASSERT_OK(view.reference(&p, ref, &err));
-        if (view.reference_part) { /* the oracle in parts equals the reference, bit for bit */
-            size_t n = view.out_len(&p), i;
+        ASSERT_OK(pb->reference(&p, ref, &err));
+        if (pb->reference_part) { /* the oracle in parts equals the reference, bit for bit */
+            size_t n = pb->out_len(&p), i;
             double *parts = malloc(sizeof *parts * n);
             ASSERT(parts);
             for (i = 0; i < n; i++) parts[i] = NAN;
-            view.reference_part(&p, parts, n / 3, n);
-            view.reference_part(&p, parts, 0, n / 3);
+            pb->reference_part(&p, parts, n / 3, n);
+            pb->reference_part(&p, parts, 0, n / 3);
             for (i = 0; i < n; i++) ASSERT(parts[i] == ref[i]);
             free(parts);
         }
-        vb_runner_case(&view, v, &p, -1, (v->flags & VB_GPU) ? "no CUDA device (test)" : NULL,
+        vb_runner_case(f, v, &p, -1, (v->flags & VB_GPU) ? "no CUDA device (test)" : NULL,
                        ref, NULL, &cfg, &r);
         if (v->flags & VB_GPU) {
             ASSERT_STR_EQ(vb_status_name(r.status), "skipped");

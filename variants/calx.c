@@ -180,34 +180,52 @@ static void traffic(const struct vb_point *p, struct vb_traffic *t)
     t->d2h_count = 1;
 }
 
-static const struct vb_variant variants[] = {
-    {"cpu-reference", "the convolution on one CPU core, in double (the oracle; timed for the crossover)",
-     VB_REFERENCE, CPU, setup, run_cpu, poison, fetch, teardown, NULL, NULL},
-    {"naive-inner", "the seed's race: block per output, thread per term, unsynchronised acc += term",
-     VB_GPU | VB_EXPECT_WRONG, NAIVE, setup, run_gpu, poison, fetch, teardown, traffic, NULL},
-    {"serial-inner", "thread per output, the inner sum serial in that thread (the seed's fix)", VB_GPU,
-     SERIAL, setup, run_gpu, poison, fetch, teardown, traffic, NULL},
-    {"reduce-inner", "warp per output, lanes over the terms, warp-shuffle reduction", VB_GPU,
-     REDUCE, setup, run_gpu, poison, fetch, teardown, traffic, NULL},
-};
-
 static const struct vb_axis axes[] = {
     {"model_size", "outputs x[i] (the seed's 960; swept to 1e7 for the CPU/GPU crossover)",
      {960, 10000, 100000, 1000000, 10000000}, 5, 1, 400000000, NULL, NULL},
     {"smooth_steps", "S: 2S+1 terms per output (the seed's 12)", {12}, 1, 1, 255, NULL, NULL},
 };
 
-const struct vb_family vb_family_calx = {
+static const struct vb_problem calx_fn = {
     .name = "calx",
-    .summary = "smoothing convolution (Lorenz-04): a racy inner loop, its serial fix, a reduction (FP64)",
-    .seed = "003_6d4d069bcf16c9eb.txt",
+    .summary = "x[i]: 2S+1 terms of a triangular smoothing kernel over the state z, in double",
     .axes = axes,
     .naxes = 2,
-    .variants = variants,
-    .nvariants = sizeof variants / sizeof variants[0],
     .out_len = out_len,
     .reference = reference,
     /* 2S+1 terms of size <= 1.1 summed in another order: float64 round-off is ~1e-15 */
     .atol = 1e-13,
     .rtol = 1e-12,
+};
+
+static const struct vb_variant_ops ops = {
+    .setup = setup,
+    .poison = poison,
+    .fetch = fetch,
+    .teardown = teardown,
+};
+
+static const struct vb_variant variants[] = {
+    {.name = "cpu-reference",
+     .summary = "the convolution on one CPU core, in double (the oracle; timed for the crossover)",
+     .flags = VB_REFERENCE, .tag = CPU, .run = run_cpu, .problem = &calx_fn},
+    {.name = "naive-inner",
+     .summary = "the seed's race: block per output, thread per term, unsynchronised acc += term",
+     .flags = VB_GPU | VB_EXPECT_WRONG, .tag = NAIVE, .run = run_gpu, .traffic = traffic,
+     .problem = &calx_fn},
+    {.name = "serial-inner",
+     .summary = "thread per output, the inner sum serial in that thread (the seed's fix)",
+     .flags = VB_GPU, .tag = SERIAL, .run = run_gpu, .traffic = traffic, .problem = &calx_fn},
+    {.name = "reduce-inner",
+     .summary = "warp per output, lanes over the terms, warp-shuffle reduction", .flags = VB_GPU,
+     .tag = REDUCE, .run = run_gpu, .traffic = traffic, .problem = &calx_fn},
+};
+
+const struct vb_family vb_family_calx = {
+    .name = "calx",
+    .summary = "smoothing convolution (Lorenz-04): a racy inner loop, its serial fix, a reduction (FP64)",
+    .seed = "003_6d4d069bcf16c9eb.txt",
+    .ops = &ops,
+    .variants = variants,
+    .nvariants = sizeof variants / sizeof variants[0],
 };

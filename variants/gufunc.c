@@ -209,19 +209,6 @@ static void traffic_scalar(const struct vb_point *p, struct vb_traffic *t)
     t->h2d_count = t->d2h_count = 1;
 }
 
-static const struct vb_variant variants[] = {
-    {"cpu-reference", "each row from its x on one CPU core, in double (the oracle)", VB_REFERENCE,
-     CPU, setup, run_cpu, poison, fetch, teardown, NULL, NULL},
-    {"row-sliced", "t2/t3: guvectorize (n)->(n) in place on [rows][cols]: all of it H2D and back",
-     VB_GPU, ROW_SLICED, setup, run_row_sliced, poison, fetch, teardown, traffic_row, NULL},
-    {"scalar-in", "()->(n): only X goes H2D, one thread writes its row of [rows][cols]", VB_GPU,
-     SCALAR_IN, setup, run_scalar, poison, fetch, teardown, traffic_scalar, NULL},
-    {"column-sliced", "transposed [cols][rows]: consecutive threads write consecutive addresses",
-     VB_GPU, COLUMN_SLICED, setup, run_scalar, poison, fetch, teardown, traffic_scalar, NULL},
-    {"row-sliced-smem", "row-major [rows][cols] staged in shared memory, written out coalesced",
-     VB_GPU, ROW_SLICED_SMEM, setup, run_scalar, poison, fetch, teardown, traffic_scalar, NULL},
-};
-
 static const char *const funcs[] = {"powsum", "hermite"};
 
 static const struct vb_axis axes[] = {
@@ -231,18 +218,53 @@ static const struct vb_axis axes[] = {
     {"cols", "values per row (N); the seed's 4", {4}, 1, 2, 64, NULL, NULL},
 };
 
-const struct vb_family vb_family_gufunc = {
+static const struct vb_problem gufunc_fn = {
     .name = "gufunc",
-    .summary = "a row of N values per scalar, one thread per row: the store-pattern ladder (FP32)",
-    .seed = "000_4f12d10000873a39.txt",
+    .summary = "each scalar x to a row of cols values (powsum or hermite), in double",
     .axes = axes,
     .naxes = 3,
-    .variants = variants,
-    .nvariants = sizeof variants / sizeof variants[0],
     .out_len = out_len,
     .reference = reference,
     /* float32 against double: the worst over x in [-1.5, 1.5] and cols up to 64 is 1/7 of this
      * (tests/test_gufunc.c holds it) */
     .atol = 5e-6,
     .rtol = 5e-6,
+};
+
+static const struct vb_variant_ops ops = {
+    .setup = setup,
+    .poison = poison,
+    .fetch = fetch,
+    .teardown = teardown,
+};
+
+static const struct vb_variant variants[] = {
+    {.name = "cpu-reference",
+     .summary = "each row from its x on one CPU core, in double (the oracle)",
+     .flags = VB_REFERENCE, .tag = CPU, .run = run_cpu, .problem = &gufunc_fn},
+    {.name = "row-sliced",
+     .summary = "t2/t3: guvectorize (n)->(n) in place on [rows][cols]: all of it H2D and back",
+     .flags = VB_GPU, .tag = ROW_SLICED, .run = run_row_sliced, .traffic = traffic_row,
+     .problem = &gufunc_fn},
+    {.name = "scalar-in",
+     .summary = "()->(n): only X goes H2D, one thread writes its row of [rows][cols]",
+     .flags = VB_GPU, .tag = SCALAR_IN, .run = run_scalar, .traffic = traffic_scalar,
+     .problem = &gufunc_fn},
+    {.name = "column-sliced",
+     .summary = "transposed [cols][rows]: consecutive threads write consecutive addresses",
+     .flags = VB_GPU, .tag = COLUMN_SLICED, .run = run_scalar, .traffic = traffic_scalar,
+     .problem = &gufunc_fn},
+    {.name = "row-sliced-smem",
+     .summary = "row-major [rows][cols] staged in shared memory, written out coalesced",
+     .flags = VB_GPU, .tag = ROW_SLICED_SMEM, .run = run_scalar, .traffic = traffic_scalar,
+     .problem = &gufunc_fn},
+};
+
+const struct vb_family vb_family_gufunc = {
+    .name = "gufunc",
+    .summary = "a row of N values per scalar, one thread per row: the store-pattern ladder (FP32)",
+    .seed = "000_4f12d10000873a39.txt",
+    .ops = &ops,
+    .variants = variants,
+    .nvariants = sizeof variants / sizeof variants[0],
 };

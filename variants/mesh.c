@@ -290,36 +290,59 @@ static void traffic_overlap(const struct vb_point *p, struct vb_traffic *t)
     traffic_arrays(p, 0, (int)((p->v[1] + per - 1) / per), t);
 }
 
-static const struct vb_variant variants[] = {
-    {"cpu-reference", "the function at every mesh point on one CPU core, in double (the oracle)",
-     VB_REFERENCE, CPU, setup, run_cpu, poison, fetch, teardown, NULL, NULL},
-    {"host-mesh", "t38: mesh built on the host, 4 full arrays H2D, kernel computes a, atan2 on host",
-     VB_GPU, HOST_MESH, setup, run_host_mesh, poison, fetch, teardown, traffic_host_mesh, NULL},
-    {"broadcast-scalars", "t39: host mesh, lat1/lon1 H2D, lat2/lon2/s as scalars, atan2 fused",
-     VB_GPU, BROADCAST, setup, run_broadcast, poison, fetch, teardown, traffic_broadcast, NULL},
-    {"device-mesh", "t40: mesh generated on the device by a 2D grid, no H2D, D2H to pageable",
-     VB_GPU, DEVICE, setup, run_device, poison, fetch, teardown, traffic_device, NULL},
-    {"device-mesh-pinned", "device mesh, D2H into page-locked host memory", VB_GPU, PINNED, setup,
-     run_device, poison, fetch, teardown, traffic_device, NULL},
-    {"device-mesh-overlap", "device mesh in 8 row chunks on 8 streams, pinned D2H overlaps kernels",
-     VB_GPU, OVERLAP, setup, run_overlap, poison, fetch, teardown, traffic_overlap, NULL},
-};
-
 static const struct vb_axis axes[] = {
     {"nx", "mesh columns (lat1 points, the contiguous index)", {1000, 4000}, 2, 2, 32768, NULL, NULL},
     {"ny", "mesh rows (lon1 points); follows nx unless given", {1000}, 1, 2, 32768, NULL, "nx"},
+};
+
+static const struct vb_problem mesh_fn = {
+    .name = "mesh",
+    .summary = "d = atan2(a, 1 - a) at every lat/lon mesh point against (30, 101), in double",
+    .axes = axes,
+    .naxes = 2,
+    .out_len = out_len,
+    .reference = reference,
+    .atol = 1e-15,
+    .rtol = 1e-12,
+};
+
+static const struct vb_variant_ops ops = {
+    .setup = setup,
+    .poison = poison,
+    .fetch = fetch,
+    .teardown = teardown,
+};
+
+static const struct vb_variant variants[] = {
+    {.name = "cpu-reference",
+     .summary = "the function at every mesh point on one CPU core, in double (the oracle)",
+     .flags = VB_REFERENCE, .tag = CPU, .run = run_cpu, .problem = &mesh_fn},
+    {.name = "host-mesh",
+     .summary = "t38: mesh built on the host, 4 full arrays H2D, kernel computes a, atan2 on host",
+     .flags = VB_GPU, .tag = HOST_MESH, .run = run_host_mesh, .traffic = traffic_host_mesh,
+     .problem = &mesh_fn},
+    {.name = "broadcast-scalars",
+     .summary = "t39: host mesh, lat1/lon1 H2D, lat2/lon2/s as scalars, atan2 fused",
+     .flags = VB_GPU, .tag = BROADCAST, .run = run_broadcast, .traffic = traffic_broadcast,
+     .problem = &mesh_fn},
+    {.name = "device-mesh",
+     .summary = "t40: mesh generated on the device by a 2D grid, no H2D, D2H to pageable",
+     .flags = VB_GPU, .tag = DEVICE, .run = run_device, .traffic = traffic_device,
+     .problem = &mesh_fn},
+    {.name = "device-mesh-pinned", .summary = "device mesh, D2H into page-locked host memory",
+     .flags = VB_GPU, .tag = PINNED, .run = run_device, .traffic = traffic_device,
+     .problem = &mesh_fn},
+    {.name = "device-mesh-overlap",
+     .summary = "device mesh in 8 row chunks on 8 streams, pinned D2H overlaps kernels",
+     .flags = VB_GPU, .tag = OVERLAP, .run = run_overlap, .traffic = traffic_overlap,
+     .problem = &mesh_fn},
 };
 
 const struct vb_family vb_family_mesh = {
     .name = "mesh",
     .summary = "distance-like function over a lat/lon mesh: host mesh vs device mesh (FP64)",
     .seed = "001_3fd93b66030e3e8a.txt",
-    .axes = axes,
-    .naxes = 2,
+    .ops = &ops,
     .variants = variants,
     .nvariants = sizeof variants / sizeof variants[0],
-    .out_len = out_len,
-    .reference = reference,
-    .atol = 1e-15,
-    .rtol = 1e-12,
 };

@@ -265,32 +265,49 @@ static void traffic(const struct vb_point *p, struct vb_traffic *t)
     t->d2h_count = 1;
 }
 
-static const struct vb_variant variants[] = {
-    {"cpu-reference", "a x + y on one CPU core, in double (the oracle)", VB_REFERENCE, CPU, setup,
-     run_cpu, poison, fetch, teardown, NULL, NULL},
-    {"nvrtc-driver", "NVRTC for this GPU at run time, cuModuleLoadData, cuLaunchKernel, async "
-     "copies on one stream", VB_GPU, NVRTC_DRIVER, setup, run_driver, poison, fetch, teardown,
-     traffic, NULL},
-    {"nvcc-runtime", "the same source compiled offline by nvcc, <<<>>> and cudaMemcpyAsync", VB_GPU,
-     NVCC_RUNTIME, setup, run_runtime, poison, fetch, teardown, traffic, NULL},
-};
-
 static const struct vb_axis axes[] = {
     {"n", "elements (the seed's 512 x 32768 = 16,777,216)", {16777216}, 1, 1, 1L << 30, NULL, NULL},
 };
 
-const struct vb_family vb_family_saxpy = {
+static const struct vb_problem saxpy_fn = {
     .name = "saxpy",
-    .summary = "out = a x + y compiled at run time (NVRTC, driver API) vs offline (nvcc) (FP32)",
-    .seed = "004_cfa825a02ceec4ca.txt",
+    .summary = "out = a x + y with a = 2 over n elements, in double",
     .axes = axes,
     .naxes = 1,
-    .variants = variants,
-    .nvariants = sizeof variants / sizeof variants[0],
     .out_len = out_len,
     .reference = reference,
     /* one float rounding of a value below 3 (an fma, or a multiply and an add) */
     .atol = 1e-7,
     .rtol = 1e-6,
     .kernel_bytes = kernel_bytes,
+};
+
+static const struct vb_variant_ops ops = {
+    .setup = setup,
+    .poison = poison,
+    .fetch = fetch,
+    .teardown = teardown,
+};
+
+static const struct vb_variant variants[] = {
+    {.name = "cpu-reference", .summary = "a x + y on one CPU core, in double (the oracle)",
+     .flags = VB_REFERENCE, .tag = CPU, .run = run_cpu, .problem = &saxpy_fn},
+    {.name = "nvrtc-driver",
+     .summary = "NVRTC for this GPU at run time, cuModuleLoadData, cuLaunchKernel, async "
+                "copies on one stream",
+     .flags = VB_GPU, .tag = NVRTC_DRIVER, .run = run_driver, .traffic = traffic,
+     .problem = &saxpy_fn},
+    {.name = "nvcc-runtime",
+     .summary = "the same source compiled offline by nvcc, <<<>>> and cudaMemcpyAsync",
+     .flags = VB_GPU, .tag = NVCC_RUNTIME, .run = run_runtime, .traffic = traffic,
+     .problem = &saxpy_fn},
+};
+
+const struct vb_family vb_family_saxpy = {
+    .name = "saxpy",
+    .summary = "out = a x + y compiled at run time (NVRTC, driver API) vs offline (nvcc) (FP32)",
+    .seed = "004_cfa825a02ceec4ca.txt",
+    .ops = &ops,
+    .variants = variants,
+    .nvariants = sizeof variants / sizeof variants[0],
 };
