@@ -32,8 +32,10 @@ __global__ void calx_reduce_inner_kernel(const double *__restrict__ a, const dou
     int lane = threadIdx.x & 31;
     double sum = 0.0;
     if (i >= model_size) return; // whole warps leave together: i is uniform across the warp
-    for (int j = lane - S; j <= S; j += 32) sum += vb_calx_term(a, z, i, S, j);
-    for (int off = 16; off > 0; off >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, off);
+    for (int j = lane - S; j <= S; j += 32)
+        sum += vb_calx_term(a, z, i, S, j);
+    for (int off = 16; off > 0; off >>= 1)
+        sum += __shfl_down_sync(0xffffffffu, sum, off);
     if (lane == 0) x[i] = sum;
 }
 
@@ -51,7 +53,8 @@ extern "C" cudaError_t vb_launch_calx_serial_inner(const double *a, const double
 {
     const unsigned t = 256;
     if (model_size <= 0) return cudaSuccess;
-    calx_serial_inner_kernel<<<(unsigned)((model_size + t - 1) / t), t, 0, s>>>(a, z, x, model_size, S);
+    calx_serial_inner_kernel<<<(unsigned)((model_size + t - 1) / t), t, 0, s>>>(a, z, x, model_size,
+                                                                                S);
     return cudaGetLastError();
 }
 

@@ -14,8 +14,8 @@ extern "C" {
 /* The seed's racy version, kept racy on purpose: block per output, thread per term, every
  * thread does `acc = acc + term` on the block's shared accumulator with no synchronisation
  * (lost updates: a wrong answer). 2S+1 <= 1024. */
-cudaError_t vb_launch_calx_naive_inner(const double *a, const double *z, double *x,
-                                       long model_size, int S, cudaStream_t s);
+cudaError_t vb_launch_calx_naive_inner(const double *a, const double *z, double *x, long model_size,
+                                       int S, cudaStream_t s);
 /* Thread per output, the inner sum serial in that thread (the seed's fix). */
 cudaError_t vb_launch_calx_serial_inner(const double *a, const double *z, double *x,
                                         long model_size, int S, cudaStream_t s);

@@ -24,7 +24,8 @@ VB_HD static inline double vb_calx_point(const double *a, const double *z, long 
 {
     double x = vb_calx_term(a, z, i, S, -S);
     int j;
-    for (j = -S + 1; j < S; j++) x = x + vb_calx_term(a, z, i, S, j);
+    for (j = -S + 1; j < S; j++)
+        x = x + vb_calx_term(a, z, i, S, j);
     return x + vb_calx_term(a, z, i, S, S);
 }
 

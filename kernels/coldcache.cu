@@ -4,11 +4,11 @@
 // invalidated without a write-back; they are clean), leaving L2 empty as ncu --cache-control all
 // does (discarding each line as soon as it was read kept L2 from ever filling, so the sample's
 // own dirty lines stayed: gufunc 1.28M rows then wrote 18 MB to DRAM against ncu's 0.5 MB); one
-// of the first kernel's threads reads the SM clock over the kernel's life, as the probe does. Reading rather
-// than writing (nvbench writes with cudaMemsetAsync) leaves no dirty lines: on an H100 an 8 MB
-// read took 4.7 us warm, 6.5 us after the read and 8.0 us after a memset of the L2's size, whose
-// dirty lines the sample would have paid to write back. Without the discard, L2 full of clean
-// lines changed what a kernel writes back to DRAM: mesh 4000^2 wrote 102.6 MB against ncu's
+// of the first kernel's threads reads the SM clock over the kernel's life, as the probe does.
+// Reading rather than writing (nvbench writes with cudaMemsetAsync) leaves no dirty lines: on an
+// H100 an 8 MB read took 4.7 us warm, 6.5 us after the read and 8.0 us after a memset of the L2's
+// size, whose dirty lines the sample would have paid to write back. Without the discard, L2 full of
+// clean lines changed what a kernel writes back to DRAM: mesh 4000^2 wrote 102.6 MB against ncu's
 // 104.9 MB.
 #include "coldcache_kernel.h"
 

@@ -71,13 +71,15 @@ __global__ void gufunc_row_sliced_smem_vec_kernel(const float *__restrict__ x,
         row_fn<F>(x[r], COLS, v, 1);
 #pragma unroll
         for (int q = 0; q < Q; q++)
-            tile4[threadIdx.x * PITCH + q] = make_float4(v[4 * q], v[4 * q + 1], v[4 * q + 2], v[4 * q + 3]);
+            tile4[threadIdx.x * PITCH + q] =
+                make_float4(v[4 * q], v[4 * q + 1], v[4 * q + 2], v[4 * q + 3]);
     }
     __syncthreads();
     long nrows = rows - base < (long)blockDim.x ? rows - base : (long)blockDim.x;
     int total = (int)nrows * Q;
     float4 *dst = reinterpret_cast<float4 *>(out + base * COLS);
-    for (int k = threadIdx.x; k < total; k += blockDim.x) dst[k] = tile4[(k / Q) * PITCH + k % Q];
+    for (int k = threadIdx.x; k < total; k += blockDim.x)
+        dst[k] = tile4[(k / Q) * PITCH + k % Q];
 }
 
 static const unsigned threads = 256, smem_threads = 128;
@@ -92,9 +94,11 @@ extern "C" cudaError_t vb_launch_gufunc_row_sliced(int func, float *buf, long ro
 {
     if (rows <= 0) return cudaSuccess;
     if (func == VB_GUFUNC_POWSUM)
-        gufunc_row_sliced_kernel<VB_GUFUNC_POWSUM><<<blocks(rows, threads), threads, 0, s>>>(buf, rows, cols);
+        gufunc_row_sliced_kernel<VB_GUFUNC_POWSUM>
+            <<<blocks(rows, threads), threads, 0, s>>>(buf, rows, cols);
     else
-        gufunc_row_sliced_kernel<VB_GUFUNC_HERMITE><<<blocks(rows, threads), threads, 0, s>>>(buf, rows, cols);
+        gufunc_row_sliced_kernel<VB_GUFUNC_HERMITE>
+            <<<blocks(rows, threads), threads, 0, s>>>(buf, rows, cols);
     return cudaGetLastError();
 }
 
@@ -103,9 +107,11 @@ extern "C" cudaError_t vb_launch_gufunc_scalar_in(int func, const float *x, floa
 {
     if (rows <= 0) return cudaSuccess;
     if (func == VB_GUFUNC_POWSUM)
-        gufunc_scalar_in_kernel<VB_GUFUNC_POWSUM><<<blocks(rows, threads), threads, 0, s>>>(x, out, rows, cols);
+        gufunc_scalar_in_kernel<VB_GUFUNC_POWSUM>
+            <<<blocks(rows, threads), threads, 0, s>>>(x, out, rows, cols);
     else
-        gufunc_scalar_in_kernel<VB_GUFUNC_HERMITE><<<blocks(rows, threads), threads, 0, s>>>(x, out, rows, cols);
+        gufunc_scalar_in_kernel<VB_GUFUNC_HERMITE>
+            <<<blocks(rows, threads), threads, 0, s>>>(x, out, rows, cols);
     return cudaGetLastError();
 }
 
@@ -114,9 +120,11 @@ extern "C" cudaError_t vb_launch_gufunc_column_sliced(int func, const float *x, 
 {
     if (rows <= 0) return cudaSuccess;
     if (func == VB_GUFUNC_POWSUM)
-        gufunc_column_sliced_kernel<VB_GUFUNC_POWSUM><<<blocks(rows, threads), threads, 0, s>>>(x, out, rows, cols);
+        gufunc_column_sliced_kernel<VB_GUFUNC_POWSUM>
+            <<<blocks(rows, threads), threads, 0, s>>>(x, out, rows, cols);
     else
-        gufunc_column_sliced_kernel<VB_GUFUNC_HERMITE><<<blocks(rows, threads), threads, 0, s>>>(x, out, rows, cols);
+        gufunc_column_sliced_kernel<VB_GUFUNC_HERMITE>
+            <<<blocks(rows, threads), threads, 0, s>>>(x, out, rows, cols);
     return cudaGetLastError();
 }
 
@@ -124,10 +132,10 @@ template <int F>
 static cudaError_t smem_launch(const float *x, float *out, long rows, int cols, cudaStream_t s)
 {
     unsigned nb = blocks(rows, smem_threads);
-#define VEC_CASE(C)                                                                               \
-    case C:                                                                                       \
-        gufunc_row_sliced_smem_vec_kernel<F, C>                                                   \
-            <<<nb, smem_threads, smem_threads * ((C / 4) | 1) * sizeof(float4), s>>>(x, out, rows); \
+#define VEC_CASE(C)                                                                                \
+    case C:                                                                                        \
+        gufunc_row_sliced_smem_vec_kernel<F, C>                                                    \
+            <<<nb, smem_threads, smem_threads *((C / 4) | 1) * sizeof(float4), s>>>(x, out, rows); \
         break;
     switch (cols) {
         VEC_CASE(4)
@@ -137,7 +145,8 @@ static cudaError_t smem_launch(const float *x, float *out, long rows, int cols, 
         VEC_CASE(64)
     default:
         gufunc_row_sliced_smem_kernel<F>
-            <<<nb, smem_threads, (size_t)smem_threads * (size_t)(cols | 1) * sizeof(float), s>>>(x, out, rows, cols);
+            <<<nb, smem_threads, (size_t)smem_threads *(size_t)(cols | 1) * sizeof(float), s>>>(
+                x, out, rows, cols);
     }
 #undef VEC_CASE
     return cudaGetLastError();

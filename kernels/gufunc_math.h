@@ -19,29 +19,29 @@
 
 enum vb_gufunc_func { VB_GUFUNC_POWSUM, VB_GUFUNC_HERMITE };
 
-#define VB_GUFUNC_DEFINE(T, SFX, SQRT)                                                         \
-    VB_HD static inline void vb_powsum_##SFX(T x, int n, T *out, long stride)                  \
-    {                                                                                          \
-        T acc = 0, p = x;                                                                      \
-        int i;                                                                                 \
-        for (i = 0; i < n; i++) {                                                              \
-            acc += p;                                                                          \
-            out[(long)i * stride] = acc;                                                       \
-            p *= x;                                                                            \
-        }                                                                                      \
-    }                                                                                          \
-    VB_HD static inline void vb_hermite_##SFX(T x, int n, T *out, long stride)                 \
-    {                                                                                          \
-        T h0 = 1, h1 = x;                                                                      \
-        int i;                                                                                 \
-        if (n > 0) out[0] = h0;                                                                \
-        if (n > 1) out[stride] = h1;                                                           \
-        for (i = 2; i < n; i++) {                                                              \
-            T h2 = (x * h1 - SQRT((T)(i - 1)) * h0) / SQRT((T)i);                              \
-            out[(long)i * stride] = h2;                                                        \
-            h0 = h1;                                                                           \
-            h1 = h2;                                                                           \
-        }                                                                                      \
+#define VB_GUFUNC_DEFINE(T, SFX, SQRT)                                                             \
+    VB_HD static inline void vb_powsum_##SFX(T x, int n, T *out, long stride)                      \
+    {                                                                                              \
+        T acc = 0, p = x;                                                                          \
+        int i;                                                                                     \
+        for (i = 0; i < n; i++) {                                                                  \
+            acc += p;                                                                              \
+            out[(long)i * stride] = acc;                                                           \
+            p *= x;                                                                                \
+        }                                                                                          \
+    }                                                                                              \
+    VB_HD static inline void vb_hermite_##SFX(T x, int n, T *out, long stride)                     \
+    {                                                                                              \
+        T h0 = 1, h1 = x;                                                                          \
+        int i;                                                                                     \
+        if (n > 0) out[0] = h0;                                                                    \
+        if (n > 1) out[stride] = h1;                                                               \
+        for (i = 2; i < n; i++) {                                                                  \
+            T h2 = (x * h1 - SQRT((T)(i - 1)) * h0) / SQRT((T)i);                                  \
+            out[(long)i * stride] = h2;                                                            \
+            h0 = h1;                                                                               \
+            h1 = h2;                                                                               \
+        }                                                                                          \
     }
 
 VB_GUFUNC_DEFINE(float, f, sqrtf)

@@ -30,8 +30,7 @@ __global__ void mesh_device_mesh_kernel(long nx, long ny, long y0, long rows,
     if (x < nx && y < y0 + rows && y < ny) {
         double lat1 = vb_mesh_coord(VB_MESH_XB, VB_MESH_XE, x, nx);
         double lon1 = vb_mesh_coord(VB_MESH_YB, VB_MESH_YE, y, ny);
-        out[y * nx + x] =
-            vb_mesh_d(vb_mesh_a(lat1, lon1, VB_MESH_LAT2, VB_MESH_LON2), VB_MESH_S);
+        out[y * nx + x] = vb_mesh_d(vb_mesh_a(lat1, lon1, VB_MESH_LAT2, VB_MESH_LON2), VB_MESH_S);
     }
 }
 
@@ -57,8 +56,8 @@ extern "C" cudaError_t vb_launch_mesh_broadcast_scalars(const double *lat1, cons
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t vb_launch_mesh_device_mesh(long nx, long ny, long y0, long rows,
-                                                  double *out, cudaStream_t stream)
+extern "C" cudaError_t vb_launch_mesh_device_mesh(long nx, long ny, long y0, long rows, double *out,
+                                                  cudaStream_t stream)
 {
     dim3 block(32, 8);
     dim3 grid((unsigned)((nx + block.x - 1) / block.x), (unsigned)((rows + block.y - 1) / block.y));

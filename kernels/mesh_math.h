@@ -16,11 +16,11 @@
 
 #define VB_MESH_LAT2 30.0
 #define VB_MESH_LON2 101.0
-#define VB_MESH_S 1.0
-#define VB_MESH_XB 29.0
-#define VB_MESH_XE 31.0
-#define VB_MESH_YB 99.0
-#define VB_MESH_YE 101.0
+#define VB_MESH_S    1.0
+#define VB_MESH_XB   29.0
+#define VB_MESH_XE   31.0
+#define VB_MESH_YB   99.0
+#define VB_MESH_YE   101.0
 
 /* vb_mesh_coord: point i of linspace(b, e, n), computed as the seed's t40 kernel does. */
 VB_HD static inline double vb_mesh_coord(double b, double e, long i, long n)

@@ -11,13 +11,13 @@
 #define VB_SAXPY_THREADS 512 /* the seed's threads per block; blocks = ceil(n / 512) */
 
 /* What follows `extern "C" __global__ void NAME` (no macros inside: see VB_SAXPY_SOURCE). */
-#define VB_SAXPY_BODY                                                                          \
-    (float a, float *x, float *y, float *out, size_t n)                                        \
-    {                                                                                          \
-        size_t tid = blockIdx.x * blockDim.x + threadIdx.x;                                    \
-        if (tid < n) {                                                                         \
-            out[tid] = a * x[tid] + y[tid];                                                    \
-        }                                                                                      \
+#define VB_SAXPY_BODY                                                                              \
+    (float a, float *x, float *y, float *out, size_t n)                                            \
+    {                                                                                              \
+        size_t tid = blockIdx.x * blockDim.x + threadIdx.x;                                        \
+        if (tid < n) {                                                                             \
+            out[tid] = a * x[tid] + y[tid];                                                        \
+        }                                                                                          \
     }
 
 /* VB_SAXPY_SOURCE(NAME): the kernel NAME as one line of CUDA C++ source for NVRTC. The head is
@@ -25,8 +25,8 @@
  * headers, and the preprocessor would erase it on the way to the string: the kernel would
  * become a host function and the module would not have it. */
 #define VB_SAXPY_STR_(...) #__VA_ARGS__
-#define VB_SAXPY_STR(...) VB_SAXPY_STR_(__VA_ARGS__)
-#define VB_SAXPY_SOURCE(NAME)                                                                  \
+#define VB_SAXPY_STR(...)  VB_SAXPY_STR_(__VA_ARGS__)
+#define VB_SAXPY_SOURCE(NAME)                                                                      \
     "extern \"C\" __global__ void " VB_SAXPY_STR(NAME) VB_SAXPY_STR(VB_SAXPY_BODY)
 
 #endif

@@ -21,29 +21,29 @@
 #define VB_UFUNC_SQRT_TWOPI 2.5066282746310002 /* sqrt(2 pi); the seed's np.float32 of it */
 
 /* The broadcast scalars of the seed's calls: gaussian(x, 0, 1), clamp to [-1, 1]. */
-#define VB_UFUNC_X0 0.0f
-#define VB_UFUNC_SIGMA 1.0f
+#define VB_UFUNC_X0       0.0f
+#define VB_UFUNC_SIGMA    1.0f
 #define VB_UFUNC_CLAMP_LO -1.0f
 #define VB_UFUNC_CLAMP_HI 1.0f
 
-#define VB_UFUNC_DEFINE(T, SFX, EXP, COS)                                                      \
-    VB_HD static inline T vb_gaussian_##SFX(T x, T x0, T sigma)                                \
-    {                                                                                          \
-        T z = (x - x0) / sigma;                                                                \
-        return EXP(-(z * z) / (T)2) / (T)VB_UFUNC_SQRT_TWOPI / sigma;                          \
-    }                                                                                          \
-    VB_HD static inline T vb_clamp_##SFX(T x, T lo, T hi)                                      \
-    {                                                                                          \
-        if (x < lo)                                                                            \
-            return lo;                                                                         \
-        else if (x > hi)                                                                       \
-            return hi;                                                                         \
-        else                                                                                   \
-            return x;                                                                          \
-    }                                                                                          \
-    VB_HD static inline T vb_cos_##SFX(T x)                                                    \
-    {                                                                                          \
-        return COS(x);                                                                         \
+#define VB_UFUNC_DEFINE(T, SFX, EXP, COS)                                                          \
+    VB_HD static inline T vb_gaussian_##SFX(T x, T x0, T sigma)                                    \
+    {                                                                                              \
+        T z = (x - x0) / sigma;                                                                    \
+        return EXP(-(z * z) / (T)2) / (T)VB_UFUNC_SQRT_TWOPI / sigma;                              \
+    }                                                                                              \
+    VB_HD static inline T vb_clamp_##SFX(T x, T lo, T hi)                                          \
+    {                                                                                              \
+        if (x < lo)                                                                                \
+            return lo;                                                                             \
+        else if (x > hi)                                                                           \
+            return hi;                                                                             \
+        else                                                                                       \
+            return x;                                                                              \
+    }                                                                                              \
+    VB_HD static inline T vb_cos_##SFX(T x)                                                        \
+    {                                                                                              \
+        return COS(x);                                                                             \
     }
 
 VB_UFUNC_DEFINE(float, f, expf, cosf)

@@ -44,13 +44,16 @@ int vb_hardware_compare(struct ctx *c, const struct run_data *rd, int nr)
         mi = m + (size_t)nrows * (size_t)nr;
         mi[0] = &rd[0].cases[i];
         if (!mi[0]->needs_gpu || !is_ok(mi[0])) continue;
-        for (k = 1; k < nr && (mi[k] = twin(&rd[k], mi[0])); k++) {}
+        for (k = 1; k < nr && (mi[k] = twin(&rd[k], mi[0])); k++) {
+        }
         if (k == nr) nrows++; /* on every device */
     }
     vb_page_heading(&c->page, 2, "Hardware comparison");
     if (!nrows) {
-        vb_page_para(&c->page, NULL, "No GPU case is correct on all %d devices: nothing to "
-                                     "compare.", nr);
+        vb_page_para(&c->page, NULL,
+                     "No GPU case is correct on all %d devices: nothing to "
+                     "compare.",
+                     nr);
         free(m);
         return 0;
     }
@@ -65,7 +68,8 @@ int vb_hardware_compare(struct ctx *c, const struct run_data *rd, int nr)
     memset(align, 'r', (size_t)ncol);
     align[0] = align[1] = 'l';
     align[ncol] = '\0';
-    for (k = 2; k < ncol; k++) row[k] = cell[k];
+    for (k = 2; k < ncol; k++)
+        row[k] = cell[k];
     vb_page_table(&c->page, ncol, head, align);
     for (i = 0; i < nrows; i++) {
         mi = m + (size_t)i * (size_t)nr;
@@ -77,7 +81,8 @@ int vb_hardware_compare(struct ctx *c, const struct run_data *rd, int nr)
             if (isfinite(fl) && fl > 0)
                 snprintf(cell[3 + 2 * k], sizeof cell[0], "%.0f%%",
                          100 * fl / ms(mi[k]->e2e_median_ns));
-            else snprintf(cell[3 + 2 * k], sizeof cell[0], "-");
+            else
+                snprintf(cell[3 + 2 * k], sizeof cell[0], "-");
         }
         snprintf(cell[ncol - 1], sizeof cell[0], "%.2f",
                  mi[nr - 1]->e2e_median_ns / mi[0]->e2e_median_ns);
@@ -107,12 +112,14 @@ static void no_metric(struct ctx *c, const struct run_data *rd, int nr)
             if (!strcmp(r->metrics_status, why->metrics_status)) same++;
         }
     if (!why) {
-        vb_page_para(&c->page, NULL, "Hardware metrics (global store efficiency): none stored "
-                                     "in these runs.");
+        vb_page_para(&c->page, NULL,
+                     "Hardware metrics (global store efficiency): none stored "
+                     "in these runs.");
         return;
     }
-    vb_page_para(&c->page, NULL, "Hardware metrics (global store efficiency): none stored in "
-                                 "these runs; the metrics pass was '%s' for %d GPU case%s%s%s.",
+    vb_page_para(&c->page, NULL,
+                 "Hardware metrics (global store efficiency): none stored in "
+                 "these runs; the metrics pass was '%s' for %d GPU case%s%s%s.",
                  why->metrics_status, same, same == 1 ? "" : "s",
                  why->metrics_reason[0] ? ": " : "", why->metrics_reason);
 }
@@ -144,6 +151,8 @@ void vb_hardware_metrics(struct ctx *c, const struct run_data *rd, int nr)
             snprintf(eff, sizeof eff, "%.1f", r->gst_efficiency);
             vb_page_row(&c->page, !is_ok(r), row);
         }
-    if (shown) vb_page_table_end(&c->page);
-    else no_metric(c, rd, nr);
+    if (shown)
+        vb_page_table_end(&c->page);
+    else
+        no_metric(c, rd, nr);
 }

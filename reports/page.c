@@ -46,9 +46,10 @@ int vb_page_open(struct page *p, const char *dir, struct vb_err *err)
         p->html = NULL;
         return -1;
     }
-    fprintf(p->html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-                     "<title>varbench report</title><style>%s</style></head><body>\n"
-                     "<h1>varbench report</h1>\n",
+    fprintf(p->html,
+            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+            "<title>varbench report</title><style>%s</style></head><body>\n"
+            "<h1>varbench report</h1>\n",
             css);
     fprintf(p->md, "# varbench report\n\n");
     return 0;
@@ -104,8 +105,10 @@ void vb_page_para(struct page *p, const char *cls, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(s, sizeof s, fmt, ap);
     va_end(ap);
-    if (cls) fprintf(p->html, "<p class=\"%s\">", cls);
-    else fprintf(p->html, "<p>");
+    if (cls)
+        fprintf(p->html, "<p class=\"%s\">", cls);
+    else
+        fprintf(p->html, "<p>");
     both(p, s);
     fprintf(p->html, "</p>\n");
     fprintf(p->md, "\n\n");
@@ -152,7 +155,8 @@ void vb_page_table(struct page *p, int ncols, const char *const *head, const cha
     }
     fprintf(p->html, "</tr>\n");
     fprintf(p->md, "\n|");
-    for (k = 0; k < ncols; k++) fprintf(p->md, " %s |", align[k] == 'r' ? "---:" : "---");
+    for (k = 0; k < ncols; k++)
+        fprintf(p->md, " %s |", align[k] == 'r' ? "---:" : "---");
     fprintf(p->md, "\n");
 }
 

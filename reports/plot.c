@@ -21,7 +21,8 @@ static void safe(const char *s, char *out, size_t n)
     static const char ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
                              "_.,=:/+- ()";
     size_t k = 0;
-    for (; *s && k + 1 < n; s++) out[k++] = strchr(ok, *s) ? *s : '_';
+    for (; *s && k + 1 < n; s++)
+        out[k++] = strchr(ok, *s) ? *s : '_';
     out[k] = '\0';
 }
 
@@ -77,8 +78,8 @@ static int data_end(struct ctx *c, FILE *f, const char *id)
 
 /* render writes id.gp (the common header, then body), runs gnuplot and embeds the figure;
  * 0, or -1 with c->err (a body cut at its buffer's end is refused, never drawn). */
-static int render(struct ctx *c, const char *id, const char *title, const char *body,
-                  size_t len, size_t cap)
+static int render(struct ctx *c, const char *id, const char *title, const char *body, size_t len,
+                  size_t cap)
 {
     char path[1200], t[300];
     FILE *f;
@@ -184,7 +185,8 @@ int vb_plot_hardware(struct ctx *c, const struct run_data *rd, int nr,
         safe(m[i * nr]->variant, lab, sizeof lab);
         safe(m[i * nr]->axes, ax, sizeof ax);
         fprintf(f, "\"%s %s\"", lab, ax);
-        for (k = 0; k < nr; k++) fprintf(f, " %.6f", ms(m[i * nr + k]->e2e_median_ns));
+        for (k = 0; k < nr; k++)
+            fprintf(f, " %.6f", ms(m[i * nr + k]->e2e_median_ns));
         fprintf(f, "\n");
     }
     if (data_end(c, f, id)) return -1;

@@ -53,7 +53,8 @@ static int select_runs(struct vb_store *s, const struct vb_report_opts *o,
     int i, j;
     *npick = 0;
     for (j = 0; j < o->nruns; j++) {
-        for (i = 0; i < nruns && runs[i].id != o->runs[j]; i++) {}
+        for (i = 0; i < nruns && runs[i].id != o->runs[j]; i++) {
+        }
         if (i == nruns) {
             vb_err_set(err, VB_E_USAGE, "the database has no run %lld", (long long)o->runs[j]);
             return vb_err_hint(err, "'varbench runs --db FILE' lists its runs");
@@ -62,7 +63,8 @@ static int select_runs(struct vb_store *s, const struct vb_report_opts *o,
     }
     if (o->nruns) return 0;
     if (vb_store_latest_run(s, &newest, err)) return -1;
-    for (i = 0; i < nruns && runs[i].id != newest; i++) {}
+    for (i = 0; i < nruns && runs[i].id != newest; i++) {
+    }
     if (i == nruns) { /* it began after the runs were read: a writer at work */
         vb_err_set(err, VB_E_DB, "run %lld is newer than the runs read", (long long)newest);
         return vb_err_hint(err, "run 'varbench report' again once the run's writer is done");
@@ -70,7 +72,8 @@ static int select_runs(struct vb_store *s, const struct vb_report_opts *o,
     pick[(*npick)++] = i;
     for (i = nruns - 1; i >= 0 && *npick < VB_REPORT_MAX_RUNS; i--) {
         if (strcmp(runs[i].status, "complete")) continue;
-        for (j = 0; j < *npick && !same_slot(&runs[pick[j]], &runs[i]); j++) {}
+        for (j = 0; j < *npick && !same_slot(&runs[pick[j]], &runs[i]); j++) {
+        }
         if (j == *npick) pick[(*npick)++] = i;
     }
     return 0;
@@ -87,7 +90,8 @@ static void run_header(struct ctx *c, const struct run_data *rd)
                  (long long)rd->run.id, rd->run.uuid, rd->run.start_utc, rd->run.status,
                  rd->run.gpu[0] ? rd->run.gpu : "none", rd->run.host, rd->run.cpu,
                  rd->run.git_commit, rd->run.command_line);
-    for (k = 0; k < VB_CEIL_COUNT && rd->gbps[k] <= 0; k++) {}
+    for (k = 0; k < VB_CEIL_COUNT && rd->gbps[k] <= 0; k++) {
+    }
     if (!rd->run.gpu[0] || k == VB_CEIL_COUNT) return; /* none measured (a traced run) */
     for (k = 0; k < VB_CEIL_COUNT && len < sizeof line; k++)
         len += (size_t)snprintf(line + len, sizeof line - len, " %s %.1f GB/s%s", ceil_names[k],
@@ -102,7 +106,8 @@ static int suite_run(struct ctx *c, const struct run_data *rd)
     const char *fams[64];
     int i, j, nf = 0;
     for (i = 0; i < rd->n; i++) {
-        for (j = 0; j < nf && strcmp(fams[j], rd->cases[i].family); j++) {}
+        for (j = 0; j < nf && strcmp(fams[j], rd->cases[i].family); j++) {
+        }
         if (j == nf && nf < 64) fams[nf++] = rd->cases[i].family;
     }
     for (j = 0; j < nf; j++)
@@ -165,7 +170,8 @@ int vb_report_write(struct vb_store *s, const struct vb_report_opts *o, int *npl
     rc = pages(&c, rd, npick, o->nruns > 0);
 out:
     if (opened && vb_page_close(&c.page, o->outdir, !rc, rc ? NULL : err)) rc = -1;
-    for (k = 0; k < loaded; k++) free(rd[k].cases);
+    for (k = 0; k < loaded; k++)
+        free(rd[k].cases);
     free(runs);
     free(cr);
     *nplots = c.nplots;

@@ -16,14 +16,25 @@
 /* case_table: the cases cs[0..n) of one point, or of a traced run, in one table. */
 static void case_table(struct ctx *c, struct vb_case_row *const *cs, int n)
 {
-    static const char *const head[NCOL] = {
-        "variant", "status", "H2D bytes (n)", "H2D ms", "kernel ms", "D2H bytes (n)", "D2H ms",
-        "host and other ms", "e2e ms", "samples", "max err", "cache",
-        "SM clock min / median MHz", "dropped (throttled)"};
+    static const char *const head[NCOL] = {"variant",
+                                           "status",
+                                           "H2D bytes (n)",
+                                           "H2D ms",
+                                           "kernel ms",
+                                           "D2H bytes (n)",
+                                           "D2H ms",
+                                           "host and other ms",
+                                           "e2e ms",
+                                           "samples",
+                                           "max err",
+                                           "cache",
+                                           "SM clock min / median MHz",
+                                           "dropped (throttled)"};
     char cell[NCOL][200], b[32];
     const char *row[NCOL];
     int i, k;
-    for (k = 0; k < NCOL; k++) row[k] = cell[k];
+    for (k = 0; k < NCOL; k++)
+        row[k] = cell[k];
     vb_page_table(&c->page, NCOL, head, "llrrrrrrrrrlrr");
     for (i = 0; i < n; i++) {
         const struct vb_case_row *r = cs[i];
@@ -46,13 +57,16 @@ static void case_table(struct ctx *c, struct vb_case_row *const *cs, int n)
         snprintf(cell[7], sizeof cell[7], "%.3f", other_ms(r));
         vb_fmt_ms(r->e2e_median_ns, cell[8], sizeof cell[8]);
         snprintf(cell[9], sizeof cell[9], "%d", r->samples);
-        if (isfinite(r->max_abs_err)) snprintf(cell[10], sizeof cell[10], "%.2g", r->max_abs_err);
-        else snprintf(cell[10], sizeof cell[10], "-");
+        if (isfinite(r->max_abs_err))
+            snprintf(cell[10], sizeof cell[10], "%.2g", r->max_abs_err);
+        else
+            snprintf(cell[10], sizeof cell[10], "-");
         snprintf(cell[11], sizeof cell[11], "%s", r->cache[0] ? r->cache : "-");
         if (isfinite(r->clock_min_mhz))
             snprintf(cell[12], sizeof cell[12], "%.0f / %.0f", r->clock_min_mhz,
                      r->clock_median_mhz);
-        else snprintf(cell[12], sizeof cell[12], "-");
+        else
+            snprintf(cell[12], sizeof cell[12], "-");
         snprintf(cell[13], sizeof cell[13], "%d", r->dropped_samples);
         vb_page_row(&c->page, !is_ok(r), row);
     }
@@ -75,16 +89,19 @@ static void step_sentence(const struct vb_case_row *a, const struct vb_case_row 
     size_t len;
     int k, big = 0;
     if (!is_ok(b)) {
-        snprintf(s, n, "%s gives a wrong answer (%s, max error %.3g): it is not a result and its "
-                       "time is not compared.", b->name, b->status, b->max_abs_err);
+        snprintf(s, n,
+                 "%s gives a wrong answer (%s, max error %.3g): it is not a result and its "
+                 "time is not compared.",
+                 b->name, b->status, b->max_abs_err);
         return;
     }
     for (k = 1; k < 4; k++)
         if (fabs(db[k] - da[k]) > fabs(db[big] - da[big])) big = k;
     vb_fmt_ms(a->e2e_median_ns, ea, sizeof ea);
     vb_fmt_ms(b->e2e_median_ns, eb, sizeof eb);
-    len = (size_t)snprintf(s, n, "%s against %s: end to end %s -> %s ms (%.2fx %s). The largest "
-                                 "move is in %s (%.3f -> %.3f ms)",
+    len = (size_t)snprintf(s, n,
+                           "%s against %s: end to end %s -> %s ms (%.2fx %s). The largest "
+                           "move is in %s (%.3f -> %.3f ms)",
                            b->name, a->name, ea, eb, ta > tb ? ta / tb : tb / ta,
                            ta > tb ? "faster" : "slower", part[big], da[big], db[big]);
     if (len >= n) return;
@@ -187,7 +204,8 @@ static int sweeps(struct ctx *c, const struct run_data *rd, const char *family,
         vb_err_set(c->err, VB_E_SYS, "out of memory");
         goto out;
     }
-    for (i = 0; i < n; i++) group_key(cs, n, cs[i], axis, keys + (size_t)i * KEY, KEY);
+    for (i = 0; i < n; i++)
+        group_key(cs, n, cs[i], axis, keys + (size_t)i * KEY, KEY);
     for (i = 0; i < n; i++) {
         const char *key = keys + (size_t)i * KEY;
         int values = 0;
@@ -200,14 +218,14 @@ static int sweeps(struct ctx *c, const struct run_data *rd, const char *family,
             pts[np].x = a->value;
             if (pts[np++].x != pts[0].x) values = 1;
             if (!is_ok(cs[j])) continue;
-            for (k = 0; k < nv && strcmp(names[k], cs[j]->name); k++) {}
+            for (k = 0; k < nv && strcmp(names[k], cs[j]->name); k++) {
+            }
             if (k == nv && nv < NAMES) names[nv++] = cs[j]->name;
         }
         if (!values) continue; /* one value only: nothing to sweep */
         snprintf(title, sizeof title,
-                 "%s over %s%s%s on %s: end to end, with the measured floors of the device",
-                 family, axis, key[0] ? " at " : "", key,
-                 rd->run.gpu[0] ? rd->run.gpu : "the CPU");
+                 "%s over %s%s%s on %s: end to end, with the measured floors of the device", family,
+                 axis, key[0] ? " at " : "", key, rd->run.gpu[0] ? rd->run.gpu : "the CPU");
         if (vb_plot_sweep(c, rd, title, axis, pts, np, names, nv)) goto out;
     }
     rc = 0;
@@ -269,7 +287,8 @@ int vb_section_trace(struct ctx *c, const struct run_data *rd)
                  "'varbench summary --run %lld' lists its kernels and API calls.",
                  rd->n, rd->n == 1 ? "" : "es", (long long)rd->run.id);
     if (rd->n) {
-        for (i = 0; i < rd->n; i++) cs[i] = &rd->cases[i];
+        for (i = 0; i < rd->n; i++)
+            cs[i] = &rd->cases[i];
         case_table(c, cs, rd->n);
         /* the plot: the traced processes (untraced ones have no parts) */
         for (i = 0; i < rd->n; i++)

@@ -30,7 +30,8 @@ static const CUpti_ActivityKind api_kinds[] = {
     CUPTI_ACTIVITY_KIND_DRIVER,
 };
 /* the kinds enabled now (kinds, then the extras), so that stop disables exactly those */
-static CUpti_ActivityKind enabled[sizeof kinds / sizeof kinds[0] + sizeof api_kinds / sizeof api_kinds[0] + 1];
+static CUpti_ActivityKind
+    enabled[sizeof kinds / sizeof kinds[0] + sizeof api_kinds / sizeof api_kinds[0] + 1];
 static size_t nenabled;
 static int devices_dumped;
 
@@ -48,9 +49,10 @@ static int grow(void **arr, size_t n, size_t *cap, size_t sz)
     return 0;
 }
 
-#define PUSH(a, field, cap)                                                                  \
-    (grow((void **)&(a)->field, (a)->n##field, &(a)->cap, sizeof *(a)->field) ? NULL         \
-                                                                              : &(a)->field[(a)->n##field++])
+#define PUSH(a, field, cap)                                                                        \
+    (grow((void **)&(a)->field, (a)->n##field, &(a)->cap, sizeof *(a)->field)                      \
+         ? NULL                                                                                    \
+         : &(a)->field[(a)->n##field++])
 
 static char *dup_or_empty(const char *s)
 {
@@ -156,7 +158,8 @@ static void add_api(const CUpti_ActivityAPI *x)
     r->driver = (uint8_t)driver;
     /* CUPTI's own name ("cudaMemcpy_v3020", "cuMemcpyHtoD_v2"), as the Nsight Systems export */
     if (cuptiGetCallbackName(driver ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API,
-                             x->cbid, &name) != CUPTI_SUCCESS || !name) {
+                             x->cbid, &name) != CUPTI_SUCCESS ||
+        !name) {
         char buf[48];
         snprintf(buf, sizeof buf, "%s cbid %u", driver ? "driver" : "runtime", (unsigned)x->cbid);
         r->name = strdup(buf);
@@ -243,7 +246,8 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 static int enable(CUpti_ActivityKind kind, struct vb_err *err)
 {
     if (VB_CUPTI(err, cuptiActivityEnable(kind))) {
-        while (nenabled > 0) cuptiActivityDisable(enabled[--nenabled]);
+        while (nenabled > 0)
+            cuptiActivityDisable(enabled[--nenabled]);
         return -1;
     }
     enabled[nenabled++] = kind;
@@ -344,11 +348,11 @@ static int move_all(void **dst, size_t *ndst, size_t *cap, void *src, size_t n, 
 
 void vb_activity_append(struct vb_activity *dst, struct vb_activity *src)
 {
-#define MOVE(f)                                                                                 \
-    if (move_all((void **)&dst->f, &dst->n##f, &dst->cap_##f, src->f, src->n##f,               \
-                 sizeof *src->f) == 0)                                                          \
-        src->n##f = 0; /* moved: src no longer owns the names */                                \
-    else                                                                                        \
+#define MOVE(f)                                                                                    \
+    if (move_all((void **)&dst->f, &dst->n##f, &dst->cap_##f, src->f, src->n##f,                   \
+                 sizeof *src->f) == 0)                                                             \
+        src->n##f = 0; /* moved: src no longer owns the names */                                   \
+    else                                                                                           \
         dst->dropped += src->n##f;
     MOVE(kernels)
     MOVE(copies)
@@ -368,7 +372,8 @@ void vb_activity_stop(void)
     size_t i;
     if (!active) return;
     cuptiActivityFlushAll(1);
-    for (i = 0; i < nenabled; i++) cuptiActivityDisable(enabled[i]);
+    for (i = 0; i < nenabled; i++)
+        cuptiActivityDisable(enabled[i]);
     nenabled = 0;
     devices_dumped = 0;
     active = 0;
@@ -397,10 +402,14 @@ uint32_t vb_activity_version(void)
 void vb_activity_free(struct vb_activity *a)
 {
     size_t i;
-    for (i = 0; i < a->nkernels; i++) free(a->kernels[i].name);
-    for (i = 0; i < a->nranges; i++) free(a->ranges[i].text);
-    for (i = 0; i < a->napis; i++) free(a->apis[i].name);
-    for (i = 0; i < a->ndevices; i++) free(a->devices[i].name);
+    for (i = 0; i < a->nkernels; i++)
+        free(a->kernels[i].name);
+    for (i = 0; i < a->nranges; i++)
+        free(a->ranges[i].text);
+    for (i = 0; i < a->napis; i++)
+        free(a->apis[i].name);
+    for (i = 0; i < a->ndevices; i++)
+        free(a->devices[i].name);
     free(a->apis);
     free(a->devices);
     free(a->kernels);

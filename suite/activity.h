@@ -46,9 +46,9 @@ struct vb_range_rec {
 struct vb_api_rec {
     uint64_t start, end;
     uint32_t cbid, correlation, process, thread;
-    int32_t ret;   /* the call's return code (cudaError_t or CUresult) */
+    int32_t ret;    /* the call's return code (cudaError_t or CUresult) */
     uint8_t driver; /* 0 runtime API, 1 driver API */
-    char *name;    /* "cudaMemcpy", "cuLaunchKernel"; owned */
+    char *name;     /* "cudaMemcpy", "cuLaunchKernel"; owned */
 };
 
 /* A GPU as CUPTI describes it (CUPTI_ACTIVITY_KIND_DEVICE): what a traced program's run

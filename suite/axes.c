@@ -58,8 +58,10 @@ int vb_axes_parse(struct vb_overrides *ov, const char *arg, struct vb_err *err)
     if (o.n == 0) return vb_err_set(err, VB_E_USAGE, "axis '%s': no values", o.name);
     for (i = 0; i < ov->n; i++)
         if (!strcmp(ov->o[i].name, o.name))
-            return vb_err_set(err, VB_E_USAGE, "axis '%s' given twice: give all its values in one "
-                              "--axis %s=v1,v2,...", o.name, o.name);
+            return vb_err_set(err, VB_E_USAGE,
+                              "axis '%s' given twice: give all its values in one "
+                              "--axis %s=v1,v2,...",
+                              o.name, o.name);
     if (ov->n == VB_MAX_OVERRIDES)
         return vb_err_set(err, VB_E_USAGE, "more than %d --axis options", VB_MAX_OVERRIDES);
     ov->o[ov->n++] = o;
@@ -74,8 +76,8 @@ static struct vb_axis_override *find(struct vb_overrides *ov, const char *name)
     return NULL;
 }
 
-int vb_axes_expand(const struct vb_family *f, const struct vb_problem *pb,
-                   struct vb_overrides *ov, struct vb_point *pts, int cap, struct vb_err *err)
+int vb_axes_expand(const struct vb_family *f, const struct vb_problem *pb, struct vb_overrides *ov,
+                   struct vb_point *pts, int cap, struct vb_err *err)
 {
     long given[VB_MAX_AXES][VB_MAX_AXIS_VALUES];
     const long *vals[VB_MAX_AXES];
@@ -95,11 +97,15 @@ int vb_axes_expand(const struct vb_family *f, const struct vb_problem *pb,
                         for (l = x->min; l <= x->max; l++)
                             snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s",
                                      l ? ", " : "", x->labels[l]);
-                        return vb_err_set(err, VB_E_USAGE, "axis '%s' of family '%s': bad value "
-                                          "'%s' (one of %s)", x->name, f->name, o->tok[k], all);
+                        return vb_err_set(err, VB_E_USAGE,
+                                          "axis '%s' of family '%s': bad value "
+                                          "'%s' (one of %s)",
+                                          x->name, f->name, o->tok[k], all);
                     }
-                    return vb_err_set(err, VB_E_USAGE, "axis '%s': bad value '%s' (an integer, "
-                                      "e.g. 4000 or 1e7)", x->name, o->tok[k]);
+                    return vb_err_set(err, VB_E_USAGE,
+                                      "axis '%s': bad value '%s' (an integer, "
+                                      "e.g. 4000 or 1e7)",
+                                      x->name, o->tok[k]);
                 }
                 if (given[a][k] < x->min || given[a][k] > x->max)
                     return vb_err_set(err, VB_E_USAGE,
@@ -107,7 +113,8 @@ int vb_axes_expand(const struct vb_family *f, const struct vb_problem *pb,
                                       f->name, given[a][k], x->min, x->max);
                 for (j = 0; j < k; j++)
                     if (given[a][j] == given[a][k])
-                        return vb_err_set(err, VB_E_USAGE, "axis '%s': value '%s' given twice "
+                        return vb_err_set(err, VB_E_USAGE,
+                                          "axis '%s': value '%s' given twice "
                                           "(as '%s'): it would make two identical cases",
                                           x->name, o->tok[k], o->tok[j]);
             }

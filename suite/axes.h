@@ -10,7 +10,7 @@
 #include "registry.h"
 
 #define VB_MAX_OVERRIDES 16
-#define VB_AXIS_TOKEN 48
+#define VB_AXIS_TOKEN    48
 
 struct vb_axis_override {
     char name[64];
@@ -33,7 +33,7 @@ int vb_axes_parse(struct vb_overrides *ov, const char *arg, struct vb_err *err);
  * decimal or scientific, or a label), checked against its range, and refused when one value
  * comes twice ("100,1e2": two identical cases). Returns the number of points, or -1
  * (VB_E_USAGE). */
-int vb_axes_expand(const struct vb_family *f, const struct vb_problem *pb,
-                   struct vb_overrides *ov, struct vb_point *pts, int cap, struct vb_err *err);
+int vb_axes_expand(const struct vb_family *f, const struct vb_problem *pb, struct vb_overrides *ov,
+                   struct vb_point *pts, int cap, struct vb_err *err);
 
 #endif

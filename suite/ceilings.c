@@ -53,7 +53,8 @@ int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_
     size_t freeb = 0, total = 0;
     int rc = -1, i;
     memset(out, 0, sizeof *out * VB_CEIL_COUNT);
-    for (i = 0; i < VB_CEIL_COUNT; i++) out[i].name = names[i];
+    for (i = 0; i < VB_CEIL_COUNT; i++)
+        out[i].name = names[i];
     if (VB_CUDA(err, cudaMemGetInfo(&freeb, &total))) return -1;
     if (bytes > freeb / 4) bytes = freeb / 4;
     if (VB_CUDA(err, cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) ||
@@ -71,10 +72,14 @@ int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_
     memset(pin, 0x5a, bytes);
     if (VB_CUDA(err, cudaMemset(d0, 0x3c, bytes)) || VB_CUDA(err, cudaMemset(d1, 0x3c, bytes)))
         goto out;
-    if (time_copy(d0, pin, bytes, cudaMemcpyHostToDevice, reps, s, e0, e1, &out[VB_CEIL_H2D_PINNED], err) ||
-        time_copy(pin, d0, bytes, cudaMemcpyDeviceToHost, reps, s, e0, e1, &out[VB_CEIL_D2H_PINNED], err) ||
-        time_copy(d0, page, bytes, cudaMemcpyHostToDevice, reps, s, e0, e1, &out[VB_CEIL_H2D_PAGEABLE], err) ||
-        time_copy(page, d0, bytes, cudaMemcpyDeviceToHost, reps, s, e0, e1, &out[VB_CEIL_D2H_PAGEABLE], err) ||
+    if (time_copy(d0, pin, bytes, cudaMemcpyHostToDevice, reps, s, e0, e1, &out[VB_CEIL_H2D_PINNED],
+                  err) ||
+        time_copy(pin, d0, bytes, cudaMemcpyDeviceToHost, reps, s, e0, e1, &out[VB_CEIL_D2H_PINNED],
+                  err) ||
+        time_copy(d0, page, bytes, cudaMemcpyHostToDevice, reps, s, e0, e1,
+                  &out[VB_CEIL_H2D_PAGEABLE], err) ||
+        time_copy(page, d0, bytes, cudaMemcpyDeviceToHost, reps, s, e0, e1,
+                  &out[VB_CEIL_D2H_PAGEABLE], err) ||
         time_copy(d1, d0, bytes, cudaMemcpyDeviceToDevice, reps, s, e0, e1, &out[VB_CEIL_D2D], err))
         goto out;
     rc = 0;

@@ -10,11 +10,11 @@
 
 #include "err.h"
 
-#define VB_CEILINGS(X)                                                                  \
-    X(H2D_PINNED, "h2d_pinned")                                                         \
-    X(D2H_PINNED, "d2h_pinned")                                                         \
-    X(H2D_PAGEABLE, "h2d_pageable")                                                     \
-    X(D2H_PAGEABLE, "d2h_pageable")                                                     \
+#define VB_CEILINGS(X)                                                                             \
+    X(H2D_PINNED, "h2d_pinned")                                                                    \
+    X(D2H_PINNED, "d2h_pinned")                                                                    \
+    X(H2D_PAGEABLE, "h2d_pageable")                                                                \
+    X(D2H_PAGEABLE, "d2h_pageable")                                                                \
     X(D2D, "d2d")
 
 enum vb_ceiling_id {
@@ -26,10 +26,10 @@ enum vb_ceiling_id {
 
 struct vb_ceiling {
     const char *name;
-    uint64_t bytes;      /* bytes of one copy */
-    int reps;            /* timed repetitions */
-    double median_ns;    /* median time of one copy */
-    double gbps;         /* counted bytes / median time; D2D counts 2 x bytes */
+    uint64_t bytes;   /* bytes of one copy */
+    int reps;         /* timed repetitions */
+    double median_ns; /* median time of one copy */
+    double gbps;      /* counted bytes / median time; D2D counts 2 x bytes */
 };
 
 /* vb_ceilings_measure measures all ceilings on the current device with copies of `bytes`

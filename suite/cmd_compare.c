@@ -19,25 +19,27 @@ static const struct vb_usage usage = {
     .cmd = "compare",
     .synopsis = "[options] BASE.db CAND.db",
     .about =
-"Matches the cases of the candidate run with the base run (variant and axes) and judges\n"
-    "each phase on its raw timed samples. Per phase: the ratio of medians; its noise, the\n"
-    "larger IQR/median of the two sides; its limit, the larger of the threshold and 3x the\n"
-    "noise. A phase is slower or faster only when its change exceeds its limit and 0.5 us\n"
-    "(timer and launch jitter) AND there is evidence: a Mann-Whitney U test significant at\n"
-    "alpha (min-samples or more a side) or sample ranges that do not overlap (3 or more a\n"
-    "side); otherwise a change over the limit is noisy. A phase that does not settle within a\n"
-    "run (noise 5% or more: pageable copies) and every host-clock (e2e) phase must at least\n"
-    "double: such phases moved up to +70% between identical runs.\n"
-    "Identical samples are the same. Under --metric gpu (the default) a GPU case is judged on\n"
-    "its GPU time (CUPTI: H2D + kernel + D2H + memset) and on each of those phases whose base\n"
-    "median is 5% or more of the base's GPU time; the case takes its worst phase (broken >\n"
-    "slower > noisy > faster > same) and names it: 'slower (D2H +266%)'. A case throttled in\n"
-    "either run (SM clock under 75% of peak) is noisy. CPU-only cases, and cases without\n"
-    "CUPTI records for the metric, are judged on e2e (host clock). A case that verified in the\n"
-    "base and is wrong or failed in the candidate is broken.\n",
-    .notes = "Exit 2 also when a run is not complete or the GPU models differ (without\n"
-             "--across-devices); a JUnit file that cannot be written is exit 6 (the verdict printed\n"
-             "stands).\n",
+        "Matches the cases of the candidate run with the base run (variant and axes) and judges\n"
+        "each phase on its raw timed samples. Per phase: the ratio of medians; its noise, the\n"
+        "larger IQR/median of the two sides; its limit, the larger of the threshold and 3x the\n"
+        "noise. A phase is slower or faster only when its change exceeds its limit and 0.5 us\n"
+        "(timer and launch jitter) AND there is evidence: a Mann-Whitney U test significant at\n"
+        "alpha (min-samples or more a side) or sample ranges that do not overlap (3 or more a\n"
+        "side); otherwise a change over the limit is noisy. A phase that does not settle within a\n"
+        "run (noise 5% or more: pageable copies) and every host-clock (e2e) phase must at least\n"
+        "double: such phases moved up to +70% between identical runs.\n"
+        "Identical samples are the same. Under --metric gpu (the default) a GPU case is judged on\n"
+        "its GPU time (CUPTI: H2D + kernel + D2H + memset) and on each of those phases whose base\n"
+        "median is 5% or more of the base's GPU time; the case takes its worst phase (broken >\n"
+        "slower > noisy > faster > same) and names it: 'slower (D2H +266%)'. A case throttled in\n"
+        "either run (SM clock under 75% of peak) is noisy. CPU-only cases, and cases without\n"
+        "CUPTI records for the metric, are judged on e2e (host clock). A case that verified in "
+        "the\n"
+        "base and is wrong or failed in the candidate is broken.\n",
+    .notes =
+        "Exit 2 also when a run is not complete or the GPU models differ (without\n"
+        "--across-devices); a JUnit file that cannot be written is exit 6 (the verdict printed\n"
+        "stands).\n",
     .codes = codes,
     .min_args = 2,
     .max_args = 2,
@@ -227,7 +229,8 @@ int vb_cmd_compare(int argc, char **argv)
         const struct vb_opt opts[] = {
             VB_OPT_NUM(0, "threshold", "PCT", &threshold, 0, 999,
                        "relative change that matters (default 5)"),
-            VB_OPT_NUM(0, "alpha", "A", &o.alpha, 1e-12, 0.5, "significance of the rank test (default 0.001)"),
+            VB_OPT_NUM(0, "alpha", "A", &o.alpha, 1e-12, 0.5,
+                       "significance of the rank test (default 0.001)"),
             VB_OPT_INT(0, "min-samples", "N", &o.min_samples, 1, 1e6,
                        "samples a side for the rank test; fewer: ranges only (default 5)"),
             VB_OPT_STR(0, "metric", "M", &metric,
@@ -237,7 +240,8 @@ int vb_cmd_compare(int argc, char **argv)
             VB_OPT_RUN("cand-run", &run_c, "run of CAND.db (default: its newest complete run)"),
             VB_OPT_CHOICE(0, "format", "table|md", &md, formats,
                           "output: aligned table (default) or Markdown (pull-request comment)"),
-            VB_OPT_STR(0, "junit", "FILE", &junit, "also write a JUnit XML report (slower/broken cases fail)"),
+            VB_OPT_STR(0, "junit", "FILE", &junit,
+                       "also write a JUnit XML report (slower/broken cases fail)"),
             VB_OPT_FLAG(0, "across-devices", &o.across_devices,
                         "allow different GPU models: a hardware comparison (exit 0, or 7\n"
                         "when nothing was compared)"),
@@ -267,9 +271,9 @@ int vb_cmd_compare(int argc, char **argv)
                               : vb_cmp_exit(&res);
     printf("%sverdict: %s (exit %d)\n", md ? "\n" : "",
            code == vb_code_exit(VB_E_INCONCLUSIVE) ? "INCONCLUSIVE"
-           : o.across_devices ? "hardware comparison"
-           : code == 1        ? "REGRESSION"
-                              : "no regression",
+           : o.across_devices                      ? "hardware comparison"
+           : code == 1                             ? "REGRESSION"
+                                                   : "no regression",
            code);
     if (junit && write_junit(junit, &res)) {
         fprintf(stderr,

@@ -49,11 +49,12 @@ static void export_csv(FILE *f, const struct vb_run_row *run, const struct vb_ca
           "gpu_median_ms,memset_median_ms,"
           "h2d_bytes,h2d_count,d2h_bytes,d2h_count,max_abs_err,max_rel_err,gst_efficiency_pct,"
           "metrics_status,cache,gpu_ci_pct,stop_reason,sm_clock_min_mhz,sm_clock_median_mhz,"
-          "dropped_samples,reason\n", f);
+          "dropped_samples,reason\n",
+          f);
     for (i = 0; i < n; i++) {
-        const double v[] = {c[i].e2e_median_ns, c[i].e2e_mean_ns, c[i].e2e_stdev_ns,
-                            c[i].e2e_min_ns, c[i].e2e_max_ns, c[i].kernel_median_ns,
-                            c[i].h2d_median_ns, c[i].d2h_median_ns, c[i].gpu_median_ns,
+        const double v[] = {c[i].e2e_median_ns,   c[i].e2e_mean_ns,   c[i].e2e_stdev_ns,
+                            c[i].e2e_min_ns,      c[i].e2e_max_ns,    c[i].kernel_median_ns,
+                            c[i].h2d_median_ns,   c[i].d2h_median_ns, c[i].gpu_median_ns,
                             c[i].memset_median_ns};
         size_t k;
         fprintf(f, "%s,%lld,", run->uuid, (long long)run->id);
@@ -93,7 +94,8 @@ static void bench_name(const struct vb_case_row *c, char *buf, size_t n)
 {
     size_t k = (size_t)snprintf(buf, n, "%s/", c->variant);
     const char *a;
-    for (a = c->axes; *a && k + 1 < n; a++) buf[k++] = *a == '=' ? ':' : *a == ',' ? '/' : *a;
+    for (a = c->axes; *a && k + 1 < n; a++)
+        buf[k++] = *a == '=' ? ':' : *a == ',' ? '/' : *a;
     buf[k < n ? k : n - 1] = '\0';
 }
 
@@ -119,10 +121,13 @@ static void export_json(FILE *f, const struct vb_run_row *run, const struct vb_c
     int i, k, first = 1;
     fprintf(f, "{\n  \"context\": {\n    \"date\": \"%s\",\n    \"host_name\": \"", run->start_utc);
     vb_put_json(f, run->host);
-    fprintf(f, "\",\n    \"executable\": \"varbench\",\n    \"num_cpus\": %d,\n    \"mhz_per_cpu\": 0,\n"
-               "    \"cpu_scaling_enabled\": false,\n    \"caches\": [],\n    \"load_avg\": [],\n"
-               "    \"library_build_type\": \"release\",\n    \"varbench_run_uuid\": \"%s\",\n"
-               "    \"varbench_git_commit\": \"", run->cpu_count, run->uuid);
+    fprintf(
+        f,
+        "\",\n    \"executable\": \"varbench\",\n    \"num_cpus\": %d,\n    \"mhz_per_cpu\": 0,\n"
+        "    \"cpu_scaling_enabled\": false,\n    \"caches\": [],\n    \"load_avg\": [],\n"
+        "    \"library_build_type\": \"release\",\n    \"varbench_run_uuid\": \"%s\",\n"
+        "    \"varbench_git_commit\": \"",
+        run->cpu_count, run->uuid);
     vb_put_json(f, run->git_commit);
     fprintf(f, "\",\n    \"gpu\": \"");
     vb_put_json(f, run->gpu);
@@ -134,9 +139,11 @@ static void export_json(FILE *f, const struct vb_run_row *run, const struct vb_c
         bench_name(&c[i], name, sizeof name);
         if (strcmp(c[i].status, "ok")) {
             open_bench(f, &first, name, name);
-            fprintf(f, "      \"run_type\": \"iteration\",\n      \"family_index\": %d,\n"
-                       "      \"per_family_instance_index\": 0,\n      \"repetitions\": 0,\n"
-                       "      \"threads\": 1,\n      \"iterations\": 0,\n      \"error_occurred\": true,\n",
+            fprintf(f,
+                    "      \"run_type\": \"iteration\",\n      \"family_index\": %d,\n"
+                    "      \"per_family_instance_index\": 0,\n      \"repetitions\": 0,\n"
+                    "      \"threads\": 1,\n      \"iterations\": 0,\n      \"error_occurred\": "
+                    "true,\n",
                     i);
             {
                 char msg[320];
@@ -150,17 +157,19 @@ static void export_json(FILE *f, const struct vb_run_row *run, const struct vb_c
             char full[600];
             snprintf(full, sizeof full, "%s_%s", name, aggs[k]);
             open_bench(f, &first, full, name);
-            fprintf(f, "      \"run_type\": \"aggregate\",\n      \"family_index\": %d,\n"
-                       "      \"per_family_instance_index\": 0,\n      \"repetitions\": %d,\n"
-                       "      \"threads\": 1,\n      \"aggregate_name\": \"%s\",\n"
-                       "      \"aggregate_unit\": \"%s\",\n      \"iterations\": %d,\n",
+            fprintf(f,
+                    "      \"run_type\": \"aggregate\",\n      \"family_index\": %d,\n"
+                    "      \"per_family_instance_index\": 0,\n      \"repetitions\": %d,\n"
+                    "      \"threads\": 1,\n      \"aggregate_name\": \"%s\",\n"
+                    "      \"aggregate_unit\": \"%s\",\n      \"iterations\": %d,\n",
                     i, c[i].samples, aggs[k], k == 3 ? "percentage" : "time", c[i].samples);
             fprintf(f, "      \"real_time\": ");
             fprintf(f, isfinite(val[k]) ? "%.9g" : "0", val[k]);
             fprintf(f, ",\n      \"cpu_time\": ");
             fprintf(f, isfinite(val[k]) ? "%.9g" : "0", val[k]);
-            fprintf(f, ",\n      \"time_unit\": \"ms\",\n      \"h2d_bytes\": %lld,\n"
-                       "      \"d2h_bytes\": %lld,\n      \"kernel_ms\": ",
+            fprintf(f,
+                    ",\n      \"time_unit\": \"ms\",\n      \"h2d_bytes\": %lld,\n"
+                    "      \"d2h_bytes\": %lld,\n      \"kernel_ms\": ",
                     (long long)c[i].h2d_bytes, (long long)c[i].d2h_bytes);
             fprintf(f, isfinite(c[i].kernel_median_ns) ? "%.9g" : "0", c[i].kernel_median_ns / 1e6);
             fprintf(f, ",\n      \"gpu_ms\": ");
@@ -189,8 +198,9 @@ int vb_cmd_export(int argc, char **argv)
     FILE *f = stdout;
     const struct vb_opt opts[] = {
         VB_OPT_DB(&db, "database (default " VB_DEFAULT_DB ")"),
-        VB_OPT_RUN("run", &want, "run to export (default: the newest complete run; 'varbench runs'\n"
-                                 "lists them)"),
+        VB_OPT_RUN("run", &want,
+                   "run to export (default: the newest complete run; 'varbench runs'\n"
+                   "lists them)"),
         VB_OPT_CHOICE(0, "format", "F", &format, formats,
                       "csv: one row per case; json: Google Benchmark's JSON layout"),
         VB_OPT_STR('o', NULL, "FILE", &outpath, "write there instead of standard output"),
@@ -212,8 +222,10 @@ int vb_cmd_export(int argc, char **argv)
         vb_err_set(&err, VB_E_SYS, "cannot write '%s'", outpath);
         goto fail;
     }
-    if (format == 0) export_csv(f, run, cases, nc);
-    else export_json(f, run, cases, nc);
+    if (format == 0)
+        export_csv(f, run, cases, nc);
+    else
+        export_json(f, run, cases, nc);
     if (f != stdout && fclose(f)) {
         vb_err_set(&err, VB_E_SYS, "cannot write '%s'", outpath);
         goto fail;

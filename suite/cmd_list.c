@@ -12,9 +12,10 @@ static const int codes[] = {0, 2, -1};
 static const struct vb_usage usage = {
     .cmd = "list",
     .synopsis = "[--filter GLOB]\n--metrics [--names]",
-    .about = "Lists every family (its seed and axes with their defaults) and every variant. A family\n"
-             "that computes several functions (ufunc) lists each with its own axes and variants.\n"
-             "The catalog and the seeds it implements: variants/README.md, variants/seeds/.\n",
+    .about =
+        "Lists every family (its seed and axes with their defaults) and every variant. A family\n"
+        "that computes several functions (ufunc) lists each with its own axes and variants.\n"
+        "The catalog and the seeds it implements: variants/README.md, variants/seeds/.\n",
     .codes = codes,
 };
 
@@ -37,7 +38,8 @@ static void print_axes(const struct vb_problem *pb, const char *indent)
         if (x->labels) {
             long l;
             printf(" {");
-            for (l = x->min; l <= x->max; l++) printf("%s%s", l ? "," : "", x->labels[l]);
+            for (l = x->min; l <= x->max; l++)
+                printf("%s%s", l ? "," : "", x->labels[l]);
             printf("}");
         } else {
             printf(" [%ld..%ld]", x->min, x->max);
@@ -72,7 +74,8 @@ int vb_cmd_list(int argc, char **argv)
         VB_OPT_FLAG(0, "metrics", &metrics,
                     "the metrics varbench knows: nvprof name, Nsight Compute name, whether\n"
                     "the metrics pass collects it by default, what it means"),
-        VB_OPT_FLAG(0, "names", &names, "with --metrics: the default set's names only, one per line"),
+        VB_OPT_FLAG(0, "names", &names,
+                    "with --metrics: the default set's names only, one per line"),
         VB_OPT_END()};
     if ((rc = vb_opt_parse(&usage, opts, argc, argv, &n))) return rc == 1 ? 0 : rc;
     if (names && !metrics) return vb_opt_error(&usage, "--names goes with --metrics");
@@ -85,7 +88,8 @@ int vb_cmd_list(int argc, char **argv)
         const struct vb_family *f = vb_families[i];
         const struct vb_problem *pbs[VB_MAX_PROBLEMS];
         int any = 0, np = vb_family_problems(f, pbs, VB_MAX_PROBLEMS);
-        for (j = 0; j < f->nvariants; j++) any |= vb_variant_matches(f, &f->variants[j], filter);
+        for (j = 0; j < f->nvariants; j++)
+            any |= vb_variant_matches(f, &f->variants[j], filter);
         if (!any) continue;
         printf("%s: %s\n  seed: variants/seeds/%s\n", f->name, f->summary, f->seed);
         if (np == 1) { /* one function: its axes are the family's, its variants the family's */

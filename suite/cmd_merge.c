@@ -14,12 +14,15 @@ static const int codes[] = {0, 2, 3, 6, -1};
 static const struct vb_usage usage = {
     .cmd = "merge",
     .synopsis = "OUT.db IN.db...",
-    .about = "Copies every run of each IN.db that OUT.db lacks (runs are matched by their uuid) into\n"
-             "OUT.db, created if missing; each input in one transaction. The inputs are opened read-only.\n"
-             "A run OUT.db holds a partial copy of (merged while it was still being written: 'running'\n"
-             "here and finished in IN.db, or with fewer cases) is replaced by the input's copy. Runs of\n"
-             "OUT.db that are not complete are named at the end. OUT.db may not be one of the inputs.\n"
-             "An input that cannot be read (exit 3) is skipped whole; the others are merged.\n",
+    .about =
+        "Copies every run of each IN.db that OUT.db lacks (runs are matched by their uuid) into\n"
+        "OUT.db, created if missing; each input in one transaction. The inputs are opened "
+        "read-only.\n"
+        "A run OUT.db holds a partial copy of (merged while it was still being written: 'running'\n"
+        "here and finished in IN.db, or with fewer cases) is replaced by the input's copy. Runs "
+        "of\n"
+        "OUT.db that are not complete are named at the end. OUT.db may not be one of the inputs.\n"
+        "An input that cannot be read (exit 3) is skipped whole; the others are merged.\n",
     .codes = codes,
     .min_args = 2,
     .max_args = -1,
@@ -31,7 +34,8 @@ static int same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
     if (!strcmp(a, b)) return 1;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
 }
 
 /* incomplete names the runs of the merged file that are not complete (a merge never makes
@@ -59,8 +63,9 @@ int vb_cmd_merge(int argc, char **argv)
     argc++; /* argv[1..argc-1]: OUT.db IN.db... */
     for (i = 2; i < argc; i++)
         if (same_file(argv[1], argv[i])) {
-            fprintf(stderr, "varbench merge: the output '%s' is also the input '%s'\n"
-                            "hint: merge into a new file: varbench merge NEW.db %s ...\n",
+            fprintf(stderr,
+                    "varbench merge: the output '%s' is also the input '%s'\n"
+                    "hint: merge into a new file: varbench merge NEW.db %s ...\n",
                     argv[1], argv[i], argv[i]);
             return vb_code_exit(VB_E_USAGE);
         }

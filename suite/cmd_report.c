@@ -12,12 +12,14 @@ static const struct vb_usage usage = {
     .cmd = "report",
     .synopsis = "[--db FILE] [--run ID]... [-o DIR]",
     .about =
-        "Writes DIR/index.html and DIR/report.md with gnuplot SVG plots: per family and device where\n"
-    "the time goes, size sweeps against the device's measured floors, a sentence per ladder\n"
-    "step, and a hardware comparison when the runs come from several GPU models (merge their\n"
-    "databases with 'varbench merge'). Programs traced with 'varbench trace' get a section\n"
-    "of their own, in the same columns. Needs gnuplot (Debian: gnuplot-nox) unless --no-plots;\n"
-    "no GPU.\n",
+        "Writes DIR/index.html and DIR/report.md with gnuplot SVG plots: per family and device "
+        "where\n"
+        "the time goes, size sweeps against the device's measured floors, a sentence per ladder\n"
+        "step, and a hardware comparison when the runs come from several GPU models (merge their\n"
+        "databases with 'varbench merge'). Programs traced with 'varbench trace' get a section\n"
+        "of their own, in the same columns. Needs gnuplot (Debian: gnuplot-nox) unless "
+        "--no-plots;\n"
+        "no GPU.\n",
     .notes = "Exit 6: gnuplot missing or failing, or the folder not writable.\n",
     .codes = codes,
 };
@@ -32,8 +34,8 @@ static int option_run(void *ctx, const char *arg, struct vb_err *err)
     struct run_list *l = ctx;
     if (l->n == 16) return vb_err_set(err, VB_E_USAGE, "at most 16 --run");
     if (vb_parse_run_id(arg, &l->ids[l->n]))
-        return vb_err_set(err, VB_E_USAGE, "bad --run '%s': a run id (1, 2, ...; see 'varbench runs')",
-                          arg);
+        return vb_err_set(err, VB_E_USAGE,
+                          "bad --run '%s': a run id (1, 2, ...; see 'varbench runs')", arg);
     l->n++;
     return 0;
 }
@@ -51,7 +53,8 @@ int vb_cmd_report(int argc, char **argv)
         VB_OPT_CALL(0, "run", "ID", &runs, option_run,
                     "a run to include (repeatable; default: the newest complete run of each kind,\n"
                     "suite or trace, and GPU model in the database; 'varbench runs' lists them)"),
-        VB_OPT_STR('o', NULL, "DIR", &o.outdir, "output folder (default ./varbench-report; created if missing)"),
+        VB_OPT_STR('o', NULL, "DIR", &o.outdir,
+                   "output folder (default ./varbench-report; created if missing)"),
         VB_OPT_FLAG(0, "no-plots", &o.no_plots, "tables and text only, without gnuplot"),
         VB_OPT_END()};
     if (gp && *gp) o.gnuplot = gp;

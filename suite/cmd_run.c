@@ -37,14 +37,19 @@ static const struct vb_usage usage = {
         "Runs the selected variants at every point of their axes: each case is verified against\n"
         "the CPU reference, then timed under CUPTI (activity records, NVTX phases): warm-up, then\n"
         "samples, each after an L2 flush and an SM clock reading, until the median GPU time\n"
-        "(H2D + kernel + D2H + memset) and each phase holding >= 5% of it is known to the precision\n"
-        "(95% confidence interval of the median), or the case's budget is spent. GPU cases also get a\n"
-        "metrics pass (hardware counters, store efficiency first). Everything goes into the database.\n",
+        "(H2D + kernel + D2H + memset) and each phase holding >= 5% of it is known to the "
+        "precision\n"
+        "(95% confidence interval of the median), or the case's budget is spent. GPU cases also "
+        "get a\n"
+        "metrics pass (hardware counters, store efficiency first). Everything goes into the "
+        "database.\n",
     .notes =
         "Samples whose SM clock is under 75% of the device's measured peak are kept but dropped\n"
         "from the statistics; such a case is marked 'throttled' (compare calls it noisy). On a\n"
-        "terminal, stderr shows one progress line; stdout is line-buffered (each case on disk and on\n"
-        "screen as soon as it is done). Exit 1 means a case gave a wrong result or failed (see its\n"
+        "terminal, stderr shows one progress line; stdout is line-buffered (each case on disk and "
+        "on\n"
+        "screen as soon as it is done). Exit 1 means a case gave a wrong result or failed (see "
+        "its\n"
         "status and reason); variants wrong on purpose (calx/naive-inner, the seed's race) are\n"
         "stored as wrong-result but do not count. Counters that cannot be read here do not fail\n"
         "the run: cases record why. Exit 4: CPU references ran and were stored, GPU variants were\n"
@@ -67,7 +72,8 @@ static int option_device(void *ctx, const char *arg, struct vb_err *err)
 {
     char *end;
     long d = strtol(arg, &end, 10);
-    if (!strcmp(arg, "all")) d = -1;
+    if (!strcmp(arg, "all"))
+        d = -1;
     else if (!*arg || *end || strspn(arg, "0123456789") != strlen(arg) || d >= MAX_DEVICES)
         return vb_err_set(err, VB_E_USAGE, "bad --device '%s': a device index (0 to %d) or 'all'",
                           arg, MAX_DEVICES - 1);
@@ -80,7 +86,8 @@ static int option_keep(void *ctx, const char *arg, struct vb_err *err)
 {
     char *end;
     long k = strtol(arg, &end, 10);
-    if (!strcmp(arg, "all")) k = -1;
+    if (!strcmp(arg, "all"))
+        k = -1;
     else if (!*arg || *end || strspn(arg, "0123456789") != strlen(arg) || k > 1000000000)
         return vb_err_set(err, VB_E_USAGE, "bad --keep-records '%s': a count or 'all'", arg);
     *(double *)ctx = (double)k;
@@ -119,8 +126,13 @@ static int parse(int argc, char **argv, struct opts *o)
                     "metrics pass unless --metrics is given"),
         VB_OPT_NUM(0, "precision", "PCT", &noise, 0, 100,
                    "stop when the median's 95% CI is within PCT (default 0.5)"),
-        {.type = VB_OPT_T_NUM, .long_name = "max-noise", .arg = "PCT", .value = &noise, .lo = 0,
-         .hi = 100, .flags = VB_OPT_HIDDEN},
+        {.type = VB_OPT_T_NUM,
+         .long_name = "max-noise",
+         .arg = "PCT",
+         .value = &noise,
+         .lo = 0,
+         .hi = 100,
+         .flags = VB_OPT_HIDDEN},
         VB_OPT_INT(0, "min-samples", "N", &mins, 1, 1e7,
                    "at least N timed samples before converging (default 10; not more\n"
                    "than --max-samples)"),
@@ -128,8 +140,13 @@ static int parse(int argc, char **argv, struct opts *o)
                    "at most S seconds of timed samples a GPU case (default 1; a phase\n"
                    "that never settles, like a pageable copy, ends here and the case\n"
                    "says how precise it got)"),
-        {.type = VB_OPT_T_NUM, .long_name = "timeout", .arg = "S", .value = &tmo, .lo = 0.001,
-         .hi = 86400, .flags = VB_OPT_HIDDEN},
+        {.type = VB_OPT_T_NUM,
+         .long_name = "timeout",
+         .arg = "S",
+         .value = &tmo,
+         .lo = 0.001,
+         .hi = 86400,
+         .flags = VB_OPT_HIDDEN},
         VB_OPT_NUM(0, "cpu-budget", "S", &cpub, 0.001, 86400,
                    "S seconds a CPU case (default 1; it stops sooner at 3 samples\n"
                    "and 0.2 s, and goes on to 3 samples when they are slow, up to 20 s)"),
@@ -146,15 +163,16 @@ static int parse(int argc, char **argv, struct opts *o)
                     "case, under CUPTI's range profiler; see README): nvprof\n"
                     "names (gst_efficiency, ...), Nsight Compute names, 'default'\n"
                     "(default: the default set; see 'varbench list --metrics')"),
-        VB_OPT_CALL(0, "no-metrics", NULL, &o->metrics, option_metrics,
-                    "skip the metrics pass"),
+        VB_OPT_CALL(0, "no-metrics", NULL, &o->metrics, option_metrics, "skip the metrics pass"),
         VB_OPT_END()};
     memset(o, 0, sizeof *o);
     o->db = VB_DEFAULT_DB;
     vb_run_metrics_init(&o->metrics);
     if ((rc = vb_opt_parse(&usage, opts, argc, argv, &n))) return rc;
-    if (o->quick) vb_sampling_quick(&o->sampling);
-    else vb_sampling_default(&o->sampling);
+    if (o->quick)
+        vb_sampling_quick(&o->sampling);
+    else
+        vb_sampling_default(&o->sampling);
     /* --quick is a look, not a record: no counters unless asked for (the pass costs ~0.2 s a
      * case, a quarter of a quick run) */
     if (o->quick && !o->metrics.given) o->metrics.off = 1;
@@ -263,8 +281,9 @@ static void options_line(const struct opts *o, char *buf, size_t n)
 {
     size_t used = 0;
     int i, k;
-    used += (size_t)snprintf(buf, n, "filter=%s device=%d quick=%d precision=%g min_samples=%d "
-                                     "budget=%g cpu_budget=%g max_samples=%d cache=%s keep_records=%d",
+    used += (size_t)snprintf(buf, n,
+                             "filter=%s device=%d quick=%d precision=%g min_samples=%d "
+                             "budget=%g cpu_budget=%g max_samples=%d cache=%s keep_records=%d",
                              o->filter ? o->filter : "*", o->device, o->quick,
                              o->sampling.precision, o->sampling.min_samples, o->sampling.budget_s,
                              o->sampling.cpu_budget_s, o->sampling.max_samples,
@@ -272,14 +291,15 @@ static void options_line(const struct opts *o, char *buf, size_t n)
     for (i = 0; i < o->axes.n && used < n; i++) {
         used += (size_t)snprintf(buf + used, n - used, " axis:%s=", o->axes.o[i].name);
         for (k = 0; k < o->axes.o[i].n && used < n; k++)
-            used += (size_t)snprintf(buf + used, n - used, "%s%s", k ? "," : "", o->axes.o[i].tok[k]);
+            used +=
+                (size_t)snprintf(buf + used, n - used, "%s%s", k ? "," : "", o->axes.o[i].tok[k]);
     }
 }
 
 /* gpus measures and stores each device's environment and ceilings (d2d, peak: per device).
  * 0 or -1 with err (VB_E_DB for the database, else a CUDA failure). */
-static int gpus(struct vb_store *st, int64_t run_id, int first, int last, double *d2d,
-                double *peak, struct vb_err *err)
+static int gpus(struct vb_store *st, int64_t run_id, int first, int last, double *d2d, double *peak,
+                struct vb_err *err)
 {
     int d;
     for (d = first; d >= 0 && d <= last; d++) {
@@ -314,7 +334,8 @@ static int devices(const struct opts *o, int *first, int *last, char *nodev, siz
         if (o->device > 0) { /* a device asked for by number, and there is none */
             vb_err_set(err, VB_E_USAGE, "device %d does not exist (no CUDA device here: %s)",
                        o->device, why.msg);
-            return vb_err_hint(err, "leave --device out (device 0) to run the CPU references alone");
+            return vb_err_hint(err,
+                               "leave --device out (device 0) to run the CPU references alone");
         }
         snprintf(nodev, n, "no CUDA device (%s)", why.msg);
         fprintf(stderr, "varbench run: no CUDA device: %s\nhint: %s\n", why.msg, why.hint);
@@ -373,7 +394,7 @@ int vb_cmd_run(int argc, char **argv)
     struct vb_sweep sw;
     struct sigaction sa;
     char cwd[1024], optline[1024], nodev[1200] = "";
-    double d2d[MAX_DEVICES] = {0}; /* each device's measured D2D ceiling, GB/s */
+    double d2d[MAX_DEVICES] = {0};  /* each device's measured D2D ceiling, GB/s */
     double peak[MAX_DEVICES] = {0}; /* each device's measured SM clock, MHz (the throttle rule) */
     struct run_ctx ctx = {&o, NULL, 0, d2d};
     const struct vb_sweep_events ev = {&ctx, case_begin, case_done, ladder};
@@ -410,7 +431,8 @@ int vb_cmd_run(int argc, char **argv)
     printf("varbench run %lld -> %s (host %s, %s)\n", (long long)run_id, o.db, host.hostname,
            host.cpu);
     if (devices(&o, &first, &last, nodev, sizeof nodev, &err) ||
-        gpus(st, run_id, first, last, d2d, peak, &err) || (first >= 0 && collectors(&o, first, &err)))
+        gpus(st, run_id, first, last, d2d, peak, &err) ||
+        (first >= 0 && collectors(&o, first, &err)))
         goto fail;
     sw.first = first;
     sw.last = last;
@@ -424,9 +446,10 @@ int vb_cmd_run(int argc, char **argv)
     vb_run_metrics_finish(&o.metrics, stdout);
     family_times(t);
     vb_activity_stop();
-    code = vb_interrupted ? vb_code_exit(VB_E_INTERRUPTED)
-           : (t->wrong || t->failed) ? vb_code_exit(VB_E_WRONG)
-           : (t->skipped && first < 0) ? vb_code_exit(VB_E_NODEV) : 0;
+    code = vb_interrupted              ? vb_code_exit(VB_E_INTERRUPTED)
+           : (t->wrong || t->failed)   ? vb_code_exit(VB_E_WRONG)
+           : (t->skipped && first < 0) ? vb_code_exit(VB_E_NODEV)
+                                       : 0;
     snprintf(optline, sizeof optline,
              "%d cases: %d ok, %d wrong-result, %d wrong on purpose, %d failed, %d skipped, "
              "%d throttled%s",
@@ -436,7 +459,8 @@ int vb_cmd_run(int argc, char **argv)
                          &err))
         goto fail;
     printf("run %lld stored in %s: %s\n", (long long)run_id, o.db, optline);
-    if (first < 0) printf("no CUDA device: %d GPU cases recorded as skipped (%s)\n", t->skipped, nodev);
+    if (first < 0)
+        printf("no CUDA device: %d GPU cases recorded as skipped (%s)\n", t->skipped, nodev);
     vb_store_close(st);
     return code;
 

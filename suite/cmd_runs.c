@@ -36,8 +36,7 @@ int vb_cmd_runs(int argc, char **argv)
     int n, i, rc, limit = 0;
     const struct vb_opt opts[] = {
         VB_OPT_DB(&db, "database (default " VB_DEFAULT_DB ")"),
-        VB_OPT_INT('n', NULL, "N", &limit, 1, 1e9, "the newest N runs only"),
-        VB_OPT_END()};
+        VB_OPT_INT('n', NULL, "N", &limit, 1, 1e9, "the newest N runs only"), VB_OPT_END()};
     if ((rc = vb_opt_parse(&usage, opts, argc, argv, &n))) return rc == 1 ? 0 : rc;
     vb_err_clear(&err);
     if (vb_store_open_ro(db, &s, &err)) return vb_report_error("runs", &err);

@@ -17,7 +17,8 @@ static const struct vb_usage usage = {
     .synopsis = "[--db FILE] [--run ID]",
     .about = "Prints nvprof's profiling result for a run: the processes traced, then the \"GPU\n"
              "activities\" table (Time(%), Time, Calls, Avg, Min, Max, Name; copies as\n"
-             "[CUDA memcpy HtoD], kernels by their demangled names), the \"API calls\" table, NVTX ranges,\n"
+             "[CUDA memcpy HtoD], kernels by their demangled names), the \"API calls\" table, NVTX "
+             "ranges,\n"
              "and every kind of copy with its exact byte count. Needs no GPU.\n",
     .codes = codes,
 };
@@ -31,8 +32,9 @@ int vb_cmd_summary(int argc, char **argv)
     int n, rc;
     const struct vb_opt opts[] = {
         VB_OPT_DB(&db, "database (default " VB_DEFAULT_DB ")"),
-        VB_OPT_RUN("run", &run, "the run (default: the newest run of 'varbench trace'; a run of\n"
-                                "'varbench run' shows its kernels and copies; 'varbench runs' lists them)"),
+        VB_OPT_RUN("run", &run,
+                   "the run (default: the newest run of 'varbench trace'; a run of\n"
+                   "'varbench run' shows its kernels and copies; 'varbench runs' lists them)"),
         VB_OPT_END()};
     if ((rc = vb_opt_parse(&usage, opts, argc, argv, &n))) return rc == 1 ? 0 : rc;
     vb_err_clear(&err);

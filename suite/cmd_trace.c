@@ -37,15 +37,19 @@ static const struct vb_usage usage = {
         "varbench's CUDA injection: each of its processes that uses CUDA is traced through CUPTI\n"
         "(kernels, copies, memsets, NVTX ranges, CUDA runtime and driver API calls) and stored as\n"
         "one case of a run of kind 'trace' in the database, next to the suite's runs. When the\n"
-        "command ends, nvprof's summary is printed on stderr ('varbench summary' prints it again).\n",
+        "command ends, nvprof's summary is printed on stderr ('varbench summary' prints it "
+        "again).\n",
     .notes =
-        "A Ctrl-C reaches the program as usual; SIGINT, SIGTERM, SIGHUP or SIGQUIT sent to varbench\n"
+        "A Ctrl-C reaches the program as usual; SIGINT, SIGTERM, SIGHUP or SIGQUIT sent to "
+        "varbench\n"
         "alone is passed on to it. A process stores its trace when it exits (exit(), an uncaught\n"
         "Python exception, Ctrl-C, SIGTERM); one killed outright (SIGKILL, a crash) loses it.\n"
         "Environment: VARBENCH_INJECT_LIB overrides where " INJECT_LIB " is looked for.\n"
         "\n"
-        "Exit status, as nvprof's: once COMMAND has started, COMMAND's own exit status (128+N when\n"
-        "signal N ended it; 126 COMMAND is not executable, 127 COMMAND not found: the run is stored\n"
+        "Exit status, as nvprof's: once COMMAND has started, COMMAND's own exit status (128+N "
+        "when\n"
+        "signal N ended it; 126 COMMAND is not executable, 127 COMMAND not found: the run is "
+        "stored\n"
         "as failed), or 3 when COMMAND succeeded but the run could not be completed in the\n"
         "database. Before COMMAND starts, the table below (6: " INJECT_LIB " not found).\n",
     .codes = codes,
@@ -77,14 +81,17 @@ static int parse(int argc, char **argv, struct opts *o)
                    "hardware counters of the traced kernels by kernel replay (nvprof names\n"
                    "such as gst_efficiency, Nsight Compute names, 'default'; see\n"
                    "'varbench list --metrics'); kernels then carry no timestamps"),
-        VB_OPT_FLAG('q', "quiet", &o->quiet, "no summary at the end, only the line that says where the run is"),
+        VB_OPT_FLAG('q', "quiet", &o->quiet,
+                    "no summary at the end, only the line that says where the run is"),
         VB_OPT_END()};
     memset(o, 0, sizeof *o);
     o->db = VB_DEFAULT_DB;
     if ((rc = vb_opt_parse(&usage, opts, argc, argv, &n))) return rc;
     if (!strcmp(o->db, ":memory:"))
-        return vb_opt_error(&usage, "--db '%s': the traced processes write to the database, so it "
-                                    "must be a file", o->db);
+        return vb_opt_error(&usage,
+                            "--db '%s': the traced processes write to the database, so it "
+                            "must be a file",
+                            o->db);
     if (o->name && strchr(o->name, '/'))
         return vb_opt_error(&usage, "bad --name '%s': a non-empty name without '/'", o->name);
     if (o->name && strlen(o->name) >= 96)
@@ -130,7 +137,8 @@ static int find_inject(char *buf, size_t n, struct vb_err *err)
     if (access(cand, R_OK) == 0 && realpath(cand, buf) && strlen(buf) < n) return 0;
     snprintf(cand, sizeof cand, "%s/../lib/%s", exe, INJECT_LIB);
     if (access(cand, R_OK) == 0 && realpath(cand, buf) && strlen(buf) < n) return 0;
-    vb_err_set(err, VB_E_SYS, "cannot find %s next to the varbench binary (in '%s')", INJECT_LIB, exe);
+    vb_err_set(err, VB_E_SYS, "cannot find %s next to the varbench binary (in '%s')", INJECT_LIB,
+               exe);
     return vb_err_hint(err, "build the target varbench_inject (cmake --build build), or set "
                             "VARBENCH_INJECT_LIB to the library's path");
 }
@@ -173,13 +181,15 @@ static int spawn(char **cmd, int *status, int *exec_errno, struct vb_err *err)
         close(pfd[0]);
         execvp(cmd[0], cmd);
         e = errno;
-        if (write(pfd[1], &e, sizeof e) < 0) {} /* the parent then sees no errno: exit 127 */
+        if (write(pfd[1], &e, sizeof e) < 0) {
+        } /* the parent then sees no errno: exit 127 */
         _exit(e == ENOENT ? 127 : 126);
     }
     child = pid;
     close(pfd[1]);
     /* the pipe closes at a successful exec (O_CLOEXEC) or carries exec's errno */
-    while ((got = read(pfd[0], &e, sizeof e)) < 0 && errno == EINTR) {}
+    while ((got = read(pfd[0], &e, sizeof e)) < 0 && errno == EINTR) {
+    }
     close(pfd[0]);
     *exec_errno = got == (ssize_t)sizeof e ? e : 0;
     while (waitpid(pid, status, 0) < 0)
@@ -226,8 +236,10 @@ int vb_cmd_trace(int argc, char **argv)
     vb_err_clear(&err);
     if ((rc = parse(argc, argv, &o))) return rc == 1 ? 0 : rc;
     if (find_inject(lib, sizeof lib, &err)) return vb_report_error("trace", &err);
-    if (o.name) snprintf(label, sizeof label, "%s", o.name);
-    else vb_trace_label(o.ncmd, o.cmd, label, sizeof label);
+    if (o.name)
+        snprintf(label, sizeof label, "%s", o.name);
+    else
+        vb_trace_label(o.ncmd, o.cmd, label, sizeof label);
     prev = getenv("CUDA_INJECTION64_PATH");
     if (prev && *prev) {
         char p[PATH_MAX];
@@ -235,7 +247,8 @@ int vb_cmd_trace(int argc, char **argv)
     }
     if (vb_store_open(o.db, &st, &err)) return vb_report_error("trace", &err);
     if (!realpath(o.db, dbabs)) {
-        vb_err_set(&err, VB_E_DB, "database '%s': cannot resolve its path: %s", o.db, strerror(errno));
+        vb_err_set(&err, VB_E_DB, "database '%s': cannot resolve its path: %s", o.db,
+                   strerror(errno));
         vb_store_close(st);
         return vb_report_error("trace", &err);
     }
@@ -255,14 +268,17 @@ int vb_cmd_trace(int argc, char **argv)
     }
     snprintf(runbuf, sizeof runbuf, "%lld", (long long)run_id);
     if (foreign) {
-        fprintf(stderr, "varbench trace: another CUDA tool is injected (CUDA_INJECTION64_PATH=%s: "
-                        "nsys or ncu?): the program runs under it, untraced by varbench\n"
-                        "hint: run varbench trace outside other profilers\n", prev);
+        fprintf(stderr,
+                "varbench trace: another CUDA tool is injected (CUDA_INJECTION64_PATH=%s: "
+                "nsys or ncu?): the program runs under it, untraced by varbench\n"
+                "hint: run varbench trace outside other profilers\n",
+                prev);
     } else if (setenv("CUDA_INJECTION64_PATH", lib, 1) || setenv(VB_TRACE_ENV_DB, dbabs, 1) ||
                setenv(VB_TRACE_ENV_RUN, runbuf, 1) || setenv(VB_TRACE_ENV_NAME, label, 1) ||
                (o.metrics ? setenv(VB_TRACE_ENV_METRICS, o.metric_names, 1)
                           : unsetenv(VB_TRACE_ENV_METRICS))) {
-        vb_err_set(&err, VB_E_SYS, "cannot set the environment of the command: %s", strerror(errno));
+        vb_err_set(&err, VB_E_SYS, "cannot set the environment of the command: %s",
+                   strerror(errno));
         code = vb_report_error("trace", &err);
         vb_store_run_end(st, run_id, "failed", code, err.msg, &ignored);
         vb_store_close(st);
@@ -274,9 +290,11 @@ int vb_cmd_trace(int argc, char **argv)
     sa.sa_sigaction = on_signal;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&sa.sa_mask);
-    for (i = 0; i < sizeof passed / sizeof passed[0]; i++) sigaction(passed[i], &sa, &old[i]);
+    for (i = 0; i < sizeof passed / sizeof passed[0]; i++)
+        sigaction(passed[i], &sa, &old[i]);
     rc = spawn(o.cmd, &wstatus, &exec_errno, &err);
-    for (i = 0; i < sizeof passed / sizeof passed[0]; i++) sigaction(passed[i], &old[i], NULL);
+    for (i = 0; i < sizeof passed / sizeof passed[0]; i++)
+        sigaction(passed[i], &old[i], NULL);
     if (rc) {
         code = vb_report_error("trace", &err);
         vb_store_run_end(st, run_id, "failed", code, err.msg, &ignored);
@@ -288,8 +306,9 @@ int vb_cmd_trace(int argc, char **argv)
         code = exec_errno == ENOENT ? 127 : 126;
         snprintf(msg, sizeof msg, "cannot run '%s': %s", o.cmd[0], strerror(exec_errno));
         fprintf(stderr, "varbench trace: %s\nhint: %s\n", msg,
-                exec_errno == ENOENT ? "check the command's name and PATH (varbench runs it without a shell)"
-                                     : "check that it is an executable file");
+                exec_errno == ENOENT
+                    ? "check the command's name and PATH (varbench runs it without a shell)"
+                    : "check that it is an executable file");
         status = "failed";
     } else {
         if (WIFSIGNALED(wstatus)) {
@@ -306,9 +325,11 @@ int vb_cmd_trace(int argc, char **argv)
         }
         status = (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT || got_signal)
                      ? "interrupted"
-                 : sig ? "failed" : "complete";
+                 : sig ? "failed"
+                       : "complete";
         if (sig)
-            snprintf(msg, sizeof msg, "the program was ended by signal %d (%s); ", sig, signame(sig));
+            snprintf(msg, sizeof msg, "the program was ended by signal %d (%s); ", sig,
+                     signame(sig));
         else
             snprintf(msg, sizeof msg, "the program exited with status %d; ", code);
         if (foreign)
@@ -332,13 +353,15 @@ int vb_cmd_trace(int argc, char **argv)
         return code ? code : vb_code_exit(VB_E_DB);
     }
     if (!exec_errno && !foreign && ncases == 0)
-        fprintf(stderr, "varbench trace: %s\n", sig ? msg : "the program made no CUDA calls: the run is stored empty");
+        fprintf(stderr, "varbench trace: %s\n",
+                sig ? msg : "the program made no CUDA calls: the run is stored empty");
     if (!o.quiet && ncases > nuntraced) {
         fflush(stdout);
         if (vb_summary_print(stderr, st, run_id, &err)) vb_report_error("trace", &err);
     }
-    fprintf(stderr, "varbench trace: run %lld (%s) stored in %s; 'varbench summary --db %s --run "
-                    "%lld' shows it\n",
+    fprintf(stderr,
+            "varbench trace: run %lld (%s) stored in %s; 'varbench summary --db %s --run "
+            "%lld' shows it\n",
             (long long)run_id, status, o.db, o.db, (long long)run_id);
     vb_store_close(st);
     return code;

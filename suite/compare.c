@@ -150,8 +150,8 @@ static int present(const struct side *b, const struct side *c)
 }
 
 /* judge_phase fills ph from the two sides (n > 0 each): the rule of compare.h. */
-static void judge_phase(const char *name, const struct side *b, const struct side *c,
-                        int pageable, const struct vb_cmp_opts *o, struct vb_cmp_phase *ph)
+static void judge_phase(const char *name, const struct side *b, const struct side *c, int pageable,
+                        const struct vb_cmp_opts *o, struct vb_cmp_phase *ph)
 {
     int ranked, slower, apart;
     memset(ph, 0, sizeof *ph);
@@ -171,7 +171,8 @@ static void judge_phase(const char *name, const struct side *b, const struct sid
     ph->limit = fmax(o->threshold, VB_CMP_NOISE_FACTOR * ph->spread);
     ph->unstable = pageable || ph->spread >= VB_CMP_UNSTABLE_SPREAD || !strcmp(name, "e2e");
     if (ph->unstable)
-        ph->limit = fmax(ph->limit, strcmp(name, "e2e") ? VB_CMP_UNSTABLE_FLOOR : VB_CMP_HOST_FLOOR);
+        ph->limit =
+            fmax(ph->limit, strcmp(name, "e2e") ? VB_CMP_UNSTABLE_FLOOR : VB_CMP_HOST_FLOOR);
     if (b->n == c->n && !memcmp(b->x, c->x, sizeof *b->x * (size_t)b->n)) {
         ph->verdict = VB_VERDICT_SAME; /* the same samples: nothing changed, whatever the noise */
         return;
@@ -204,9 +205,8 @@ static void judge_phase(const char *name, const struct side *b, const struct sid
  * with share_of >= 0 (the base's GPU median), when its base median is under VB_CMP_SHARE of
  * share_of. */
 static int add_phase(struct vb_store *base, int64_t bid, struct vb_store *cand, int64_t cid,
-                     const char *metric, double share_of, int pageable,
-                     const struct vb_cmp_opts *o, struct vb_cmp_row *r, int *added,
-                     struct vb_err *err)
+                     const char *metric, double share_of, int pageable, const struct vb_cmp_opts *o,
+                     struct vb_cmp_row *r, int *added, struct vb_err *err)
 {
     struct side b, c;
     int rc = -1;
@@ -270,7 +270,8 @@ static void settle_gpu(struct vb_cmp_row *r)
     struct vb_cmp_phase *g = &r->phases[0];
     int i;
     if (strcmp(g->name, "gpu") || g->unstable) return;
-    for (i = 1; i < r->nphases && !r->phases[i].unstable; i++) {}
+    for (i = 1; i < r->nphases && !r->phases[i].unstable; i++) {
+    }
     if (i == r->nphases) return;
     g->unstable = 1;
     g->limit = fmax(g->limit, VB_CMP_UNSTABLE_FLOOR);
@@ -329,8 +330,7 @@ static int judge(struct vb_store *base, const struct vb_case_row *b, struct vb_s
                     return -1;
         settle_gpu(r);
     }
-    if (!r->nphases &&
-        add_phase(base, b->id, cand, c->id, "e2e", -1, 0, o, r, &added, err))
+    if (!r->nphases && add_phase(base, b->id, cand, c->id, "e2e", -1, 0, o, r, &added, err))
         return -1;
     decide(r);
     if (b->throttled || c->throttled) {

@@ -40,7 +40,7 @@
  * medians by up to 3.8x their spread (+70%). Such a phase must change by at least
  * VB_CMP_UNSTABLE_FLOOR (a doubling; pinned -> pageable is +266%). */
 #define VB_CMP_UNSTABLE_SPREAD 0.05
-#define VB_CMP_UNSTABLE_FLOOR 1.0
+#define VB_CMP_UNSTABLE_FLOOR  1.0
 /* A copy phase that moves pageable memory (CUPTI's record says so) is unsettled whatever its
  * spread: a 128 MB pageable D2H spread 2.6% inside a run and moved +14.6% between runs. The GPU
  * time is unsettled when one of its judged parts is. Host-clock phases (e2e: the CPU-only

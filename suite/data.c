@@ -24,7 +24,9 @@ static void touch_part(size_t lo, size_t hi, void *ctx, int slot)
 void *vb_host_alloc(size_t bytes, struct vb_err *err)
 {
     void *p = malloc(bytes ? bytes : 1);
-    if (!p) vb_err_set(err, VB_E_SYS, "malloc(%zu bytes): out of host memory", bytes);
-    else vb_parallel_for(bytes, touch_part, p); /* every page touched outside the samples */
+    if (!p)
+        vb_err_set(err, VB_E_SYS, "malloc(%zu bytes): out of host memory", bytes);
+    else
+        vb_parallel_for(bytes, touch_part, p); /* every page touched outside the samples */
     return p;
 }

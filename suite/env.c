@@ -24,7 +24,8 @@ static int read_line(const char *path, char *buf, size_t n)
     }
     fclose(f);
     len = strlen(buf);
-    while (len && isspace((unsigned char)buf[len - 1])) buf[--len] = '\0';
+    while (len && isspace((unsigned char)buf[len - 1]))
+        buf[--len] = '\0';
     return 0;
 }
 
@@ -40,9 +41,11 @@ static int find_field(const char *path, const char *key, char sep, char *buf, si
         if (strncmp(line, key, klen)) continue;
         v = strchr(line, sep);
         if (!v) continue;
-        for (v++; *v == ' ' || *v == '\t' || *v == '"'; v++) {}
+        for (v++; *v == ' ' || *v == '\t' || *v == '"'; v++) {
+        }
         e = v + strlen(v);
-        while (e > v && (isspace((unsigned char)e[-1]) || e[-1] == '"')) *--e = '\0';
+        while (e > v && (isspace((unsigned char)e[-1]) || e[-1] == '"'))
+            *--e = '\0';
         snprintf(buf, n, "%s", v);
         fclose(f);
         return 0;
@@ -57,7 +60,8 @@ void vb_env_host(struct vb_host_env *h)
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
     memset(h, 0, sizeof *h);
     gethostname(h->hostname, sizeof h->hostname - 1);
-    if (uname(&u) == 0) snprintf(h->kernel, sizeof h->kernel, "%s %s %s", u.sysname, u.release, u.machine);
+    if (uname(&u) == 0)
+        snprintf(h->kernel, sizeof h->kernel, "%s %s %s", u.sysname, u.release, u.machine);
     find_field("/etc/os-release", "PRETTY_NAME", '=', h->os, sizeof h->os);
     find_field("/proc/cpuinfo", "model name", ':', h->cpu, sizeof h->cpu);
     h->ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -113,12 +117,19 @@ int vb_env_gpu(int dev, struct vb_gpu_env *g, struct vb_err *err)
         VB_CUDA(err, cudaDriverGetVersion(&g->cuda_driver_version)) ||
         VB_CUDA(err, cudaRuntimeGetVersion(&g->cuda_runtime_version)))
         return -1;
-    for (i = 0; g->bus[i] && i < (int)sizeof lowbus - 1; i++) lowbus[i] = (char)tolower((unsigned char)g->bus[i]);
+    for (i = 0; g->bus[i] && i < (int)sizeof lowbus - 1; i++)
+        lowbus[i] = (char)tolower((unsigned char)g->bus[i]);
     lowbus[i] = '\0';
     snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/current_link_speed", lowbus);
     if (read_line(path, g->pcie_speed, sizeof g->pcie_speed) == 0) {
         double gts = atof(g->pcie_speed);
-        g->pcie_gen = gts >= 60 ? 6 : gts >= 30 ? 5 : gts >= 15 ? 4 : gts >= 7 ? 3 : gts >= 4 ? 2 : gts > 0 ? 1 : 0;
+        g->pcie_gen = gts >= 60   ? 6
+                      : gts >= 30 ? 5
+                      : gts >= 15 ? 4
+                      : gts >= 7  ? 3
+                      : gts >= 4  ? 2
+                      : gts > 0   ? 1
+                                  : 0;
     }
     snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/current_link_width", lowbus);
     {

@@ -23,10 +23,10 @@ struct vb_gpu_env {
     int cc_major, cc_minor, sm_count;
     uint64_t total_mem, l2_bytes;
     int clock_khz, mem_clock_khz, mem_bus_width; /* device attributes (peak) */
-    double sm_clock_mhz;                          /* measured by the probe kernel; 0 if failed */
-    char pcie_speed[64];                          /* sysfs current_link_speed, e.g. "32.0 GT/s PCIe" */
-    int pcie_gen, pcie_width;                     /* 0 when sysfs has no answer */
-    char driver[64];                              /* /sys/module/nvidia/version */
+    double sm_clock_mhz;                         /* measured by the probe kernel; 0 if failed */
+    char pcie_speed[64];      /* sysfs current_link_speed, e.g. "32.0 GT/s PCIe" */
+    int pcie_gen, pcie_width; /* 0 when sysfs has no answer */
+    char driver[64];          /* /sys/module/nvidia/version */
     int cuda_driver_version, cuda_runtime_version;
     uint32_t cupti_version;
 };

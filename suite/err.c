@@ -81,8 +81,10 @@ int vb_err_context(struct vb_err *err, const char *fmt, ...)
 
 void vb_err_line(const struct vb_err *err, char *buf, size_t n)
 {
-    if (err->hint[0]) snprintf(buf, n, "%s (hint: %s)", err->msg, err->hint);
-    else snprintf(buf, n, "%s", err->msg);
+    if (err->hint[0])
+        snprintf(buf, n, "%s (hint: %s)", err->msg, err->hint);
+    else
+        snprintf(buf, n, "%s", err->msg);
 }
 
 /* Strip the directory from __FILE__ so messages stay short. */
@@ -128,14 +130,16 @@ int vb_err_cupti(struct vb_err *err, int rc, const char *call, const char *file,
     vb_err_set(err, VB_E_CUDA, "%s: %s (CUPTI %d) [%s:%d]", call, s, rc, base(file), line);
     switch (r) {
     case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-        vb_err_hint(err, "counters are restricted to admin users: load nvidia with "
-                         "NVreg_RestrictProfilingToAdminUsers=0, or run with CAP_SYS_ADMIN/CAP_PERFMON");
+        vb_err_hint(err,
+                    "counters are restricted to admin users: load nvidia with "
+                    "NVreg_RestrictProfilingToAdminUsers=0, or run with CAP_SYS_ADMIN/CAP_PERFMON");
         break;
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
     case CUPTI_ERROR_NOT_COMPATIBLE:
-        vb_err_hint(err, "another CUPTI client (ncu, nsys, a profiler) is attached to this process; "
-                         "timings fall back to host clocks. Run varbench outside the profiler for "
-                         "CUPTI records");
+        vb_err_hint(err,
+                    "another CUPTI client (ncu, nsys, a profiler) is attached to this process; "
+                    "timings fall back to host clocks. Run varbench outside the profiler for "
+                    "CUPTI records");
         break;
     case CUPTI_ERROR_NOT_INITIALIZED:
         vb_err_hint(err, "CUPTI could not reach the driver: check nvidia-smi and that libcupti "
@@ -237,21 +241,36 @@ int vb_err_nvrtc(struct vb_err *err, int rc, const char *call, const char *file,
 static const char *cufft_name(cufftResult r)
 {
     switch (r) {
-    case CUFFT_INVALID_PLAN: return "CUFFT_INVALID_PLAN";
-    case CUFFT_ALLOC_FAILED: return "CUFFT_ALLOC_FAILED";
-    case CUFFT_INVALID_TYPE: return "CUFFT_INVALID_TYPE";
-    case CUFFT_INVALID_VALUE: return "CUFFT_INVALID_VALUE";
-    case CUFFT_INTERNAL_ERROR: return "CUFFT_INTERNAL_ERROR";
-    case CUFFT_EXEC_FAILED: return "CUFFT_EXEC_FAILED";
-    case CUFFT_SETUP_FAILED: return "CUFFT_SETUP_FAILED";
-    case CUFFT_INVALID_SIZE: return "CUFFT_INVALID_SIZE";
-    case CUFFT_UNALIGNED_DATA: return "CUFFT_UNALIGNED_DATA";
-    case CUFFT_INVALID_DEVICE: return "CUFFT_INVALID_DEVICE";
-    case CUFFT_NO_WORKSPACE: return "CUFFT_NO_WORKSPACE";
-    case CUFFT_NOT_IMPLEMENTED: return "CUFFT_NOT_IMPLEMENTED";
-    case CUFFT_NOT_SUPPORTED: return "CUFFT_NOT_SUPPORTED";
-    case CUFFT_MISSING_DEPENDENCY: return "CUFFT_MISSING_DEPENDENCY";
-    default: return "cuFFT error";
+    case CUFFT_INVALID_PLAN:
+        return "CUFFT_INVALID_PLAN";
+    case CUFFT_ALLOC_FAILED:
+        return "CUFFT_ALLOC_FAILED";
+    case CUFFT_INVALID_TYPE:
+        return "CUFFT_INVALID_TYPE";
+    case CUFFT_INVALID_VALUE:
+        return "CUFFT_INVALID_VALUE";
+    case CUFFT_INTERNAL_ERROR:
+        return "CUFFT_INTERNAL_ERROR";
+    case CUFFT_EXEC_FAILED:
+        return "CUFFT_EXEC_FAILED";
+    case CUFFT_SETUP_FAILED:
+        return "CUFFT_SETUP_FAILED";
+    case CUFFT_INVALID_SIZE:
+        return "CUFFT_INVALID_SIZE";
+    case CUFFT_UNALIGNED_DATA:
+        return "CUFFT_UNALIGNED_DATA";
+    case CUFFT_INVALID_DEVICE:
+        return "CUFFT_INVALID_DEVICE";
+    case CUFFT_NO_WORKSPACE:
+        return "CUFFT_NO_WORKSPACE";
+    case CUFFT_NOT_IMPLEMENTED:
+        return "CUFFT_NOT_IMPLEMENTED";
+    case CUFFT_NOT_SUPPORTED:
+        return "CUFFT_NOT_SUPPORTED";
+    case CUFFT_MISSING_DEPENDENCY:
+        return "CUFFT_MISSING_DEPENDENCY";
+    default:
+        return "cuFFT error";
     }
 }
 

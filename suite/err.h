@@ -13,19 +13,22 @@
  * everywhere (`varbench --help` and every command's --help print this table; the test
  * cpu.cli.exit-codes holds each command to it). The one exception is documented by trace:
  * once the traced COMMAND has started, trace exits with COMMAND's own status, as nvprof did. */
-#define VB_ERRORS(X)                                                                            \
-    X(OK, 0, "success (compare: no regression)")                                                \
-    X(WRONG, 1, "a finding: a case failed or gave a wrong result; compare: a regression")      \
-    X(USAGE, 2, "usage error: bad command, flag or value; a run the database does not hold,\n" \
-                "or cannot give as asked (not complete; another GPU model without\n"          \
-                "--across-devices)")                                                           \
-    X(DB, 3, "database error: missing, unreadable, corrupt, not varbench's, newer schema,\n"    \
-             "or a write that failed")                                                         \
-    X(NODEV, 4, "no CUDA device: CPU references ran, GPU variants were recorded as skipped")    \
-    X(CUDA, 5, "CUDA, CUPTI or driver failure outside a single case")                           \
-    X(SYS, 6, "system error: memory, a file or folder, a process, a tool (gnuplot, the\n"       \
-              "injection library)")                                                            \
-    X(INCONCLUSIVE, 7, "inconclusive (compare): a case too noisy to judge, or nothing compared") \
+#define VB_ERRORS(X)                                                                               \
+    X(OK, 0, "success (compare: no regression)")                                                   \
+    X(WRONG, 1, "a finding: a case failed or gave a wrong result; compare: a regression")          \
+    X(USAGE, 2,                                                                                    \
+      "usage error: bad command, flag or value; a run the database does not hold,\n"               \
+      "or cannot give as asked (not complete; another GPU model without\n"                         \
+      "--across-devices)")                                                                         \
+    X(DB, 3,                                                                                       \
+      "database error: missing, unreadable, corrupt, not varbench's, newer schema,\n"              \
+      "or a write that failed")                                                                    \
+    X(NODEV, 4, "no CUDA device: CPU references ran, GPU variants were recorded as skipped")       \
+    X(CUDA, 5, "CUDA, CUPTI or driver failure outside a single case")                              \
+    X(SYS, 6,                                                                                      \
+      "system error: memory, a file or folder, a process, a tool (gnuplot, the\n"                  \
+      "injection library)")                                                                        \
+    X(INCONCLUSIVE, 7, "inconclusive (compare): a case too noisy to judge, or nothing compared")   \
     X(INTERRUPTED, 130, "interrupted: the run is stored with status 'interrupted'")
 
 enum vb_code {
@@ -66,9 +69,9 @@ int vb_err_cu(struct vb_err *err, int rc, const char *call, const char *file, in
 int vb_err_nvrtc(struct vb_err *err, int rc, const char *call, const char *file, int line);
 int vb_err_cufft(struct vb_err *err, int rc, const char *call, const char *file, int line);
 
-#define VB_CUDA(err, call) vb_err_cuda((err), (int)(call), #call, __FILE__, __LINE__)
+#define VB_CUDA(err, call)  vb_err_cuda((err), (int)(call), #call, __FILE__, __LINE__)
 #define VB_CUPTI(err, call) vb_err_cupti((err), (int)(call), #call, __FILE__, __LINE__)
-#define VB_CU(err, call) vb_err_cu((err), (int)(call), #call, __FILE__, __LINE__)
+#define VB_CU(err, call)    vb_err_cu((err), (int)(call), #call, __FILE__, __LINE__)
 #define VB_NVRTC(err, call) vb_err_nvrtc((err), (int)(call), #call, __FILE__, __LINE__)
 #define VB_CUFFT(err, call) vb_err_cufft((err), (int)(call), #call, __FILE__, __LINE__)
 

@@ -5,12 +5,23 @@ void vb_put_xml(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default: fputc(*s, f);
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        case '\'':
+            fputs("&#39;", f);
+            break;
+        default:
+            fputc(*s, f);
         }
     }
 }
@@ -18,8 +29,8 @@ void vb_put_xml(FILE *f, const char *s)
 void vb_put_md(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
-        if (*s == '|' || *s == '\\' || *s == '<' || *s == '>' || *s == '*' || *s == '_' || *s == '`' ||
-            *s == '[' || *s == ']')
+        if (*s == '|' || *s == '\\' || *s == '<' || *s == '>' || *s == '*' || *s == '_' ||
+            *s == '`' || *s == '[' || *s == ']')
             fputc('\\', f);
         fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
     }
@@ -29,8 +40,11 @@ void vb_put_json(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
         unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
-        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
-        else fputc(ch, f);
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
     }
 }

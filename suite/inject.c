@@ -140,10 +140,12 @@ static void metrics_take(struct vb_case_result *r)
     r->metrics_status = mstatus;
     snprintf(r->metrics_reason, sizeof r->metrics_reason, "%s", mreason);
     /* every kernel of the process ran under the profiler, in the ranges' order */
-    if (r->nmetrics && vb_metric_values_name(r->metrics, r->nmetrics, r->activity.kernels,
-                                             r->activity.nkernels))
-        fprintf(stderr, "varbench trace: pid %d: counters are by launch number (%zu kernel "
-                        "records for the profiled launches)\n", (int)getpid(), r->activity.nkernels);
+    if (r->nmetrics &&
+        vb_metric_values_name(r->metrics, r->nmetrics, r->activity.kernels, r->activity.nkernels))
+        fprintf(stderr,
+                "varbench trace: pid %d: counters are by launch number (%zu kernel "
+                "records for the profiled launches)\n",
+                (int)getpid(), r->activity.nkernels);
     r->gst_efficiency = vb_metric_values_gst(r->metrics, r->nmetrics);
     vb_profiler_destroy(prof);
     prof = NULL;
@@ -163,8 +165,10 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
     } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
         const CUpti_ResourceData *rd = data;
         if (!rd) return;
-        if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) metrics_context(rd->context);
-        else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) metrics_context_ending(rd->context);
+        if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
+            metrics_context(rd->context);
+        else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
+            metrics_context_ending(rd->context);
     }
 }
 
@@ -186,7 +190,8 @@ static void read_first_line(const char *path, char *buf, size_t n)
     if (!fgets(buf, (int)n, f)) buf[0] = '\0';
     fclose(f);
     len = strlen(buf);
-    while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' ')) buf[--len] = '\0';
+    while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+        buf[--len] = '\0';
 }
 
 /* driver_version asks the driver already loaded in the process (never loading one). */
@@ -313,8 +318,10 @@ static void hook_python(void)
     int (*is_init)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "Py_IsInitialized");
     int (*at)(void (*)(void)) = (int (*)(void (*)(void)))dlsym(RTLD_DEFAULT, "Py_AtExit");
     if (is_init && at && is_init() && at(at_python_exit))
-        fprintf(stderr, "varbench trace: pid %d: Py_AtExit is full: a Ctrl-C that ends Python "
-                        "loses the trace\n", (int)getpid());
+        fprintf(stderr,
+                "varbench trace: pid %d: Py_AtExit is full: a Ctrl-C that ends Python "
+                "loses the trace\n",
+                (int)getpid());
 }
 
 /* ---- Signals ------------------------------------------------------------------------------ */
@@ -333,7 +340,8 @@ static void on_signal(int sig)
     if (getpid() == owner && !pending) {
         pending = sig;
         sem_post(&wake);
-        for (k = 0; k < 400; k++) nanosleep(&pause, NULL);
+        for (k = 0; k < 400; k++)
+            nanosleep(&pause, NULL);
     }
     signal(sig, SIG_DFL);
     raise(sig);
@@ -348,7 +356,8 @@ static void *signal_thread(void *arg)
     char how[32];
     int sig;
     (void)arg;
-    while (sem_wait(&wake) != 0 && errno == EINTR) {}
+    while (sem_wait(&wake) != 0 && errno == EINTR) {
+    }
     sig = pending;
     snprintf(how, sizeof how, "signal %d", sig);
     finish(how);
@@ -382,8 +391,10 @@ static void catch_signals(void)
         pthread_sigmask(SIG_SETMASK, &prev, NULL);
     }
     if (!any) {
-        fprintf(stderr, "varbench trace: pid %d: no helper thread (%s): a signal that ends the "
-                        "program loses its trace\n", (int)getpid(), strerror(errno));
+        fprintf(stderr,
+                "varbench trace: pid %d: no helper thread (%s): a signal that ends the "
+                "program loses its trace\n",
+                (int)getpid(), strerror(errno));
         return;
     }
     memset(&sa, 0, sizeof sa);
@@ -409,7 +420,8 @@ static int start_cupti(int metrics)
     if (rc != CUPTI_SUCCESS) {
         subscriber = NULL;
         if (cuptiGetResultString(rc, &s) != CUPTI_SUCCESS || !s) s = "unknown CUPTI error";
-        if (rc == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED || rc == CUPTI_ERROR_NOT_COMPATIBLE)
+        if (rc == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED ||
+            rc == CUPTI_ERROR_NOT_COMPATIBLE)
             snprintf(untraced_why, sizeof untraced_why,
                      "another CUPTI client (ncu, nsys, a profiler in the program?) is attached "
                      "(cuptiSubscribe: %s): the process ran untraced; run varbench trace outside "
@@ -431,10 +443,11 @@ static int start_cupti(int metrics)
         VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
                                            CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2)))
         vb_err_clear(&err);
-    if (metrics && (VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
-                                                        CUPTI_CBID_RESOURCE_CONTEXT_CREATED)) ||
-                    VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
-                                                        CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)))) {
+    if (metrics &&
+        (VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                            CUPTI_CBID_RESOURCE_CONTEXT_CREATED)) ||
+         VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                            CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)))) {
         fprintf(stderr, "varbench trace: pid %d: no counters: %s\n", (int)getpid(), err.msg);
         vb_err_clear(&err);
     }
@@ -465,8 +478,9 @@ int InitializeInjection(void)
     id = run ? strtoll(run, &end, 10) : 0;
     if (!db || !*db || !run || !end || *end || id < 1) {
         /* loaded by hand, not by varbench trace: nowhere to write; the program runs as is */
-        fprintf(stderr, "varbench trace: libvarbench_inject.so was loaded without %s and %s; "
-                        "not tracing (use: varbench trace -- COMMAND)\n",
+        fprintf(stderr,
+                "varbench trace: libvarbench_inject.so was loaded without %s and %s; "
+                "not tracing (use: varbench trace -- COMMAND)\n",
                 VB_TRACE_ENV_DB, VB_TRACE_ENV_RUN);
         initialized = -1;
         pthread_mutex_unlock(&mu);
@@ -478,13 +492,16 @@ int InitializeInjection(void)
     owner = getpid();
     t_start = realtime_ns();
     traced = start_cupti(metrics && *metrics && metrics_begin(metrics) == 0) == 0;
-    if (traced) t_start = vb_activity_now();
+    if (traced)
+        t_start = vb_activity_now();
     else
         fprintf(stderr, "varbench trace: pid %d: %s\n", (int)owner, untraced_why);
     initialized = 1;
     if (atexit(at_exit))
-        fprintf(stderr, "varbench trace: pid %d: atexit failed: the trace is stored only if Python "
-                        "ends the process or a signal does\n", (int)owner);
+        fprintf(stderr,
+                "varbench trace: pid %d: atexit failed: the trace is stored only if Python "
+                "ends the process or a signal does\n",
+                (int)owner);
     hook_python();
     catch_signals();
     pthread_mutex_unlock(&mu);

@@ -36,13 +36,16 @@ const char *vb_command_line = "";
 static void usage(FILE *out)
 {
     size_t i;
-    fprintf(out, "usage: varbench <command> [options]   (varbench <command> --help for more)\n\n"
-                 "varbench %s: CUDA variant benchmarks and profiles in one SQLite file.\n\n"
-                 "commands:\n", VB_VERSION);
+    fprintf(out,
+            "usage: varbench <command> [options]   (varbench <command> --help for more)\n\n"
+            "varbench %s: CUDA variant benchmarks and profiles in one SQLite file.\n\n"
+            "commands:\n",
+            VB_VERSION);
     for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].help);
-    fprintf(out, "\nexit codes, one table for every command (each command's --help lists those it can\n"
-                 "return; trace, once its COMMAND has started, exits with COMMAND's own status):\n");
+    fprintf(out,
+            "\nexit codes, one table for every command (each command's --help lists those it can\n"
+            "return; trace, once its COMMAND has started, exits with COMMAND's own status):\n");
     vb_opt_print_codes(NULL, out);
 }
 
@@ -71,7 +74,8 @@ static char *join_args(int argc, char **argv)
     size_t len = 1;
     char *s;
     int i;
-    for (i = 0; i < argc; i++) len += strlen(argv[i]) + 3;
+    for (i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 3;
     s = malloc(len);
     if (!s) return NULL;
     s[0] = '\0';

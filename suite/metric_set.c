@@ -19,12 +19,12 @@ const struct vb_metric_def vb_metric_defs[] = {
     {VB_METRIC_ST_SECTORS, "gst_transactions", "global store sectors", 1, 0},
     {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "global_store_requests",
      "global store requests", 1, 0},
-    {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "gld_transactions", "global load sectors",
-     1, 0},
+    {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "gld_transactions", "global load sectors", 1,
+     0},
     {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "global_load_requests",
      "global load requests", 1, 0},
-    {"dram__bytes_read.sum", "dram_read_bytes", "DRAM bytes read (undercounts what stays in L2)",
-     1, 0},
+    {"dram__bytes_read.sum", "dram_read_bytes", "DRAM bytes read (undercounts what stays in L2)", 1,
+     0},
     {"dram__bytes_write.sum", "dram_write_bytes",
      "DRAM bytes written (undercounts what stays in L2)", 1, 0},
     {"gpu__time_duration.sum", NULL, "kernel duration under the profiler (ns)", 1, 0},
@@ -44,8 +44,8 @@ const struct vb_metric_def vb_metric_defs[] = {
     {"dram__throughput.avg.pct_of_peak_sustained_elapsed", "dram_utilization",
      "DRAM throughput (% of peak)", 0, 1},
     {"dram__bytes_read.sum.per_second", "dram_read_throughput", "DRAM read bytes per second", 0, 0},
-    {"dram__bytes_write.sum.per_second", "dram_write_throughput", "DRAM write bytes per second",
-     0, 0},
+    {"dram__bytes_write.sum.per_second", "dram_write_throughput", "DRAM write bytes per second", 0,
+     0},
     {"l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second", "gld_throughput",
      "global load bytes per second", 0, 0},
     {"l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum.per_second", "gst_throughput",
@@ -114,7 +114,8 @@ void vb_metric_set_split(const struct vb_metric_set *all, struct vb_metric_set *
     cache->n = rest->n = 0;
     for (i = 0; i < all->n; i++) {
         const char *m = all->names[i];
-        struct vb_metric_set *to = !strncmp(m, "dram__", 6) || !strncmp(m, "lts__", 5) ? cache : rest;
+        struct vb_metric_set *to =
+            !strncmp(m, "dram__", 6) || !strncmp(m, "lts__", 5) ? cache : rest;
         memcpy(to->names[to->n++], m, VB_METRIC_NAME);
     }
 }

@@ -17,15 +17,15 @@
 #define VB_METRIC_NAME 128
 
 /* The Hopper names of the two store-efficiency inputs, used to aggregate per case. */
-#define VB_METRIC_GST_EFF "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct"
+#define VB_METRIC_GST_EFF    "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct"
 #define VB_METRIC_ST_SECTORS "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
 
 struct vb_metric_def {
     const char *name;   /* the Hopper / Nsight Compute name */
     const char *nvprof; /* the nvprof name mapped to it, or NULL */
     const char *doc;
-    int in_default;     /* part of the default set of the metrics pass */
-    int is_pct;         /* a percentage (compared with ncu in points, not relatively) */
+    int in_default; /* part of the default set of the metrics pass */
+    int is_pct;     /* a percentage (compared with ncu in points, not relatively) */
 };
 
 /* The known metrics, default set first; vb_metric_ndefs entries. */

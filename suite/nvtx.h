@@ -7,15 +7,15 @@
 #define VB_NVTX_H
 
 /* The phases of one sample (and of a case's setup), named as they appear in NVTX_EVENTS. */
-#define VB_PHASES(X)                                                                     \
-    X(HOST_BUILD, "host mesh build")                                                     \
-    X(H2D, "H2D")                                                                        \
-    X(KERNEL, "kernel")                                                                  \
-    X(D2H, "D2H")                                                                        \
-    X(HOST_POST, "host post-processing")                                                 \
-    X(OVERLAP, "kernel+D2H overlapped")                                                  \
-    X(CPU, "cpu compute")                                                                \
-    X(COMPILE, "nvrtc compile")  /* in setup, outside every sample */                    \
+#define VB_PHASES(X)                                                                               \
+    X(HOST_BUILD, "host mesh build")                                                               \
+    X(H2D, "H2D")                                                                                  \
+    X(KERNEL, "kernel")                                                                            \
+    X(D2H, "D2H")                                                                                  \
+    X(HOST_POST, "host post-processing")                                                           \
+    X(OVERLAP, "kernel+D2H overlapped")                                                            \
+    X(CPU, "cpu compute")                                                                          \
+    X(COMPILE, "nvrtc compile")   /* in setup, outside every sample */                             \
     X(MODULE_LOAD, "module load") /* in setup: cuModuleLoadData of the compiled cubin */
 
 enum vb_phase {

@@ -16,7 +16,7 @@
 #include "err.h"
 
 #define HELP_COLUMN 26 /* where an option's help starts in the usage */
-#define MAX_OPTS 64
+#define MAX_OPTS    64
 
 static void verror(const struct vb_usage *u, const char *hint, const char *fmt, va_list ap)
 {
@@ -64,7 +64,8 @@ void vb_opt_print_codes(const int *codes, FILE *out)
     int i;
     for (i = 0; i < VB_E_COUNT; i++) {
         int rc = vb_code_exit((enum vb_code)i), k, listed = !codes;
-        for (k = 0; codes && codes[k] >= 0; k++) listed |= codes[k] == rc;
+        for (k = 0; codes && codes[k] >= 0; k++)
+            listed |= codes[k] == rc;
         if (!listed) continue;
         fprintf(out, "  %-4d ", rc);
         print_indented(out, vb_code_desc((enum vb_code)i), 7);
@@ -91,8 +92,10 @@ void vb_opt_usage(const struct vb_usage *u, const struct vb_opt *opts, FILE *out
                     o->short_name && o->long_name ? ", " : (o->short_name ? "" : ""),
                     o->long_name ? "--" : "", o->long_name ? o->long_name : "", o->arg ? " " : "",
                     o->arg ? o->arg : "");
-        if (n >= HELP_COLUMN - 1) fprintf(out, "\n%*s", HELP_COLUMN, "");
-        else fprintf(out, "%*s", HELP_COLUMN - n, "");
+        if (n >= HELP_COLUMN - 1)
+            fprintf(out, "\n%*s", HELP_COLUMN, "");
+        else
+            fprintf(out, "%*s", HELP_COLUMN - n, "");
         print_indented(out, o->help, HELP_COLUMN);
     }
     fprintf(out, "  -h, --help%*sthis text\n", HELP_COLUMN - 12, "");
@@ -104,8 +107,10 @@ void vb_opt_usage(const struct vb_usage *u, const struct vb_opt *opts, FILE *out
 /* name_of writes how the user spelled row o ("--db" or "-f"). */
 static const char *name_of(const struct vb_opt *o, int as_long, char *buf, size_t n)
 {
-    if (as_long) snprintf(buf, n, "--%s", o->long_name);
-    else snprintf(buf, n, "-%c", o->short_name);
+    if (as_long)
+        snprintf(buf, n, "--%s", o->long_name);
+    else
+        snprintf(buf, n, "-%c", o->short_name);
     return buf;
 }
 
@@ -133,8 +138,10 @@ static int set_value(const struct vb_usage *u, const struct vb_opt *o, const cha
             return vb_opt_error(u, "bad %s '%s': %s from %g to %g", name, arg,
                                 o->type == VB_OPT_T_INT ? "a whole number" : "a number", o->lo,
                                 o->hi);
-        if (o->type == VB_OPT_T_INT) *(int *)o->value = (int)d;
-        else *(double *)o->value = d;
+        if (o->type == VB_OPT_T_INT)
+            *(int *)o->value = (int)d;
+        else
+            *(double *)o->value = d;
         return 0;
     case VB_OPT_T_RUN:
         if (vb_parse_run_id(arg, (int64_t *)o->value))
@@ -151,9 +158,9 @@ static int set_value(const struct vb_usage *u, const struct vb_opt *o, const cha
             char list[256] = "";
             size_t used = 0;
             for (k = 0; o->choices[k] && used < sizeof list; k++)
-                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
-                                         k ? (o->choices[k + 1] ? ", " : " or ") : "",
-                                         o->choices[k]);
+                used +=
+                    (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+                                     k ? (o->choices[k + 1] ? ", " : " or ") : "", o->choices[k]);
             return vb_opt_error(u, "bad %s '%s': %s", name, arg, list);
         }
     case VB_OPT_T_CALL: {
@@ -216,8 +223,10 @@ int vb_opt_parse(const struct vb_usage *u, const struct vb_opt *opts, int argc, 
             if (a[2]) arg = a + 2;
         }
         if (!o) {
-            if (as_long && (eq = strchr(a, '='))) snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
-            else snprintf(name, sizeof name, "%s", a);
+            if (as_long && (eq = strchr(a, '=')))
+                snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
+            else
+                snprintf(name, sizeof name, "%s", a);
             return vb_opt_error(u, "unknown option '%s'", name);
         }
         name_of(o, as_long, name, sizeof name);
@@ -239,7 +248,8 @@ int vb_opt_parse(const struct vb_usage *u, const struct vb_opt *opts, int argc, 
             return vb_opt_error(u, "unexpected argument '%s'", args[u->max_args]);
         return vb_opt_error(u, "expected %s", u->expects ? u->expects : "no argument");
     }
-    for (k = 0; k < n; k++) argv[k + 1] = args[k];
+    for (k = 0; k < n; k++)
+        argv[k + 1] = args[k];
     if (n + 1 < argc) argv[n + 1] = NULL;
     *nargs = n;
     return 0;

@@ -38,46 +38,65 @@ enum vb_opt_type {
 
 struct vb_opt {
     enum vb_opt_type type;
-    char short_name;        /* 0: long only */
-    const char *long_name;  /* NULL: short only */
-    const char *arg;        /* the value's name in the usage ("FILE"); NULL for a flag */
-    void *value;            /* the target (see the types) or, for CALL, the callback's context */
-    double lo, hi;          /* NUM, INT: the range */
+    char short_name;       /* 0: long only */
+    const char *long_name; /* NULL: short only */
+    const char *arg;       /* the value's name in the usage ("FILE"); NULL for a flag */
+    void *value;           /* the target (see the types) or, for CALL, the callback's context */
+    double lo, hi;         /* NUM, INT: the range */
     const char *const *choices;
     int (*call)(void *ctx, const char *arg, struct vb_err *err); /* 0, or -1 with err filled */
-    const char *help;       /* the usage line; '\n' continues it, aligned, on the next line */
+    const char *help; /* the usage line; '\n' continues it, aligned, on the next line */
     int flags;
 };
 
-#define VB_OPT_FLAG(s, l, v, h) {.type = VB_OPT_T_FLAG, .short_name = s, .long_name = l, .value = v, .help = h}
-#define VB_OPT_STR(s, l, a, v, h)                                                                 \
-    {.type = VB_OPT_T_STR, .short_name = s, .long_name = l, .arg = a, .value = v, .help = h}
-#define VB_OPT_NUM(s, l, a, v, mn, mx, h)                                                         \
-    {.type = VB_OPT_T_NUM, .short_name = s, .long_name = l, .arg = a, .value = v, .lo = mn,      \
-     .hi = mx, .help = h}
-#define VB_OPT_INT(s, l, a, v, mn, mx, h)                                                         \
-    {.type = VB_OPT_T_INT, .short_name = s, .long_name = l, .arg = a, .value = v, .lo = mn,      \
-     .hi = mx, .help = h}
-#define VB_OPT_RUN(l, v, h) {.type = VB_OPT_T_RUN, .long_name = l, .arg = "ID", .value = v, .help = h}
-#define VB_OPT_CHOICE(s, l, a, v, c, h)                                                           \
-    {.type = VB_OPT_T_CHOICE, .short_name = s, .long_name = l, .arg = a, .value = v,              \
-     .choices = c, .help = h}
-#define VB_OPT_CALL(s, l, a, ctx, fn, h)                                                          \
-    {.type = VB_OPT_T_CALL, .short_name = s, .long_name = l, .arg = a, .value = ctx, .call = fn, \
-     .help = h}
+#define VB_OPT_FLAG(s, l, v, h)                                                                    \
+    {                                                                                              \
+        .type = VB_OPT_T_FLAG, .short_name = s, .long_name = l, .value = v, .help = h              \
+    }
+#define VB_OPT_STR(s, l, a, v, h)                                                                  \
+    {                                                                                              \
+        .type = VB_OPT_T_STR, .short_name = s, .long_name = l, .arg = a, .value = v, .help = h     \
+    }
+#define VB_OPT_NUM(s, l, a, v, mn, mx, h)                                                          \
+    {                                                                                              \
+        .type = VB_OPT_T_NUM, .short_name = s, .long_name = l, .arg = a, .value = v, .lo = mn,     \
+        .hi = mx, .help = h                                                                        \
+    }
+#define VB_OPT_INT(s, l, a, v, mn, mx, h)                                                          \
+    {                                                                                              \
+        .type = VB_OPT_T_INT, .short_name = s, .long_name = l, .arg = a, .value = v, .lo = mn,     \
+        .hi = mx, .help = h                                                                        \
+    }
+#define VB_OPT_RUN(l, v, h)                                                                        \
+    {                                                                                              \
+        .type = VB_OPT_T_RUN, .long_name = l, .arg = "ID", .value = v, .help = h                   \
+    }
+#define VB_OPT_CHOICE(s, l, a, v, c, h)                                                            \
+    {                                                                                              \
+        .type = VB_OPT_T_CHOICE, .short_name = s, .long_name = l, .arg = a, .value = v,            \
+        .choices = c, .help = h                                                                    \
+    }
+#define VB_OPT_CALL(s, l, a, ctx, fn, h)                                                           \
+    {                                                                                              \
+        .type = VB_OPT_T_CALL, .short_name = s, .long_name = l, .arg = a, .value = ctx,            \
+        .call = fn, .help = h                                                                      \
+    }
 /* VB_OPT_DB: --db FILE, a plain path (the store refuses URIs and over-long paths by name). */
 #define VB_OPT_DB(v, h) VB_OPT_STR(0, "db", "FILE", v, h)
-#define VB_OPT_END() {.type = VB_OPT_T_END}
+#define VB_OPT_END()                                                                               \
+    {                                                                                              \
+        .type = VB_OPT_T_END                                                                       \
+    }
 
 struct vb_usage {
-    const char *cmd;      /* "run" */
-    const char *synopsis; /* after "usage: varbench CMD "; '\n' starts another usage line */
-    const char *about;    /* before the options (may be NULL) */
-    const char *notes;    /* after the options (may be NULL) */
-    const int *codes;     /* the exit codes the command can return, ended by -1 */
+    const char *cmd;        /* "run" */
+    const char *synopsis;   /* after "usage: varbench CMD "; '\n' starts another usage line */
+    const char *about;      /* before the options (may be NULL) */
+    const char *notes;      /* after the options (may be NULL) */
+    const int *codes;       /* the exit codes the command can return, ended by -1 */
     int min_args, max_args; /* positional arguments (max -1: any number) */
-    const char *expects;  /* what too few of them lacks: "BASE.db and CAND.db" */
-    int stop_at_arg;      /* options end at the first positional argument (trace's COMMAND) */
+    const char *expects;    /* what too few of them lacks: "BASE.db and CAND.db" */
+    int stop_at_arg;        /* options end at the first positional argument (trace's COMMAND) */
 };
 
 /* vb_opt_parse parses argv (argv[0] is the command's name) against opts. Returns 0 with the

@@ -43,8 +43,8 @@ void vb_phase_setup_end(void)
     vb_nvtx_phase_end();
     if (nsetup == MAX_SETUP) return; /* a case with more keeps its first ones */
     setup_done[nsetup].ph = setup_ph;
-    setup_done[nsetup++].ms = (double)(t1.tv_sec - setup_t0.tv_sec) * 1e3 +
-                              (double)(t1.tv_nsec - setup_t0.tv_nsec) / 1e6;
+    setup_done[nsetup++].ms =
+        (double)(t1.tv_sec - setup_t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - setup_t0.tv_nsec) / 1e6;
 }
 
 int vb_phase_setup_take(char *buf, size_t n)

@@ -59,8 +59,10 @@ static struct vb_profiler *hooked; /* whose hook runs (one profiled sample at a 
 static __thread int in_hook;       /* the hook's own launch calls back too */
 
 static const CUpti_CallbackId launch_cbids[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
     CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz};
 
@@ -82,7 +84,8 @@ static void note_launch(struct vb_profiler *p, const char *name)
 static void forget_launches(struct vb_profiler *p)
 {
     size_t i;
-    for (i = 0; i < p->nlaunches; i++) free(p->launches[i]);
+    for (i = 0; i < p->nlaunches; i++)
+        free(p->launches[i]);
     p->nlaunches = 0;
 }
 
@@ -118,7 +121,8 @@ static void CUPTIAPI on_launch(void *arg, CUpti_CallbackDomain dom, CUpti_Callba
 static int hook_enable(struct vb_profiler *p, int on, struct vb_err *err)
 {
     size_t i;
-    if (!subscriber && VB_CUPTI(err, cuptiSubscribe(&subscriber, (CUpti_CallbackFunc)on_launch, NULL)))
+    if (!subscriber &&
+        VB_CUPTI(err, cuptiSubscribe(&subscriber, (CUpti_CallbackFunc)on_launch, NULL)))
         return vb_err_context(err, "the metrics pass's cache flush before each launch");
     hooked = on ? p : NULL;
     for (i = 0; i < sizeof launch_cbids / sizeof launch_cbids[0]; i++)
@@ -142,7 +146,8 @@ struct vb_profiler *vb_profiler_create_replay(const struct vb_metric_set *set, i
     if (!p) return NULL;
     p->set = *set;
     p->user_replay = user_replay;
-    for (i = 0; i < set->n; i++) p->names[i] = p->set.names[i];
+    for (i = 0; i < set->n; i++)
+        p->names[i] = p->set.names[i];
     return p;
 }
 
@@ -163,16 +168,19 @@ static int check_supported(int device, struct vb_err *err)
     sp.api = CUPTI_PROFILER_RANGE_PROFILING;
     if (VB_CUPTI(err, cuptiProfilerDeviceSupported(&sp))) return unavailable(err, "device check");
     if (sp.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED) return 0;
-    vb_err_set(err, VB_E_CUDA, "metrics unavailable: CUPTI's profiler does not support device %d "
-               "(%s)", device,
-               sp.architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "architecture older than "
-                                                                           "compute capability 7.0"
-               : sp.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "vGPU without profiling enabled"
-               : sp.confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED
-                   ? "confidential computing is on"
-               : sp.cmp != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "a mining processor"
-               : sp.wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "WSL"
-                                                                  : "SLI or another configuration");
+    vb_err_set(
+        err, VB_E_CUDA,
+        "metrics unavailable: CUPTI's profiler does not support device %d "
+        "(%s)",
+        device,
+        sp.architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "architecture older than "
+                                                                    "compute capability 7.0"
+        : sp.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED       ? "vGPU without profiling enabled"
+        : sp.confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED
+            ? "confidential computing is on"
+        : sp.cmp != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "a mining processor"
+        : sp.wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "WSL"
+                                                           : "SLI or another configuration");
     return vb_err_hint(err, "timings are unaffected; pass --no-metrics to skip the metrics pass");
 }
 
@@ -241,7 +249,8 @@ unavailable:
 
 size_t vb_profiler_passes(const struct vb_profiler *p, int device)
 {
-    return device >= 0 && device < MAX_DEVICES && p->dev[device].state == 1 ? p->dev[device].passes : 0;
+    return device >= 0 && device < MAX_DEVICES && p->dev[device].state == 1 ? p->dev[device].passes
+                                                                            : 0;
 }
 
 /* disable ends the profiling session (stopping a started sample); safe when none is open. */
@@ -446,8 +455,10 @@ static int decode(struct vb_profiler *p, struct vb_metric_value **vals, size_t *
         }
     }
     if (dp.numOfRangeDropped)
-        return vb_err_set(err, VB_E_CUDA, "the profiler dropped %zu kernel launches (more than "
-                          "the counter image holds)", dp.numOfRangeDropped);
+        return vb_err_set(err, VB_E_CUDA,
+                          "the profiler dropped %zu kernel launches (more than "
+                          "the counter image holds)",
+                          dp.numOfRangeDropped);
     return 0;
 fail:
     disable(p);
@@ -469,7 +480,8 @@ int vb_profiler_end(struct vb_profiler *p, struct vb_metric_value **vals, size_t
     if (stop(p, &all, err)) return -1;
     if (!all) {
         disable(p);
-        return vb_err_set(err, VB_E_CUDA, "the profiler needs more passes than kernel replay "
+        return vb_err_set(err, VB_E_CUDA,
+                          "the profiler needs more passes than kernel replay "
                           "submitted");
     }
     return decode(p, vals, n, err);
@@ -490,8 +502,10 @@ int vb_profiler_collect(struct vb_profiler *p, int device, CUcontext ctx, size_t
         struct vb_err serr;
         if ((size_t)*passes == limit) {
             disable(p);
-            return vb_err_set(err, VB_E_CUDA, "the profiler asked for more than the %zu pass%s "
-                              "its configuration needs", limit, limit == 1 ? "" : "es");
+            return vb_err_set(err, VB_E_CUDA,
+                              "the profiler asked for more than the %zu pass%s "
+                              "its configuration needs",
+                              limit, limit == 1 ? "" : "es");
         }
         if (start(p, 1, hook, hook_arg, err)) return -1;
         rc = work(work_arg, err);

@@ -51,7 +51,8 @@ int vb_prof_host_open(const char *chip, const uint8_t *avail, const char *const 
     if (VB_CUPTI(err, cuptiProfilerHostConfigAddMetrics(&ap))) {
         const char *bad = bad_metric(h->obj, names, n);
         if (bad) {
-            vb_err_set(err, VB_E_USAGE, "metric '%s' is not known on this GPU (chip %s)", bad, chip);
+            vb_err_set(err, VB_E_USAGE, "metric '%s' is not known on this GPU (chip %s)", bad,
+                       chip);
             vb_err_hint(err, "'ncu --query-metrics' lists this GPU's metrics; 'varbench list "
                              "--metrics' the nvprof names varbench maps");
         }

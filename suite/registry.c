@@ -68,8 +68,10 @@ static int check_problem(const struct vb_family *f, const struct vb_problem *pb,
     if (check_axes(f, pb, err)) return -1;
     for (j = 0; j < f->nvariants; j++) {
         if (f->variants[j].problem != pb) continue;
-        if (f->variants[j].flags & VB_REFERENCE) refs++;
-        else others++;
+        if (f->variants[j].flags & VB_REFERENCE)
+            refs++;
+        else
+            others++;
     }
     if (refs + others < 2)
         return vb_err_set(err, VB_E_USAGE, "%s needs a reference and a variant", what);
@@ -92,8 +94,10 @@ int vb_registry_check(const struct vb_family *const *fams, struct vb_err *err)
             if (!strcmp(fams[k]->name, f->name))
                 return vb_err_set(err, VB_E_USAGE, "family '%s' defined twice", f->name);
         if (!ops || !ops->setup || !ops->poison || !ops->fetch || !ops->teardown)
-            return vb_err_set(err, VB_E_USAGE, "family '%s' lacks a hook (setup, poison, fetch, "
-                              "teardown)", f->name);
+            return vb_err_set(err, VB_E_USAGE,
+                              "family '%s' lacks a hook (setup, poison, fetch, "
+                              "teardown)",
+                              f->name);
         if (f->nvariants < 2 || !f->variants)
             return vb_err_set(err, VB_E_USAGE, "family '%s' needs a reference and a variant",
                               f->name);
@@ -111,14 +115,17 @@ int vb_registry_check(const struct vb_family *const *fams, struct vb_err *err)
                 return vb_err_set(err, VB_E_USAGE, "variant '%s/%s' computes no problem", f->name,
                                   v->name);
             if ((v->flags & VB_GPU) && !v->traffic)
-                return vb_err_set(err, VB_E_USAGE, "GPU variant '%s/%s' states no traffic",
-                                  f->name, v->name);
+                return vb_err_set(err, VB_E_USAGE, "GPU variant '%s/%s' states no traffic", f->name,
+                                  v->name);
             if ((v->flags & VB_RESIDENT) && !(v->flags & VB_GPU))
-                return vb_err_set(err, VB_E_USAGE, "variant '%s/%s': only a GPU variant can keep "
-                                  "its answer on the device", f->name, v->name);
-            if ((v->flags & VB_REFERENCE) && (v->flags & (VB_GPU | VB_EXPECT_WRONG)))
-                return vb_err_set(err, VB_E_USAGE, "reference '%s/%s' must be a correct CPU variant",
+                return vb_err_set(err, VB_E_USAGE,
+                                  "variant '%s/%s': only a GPU variant can keep "
+                                  "its answer on the device",
                                   f->name, v->name);
+            if ((v->flags & VB_REFERENCE) && (v->flags & (VB_GPU | VB_EXPECT_WRONG)))
+                return vb_err_set(err, VB_E_USAGE,
+                                  "reference '%s/%s' must be a correct CPU variant", f->name,
+                                  v->name);
             for (k = 0; k < j; k++)
                 if (!strcmp(f->variants[k].name, v->name))
                     return vb_err_set(err, VB_E_USAGE, "variant '%s/%s' defined twice", f->name,
@@ -144,7 +151,8 @@ int vb_family_problems(const struct vb_family *f, const struct vb_problem **out,
     int j, k, n = 0;
     for (j = 0; j < f->nvariants; j++) {
         const struct vb_problem *pb = f->variants[j].problem;
-        for (k = 0; k < j && f->variants[k].problem != pb; k++) {}
+        for (k = 0; k < j && f->variants[k].problem != pb; k++) {
+        }
         if (k < j) continue; /* seen at an earlier variant */
         if (n < cap) out[n] = pb;
         n++;
@@ -152,8 +160,7 @@ int vb_family_problems(const struct vb_family *f, const struct vb_problem **out,
     return n;
 }
 
-char *vb_problem_label(const struct vb_family *f, const struct vb_problem *pb, char *buf,
-                       size_t n)
+char *vb_problem_label(const struct vb_family *f, const struct vb_problem *pb, char *buf, size_t n)
 {
     if (vb_family_problems(f, NULL, 0) == 1)
         snprintf(buf, n, "family '%s'", f->name);

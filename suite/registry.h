@@ -20,7 +20,7 @@
 
 #include "err.h"
 
-#define VB_MAX_AXES 8
+#define VB_MAX_AXES        8
 #define VB_MAX_AXIS_VALUES 32
 
 /* One axis of a problem: the values a case takes by default, and the allowed range. An axis
@@ -118,7 +118,7 @@ struct vb_variant {
 struct vb_family {
     const char *name;
     const char *summary;
-    const char *seed; /* the document in variants/seeds/ the ladder comes from */
+    const char *seed;                 /* the document in variants/seeds/ the ladder comes from */
     const struct vb_variant_ops *ops; /* the hooks of every variant below */
     const struct vb_variant *variants;
     int nvariants;
@@ -141,8 +141,7 @@ int vb_family_problems(const struct vb_family *f, const struct vb_problem **out,
 
 /* vb_problem_label writes how messages name problem pb of f into buf and returns buf: "family
  * 'mesh'" when pb is f's only problem, "problem 'ufunc/cos'" otherwise. */
-char *vb_problem_label(const struct vb_family *f, const struct vb_problem *pb, char *buf,
-                       size_t n);
+char *vb_problem_label(const struct vb_family *f, const struct vb_problem *pb, char *buf, size_t n);
 
 /* vb_variant_matches: does "family/variant" match the shell glob pattern? (fnmatch rules; a
  * pattern without '/' matches against the family name too, so "mesh" selects mesh/\*). */

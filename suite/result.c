@@ -67,7 +67,8 @@ int vb_metric_values_name(struct vb_metric_value *m, size_t n, const struct vb_k
     for (i = 0; i < n; i++)
         if ((size_t)m[i].launch + 1 > launches) launches = (size_t)m[i].launch + 1;
     if (!nk || !launches || !(order = malloc(sizeof *order * nk))) return -1;
-    for (i = 0; i < nk; i++) order[i] = &k[i];
+    for (i = 0; i < nk; i++)
+        order[i] = &k[i];
     qsort(order, nk, sizeof *order, by_correlation);
     for (i = 0; i < nk; i++) /* one per launch: replays repeat the correlation id */
         if (!nl || order[i]->correlation != order[nl - 1]->correlation) order[nl++] = order[i];
@@ -100,9 +101,12 @@ int vb_sample_find(const struct vb_case_result *r, uint64_t t)
     int lo = 0, hi = r->nsamples - 1;
     while (lo <= hi) {
         int mid = lo + (hi - lo) / 2;
-        if (t < r->samples[mid].start) hi = mid - 1;
-        else if (t > r->samples[mid].end) lo = mid + 1;
-        else return mid;
+        if (t < r->samples[mid].start)
+            hi = mid - 1;
+        else if (t > r->samples[mid].end)
+            lo = mid + 1;
+        else
+            return mid;
     }
     return -1;
 }

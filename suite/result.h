@@ -12,11 +12,11 @@
 #include "stats.h"
 
 /* X(id, name): case statuses as stored in cases.status. */
-#define VB_STATUSES(X)                                                                   \
-    X(OK, "ok")                                                                          \
-    X(WRONG, "wrong-result")                                                             \
-    X(SKIPPED, "skipped")                                                                \
-    X(FAILED, "failed")                                                                  \
+#define VB_STATUSES(X)                                                                             \
+    X(OK, "ok")                                                                                    \
+    X(WRONG, "wrong-result")                                                                       \
+    X(SKIPPED, "skipped")                                                                          \
+    X(FAILED, "failed")                                                                            \
     X(INTERRUPTED, "interrupted")
 
 enum vb_status {
@@ -53,12 +53,12 @@ struct vb_metric_value {
 };
 
 /* X(id, name): outcomes of a case's metrics pass, as stored in cases.metrics_status. */
-#define VB_METRICS_STATUSES(X)                                                           \
-    X(NONE, NULL)               /* not attempted: a CPU variant, or the case failed */   \
-    X(OK, "ok")                                                                          \
-    X(OFF, "off")               /* --no-metrics */                                       \
-    X(UNAVAILABLE, "unavailable") /* no counters here: the reason says why and the fix */ \
-    X(FAILED, "failed")         /* the profiler failed on this case */
+#define VB_METRICS_STATUSES(X)                                                                     \
+    X(NONE, NULL) /* not attempted: a CPU variant, or the case failed */                           \
+    X(OK, "ok")                                                                                    \
+    X(OFF, "off")                 /* --no-metrics */                                               \
+    X(UNAVAILABLE, "unavailable") /* no counters here: the reason says why and the fix */          \
+    X(FAILED, "failed")           /* the profiler failed on this case */
 
 enum vb_metrics_status {
 #define X(id, name) VB_METRICS_##id,
@@ -102,7 +102,7 @@ struct vb_case_result {
     double gpu_ci_pct; /* 95% CI half-width of gpu's median, % of it (e2e's for CPU cases) */
     int cold;          /* 1: L2 flushed before every sample (the default); 0 warm; -1 unknown */
     double clock_min_mhz, clock_median_mhz; /* SM clock over the timed samples; NaN unknown */
-    int dropped;       /* timed samples dropped for a clock under 75% of the run's peak */
+    int dropped;          /* timed samples dropped for a clock under 75% of the run's peak */
     char stop_detail[64]; /* what the stop reason refers to ("d2h +-1.8%"), or "" */
     /* traffic of the median-e2e timed sample; traffic_varies when samples disagree */
     uint64_t h2d_bytes, d2h_bytes;

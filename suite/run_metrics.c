@@ -27,8 +27,9 @@ int vb_run_metrics_option(struct vb_run_metrics *m, const char *list, struct vb_
 static void say_unavailable(struct vb_run_metrics *m, const struct vb_err *why, FILE *err_out)
 {
     vb_err_line(why, m->why, sizeof m->why);
-    fprintf(err_out, "varbench run: warning: %s%s%s\n%s\n", why->msg, why->hint[0] ? "\nhint: " : "",
-            why->hint, "metrics are not collected in this run; timings are unaffected");
+    fprintf(err_out, "varbench run: warning: %s%s%s\n%s\n", why->msg,
+            why->hint[0] ? "\nhint: " : "", why->hint,
+            "metrics are not collected in this run; timings are unaffected");
 }
 
 int vb_run_metrics_start(struct vb_run_metrics *m, int device, const struct vb_err *activity_err,
@@ -46,8 +47,10 @@ int vb_run_metrics_start(struct vb_run_metrics *m, int device, const struct vb_e
     if (activity_err) {
         /* one CUPTI subscriber per process: under ncu or nsys the profiler is theirs */
         vb_err_set(&why, VB_E_CUDA, "metrics unavailable: %s", activity_err->msg);
-        snprintf(why.hint, sizeof why.hint, "%s", activity_err->hint[0] ? activity_err->hint
-                 : "run varbench outside other CUDA profilers to collect metrics");
+        snprintf(why.hint, sizeof why.hint, "%s",
+                 activity_err->hint[0]
+                     ? activity_err->hint
+                     : "run varbench outside other CUDA profilers to collect metrics");
         say_unavailable(m, &why, err_out);
         s->no_metrics_reason = m->why;
         return 0;
@@ -75,8 +78,8 @@ int vb_run_metrics_start(struct vb_run_metrics *m, int device, const struct vb_e
     return 0;
 }
 
-int vb_run_metrics_defer(struct vb_run_metrics *m, const struct vb_case_result *r,
-                         int64_t case_id, struct vb_err *err)
+int vb_run_metrics_defer(struct vb_run_metrics *m, const struct vb_case_result *r, int64_t case_id,
+                         struct vb_err *err)
 {
     struct vb_deferred_case *d;
     if (!m->prof_cache || r->metrics_status != VB_METRICS_OK || r->device < 0) return 0;
@@ -96,8 +99,8 @@ int vb_run_metrics_defer(struct vb_run_metrics *m, const struct vb_case_result *
     return 0;
 }
 
-int vb_run_metrics_sweep(struct vb_run_metrics *m, const struct vb_sampling *s,
-                         struct vb_store *st, struct vb_err *err)
+int vb_run_metrics_sweep(struct vb_run_metrics *m, const struct vb_sampling *s, struct vb_store *st,
+                         struct vb_err *err)
 {
     size_t i;
     vb_profiler_release(s->profiler); /* one session a context: the first sweep's ends */
@@ -139,8 +142,9 @@ void vb_run_metrics_add(struct vb_run_metrics *m, const struct vb_case_result *r
 void vb_run_metrics_finish(struct vb_run_metrics *m, FILE *out)
 {
     if (m->cases)
-        fprintf(out, "metrics pass: %d GPU cases, %d metrics each, %.1f s in all, %d profiled "
-                     "samples (%s%s)\n",
+        fprintf(out,
+                "metrics pass: %d GPU cases, %d metrics each, %.1f s in all, %d profiled "
+                "samples (%s%s)\n",
                 m->cases, m->set.n, (m->total_ns + m->sweep_ns) / 1e9, m->samples,
                 m->prof ? "kernel replay with the cases" : "",
                 !m->prof_cache ? ""
@@ -149,8 +153,10 @@ void vb_run_metrics_finish(struct vb_run_metrics *m, FILE *out)
                                : "DRAM and L2 counters in a second sweep, user replay, L2 flushed "
                                  "before every launch unless --cache warm");
     if (m->sweep_failed)
-        fprintf(out, "metrics pass: the second sweep failed for %d of %d cases (see each case's "
-                     "metrics reason)\n", m->sweep_failed, m->swept);
+        fprintf(out,
+                "metrics pass: the second sweep failed for %d of %d cases (see each case's "
+                "metrics reason)\n",
+                m->sweep_failed, m->swept);
     else if (!m->off && m->why[0])
         fprintf(out, "metrics pass: none (%s)\n", m->why);
     vb_profiler_destroy(m->prof);

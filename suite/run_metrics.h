@@ -25,14 +25,14 @@ struct vb_deferred_case {
 
 struct vb_run_metrics {
     struct vb_metric_set set;
-    int off;                  /* --no-metrics */
-    int given;                /* --metrics was given */
+    int off;                        /* --no-metrics */
+    int given;                      /* --metrics was given */
     struct vb_profiler *prof;       /* owned: kernel replay, the metrics not in prof_cache */
     struct vb_profiler *prof_cache; /* owned: user replay, DRAM and L2 (vb_metric_set_split) */
-    char why[768];            /* why metrics are unavailable in this run, "" if they are */
-    int cases;                /* GPU cases profiled */
-    double total_ns;          /* their metrics passes, replays included */
-    int samples;              /* samples profiled (one per kernel-replay pass or user pass) */
+    char why[768];                  /* why metrics are unavailable in this run, "" if they are */
+    int cases;                      /* GPU cases profiled */
+    double total_ns;                /* their metrics passes, replays included */
+    int samples;                    /* samples profiled (one per kernel-replay pass or user pass) */
     /* the GPU cases stored with metrics, for the second sweep (prof_cache's counters) */
     struct vb_deferred_case *later;
     size_t nlater, cap_later;
@@ -60,15 +60,15 @@ int vb_run_metrics_start(struct vb_run_metrics *m, int device, const struct vb_e
 /* vb_run_metrics_defer remembers stored case case_id (variant v at p on device) for the second
  * sweep, when there is one (DRAM or L2 counters asked for) and r's first pass went well.
  * Returns 0, or -1 with err when out of memory. */
-int vb_run_metrics_defer(struct vb_run_metrics *m, const struct vb_case_result *r,
-                         int64_t case_id, struct vb_err *err);
+int vb_run_metrics_defer(struct vb_run_metrics *m, const struct vb_case_result *r, int64_t case_id,
+                         struct vb_err *err);
 
 /* vb_run_metrics_sweep runs the second sweep (vb_runner_metrics_again) over the remembered
  * cases, in order, storing each case's values into st as it goes (a case whose sweep fails is
  * stored with metrics 'failed' and the reason). Stops early when interrupted. Returns 0, or -1
  * with err for a database error. */
-int vb_run_metrics_sweep(struct vb_run_metrics *m, const struct vb_sampling *s,
-                         struct vb_store *st, struct vb_err *err);
+int vb_run_metrics_sweep(struct vb_run_metrics *m, const struct vb_sampling *s, struct vb_store *st,
+                         struct vb_err *err);
 
 void vb_run_metrics_add(struct vb_run_metrics *m, const struct vb_case_result *r);
 

@@ -142,8 +142,8 @@ static int one_sample(const struct vb_variant *v, void *state, enum vb_sample_ki
     s->kind = kind;
     s->gpu_ns = NAN;
     s->sm_clock_mhz = mhz > 0 ? mhz : NAN;
-    s->records_dropped = kind == VB_SAMPLE_TIMED && cfg->keep_records >= 0 &&
-                         r->ntimed >= cfg->keep_records;
+    s->records_dropped =
+        kind == VB_SAMPLE_TIMED && cfg->keep_records >= 0 && r->ntimed >= cfg->keep_records;
     s->start = vb_activity_now();
     t0 = vb_runner_mono_ns();
     if (v->run(state, err)) return -1;
@@ -252,12 +252,18 @@ static const char *const phase_names[PH_COUNT] = {"gpu", "h2d", "kernel", "d2h",
 static double phase_of(const struct vb_sample *s, int ph)
 {
     switch (ph) {
-    case PH_GPU: return s->gpu_ns;
-    case PH_H2D: return s->h2d_ns;
-    case PH_KERNEL: return s->kernel_ns;
-    case PH_D2H: return s->d2h_ns;
-    case PH_MEMSET: return s->memset_ns;
-    default: return s->e2e_ns;
+    case PH_GPU:
+        return s->gpu_ns;
+    case PH_H2D:
+        return s->h2d_ns;
+    case PH_KERNEL:
+        return s->kernel_ns;
+    case PH_D2H:
+        return s->d2h_ns;
+    case PH_MEMSET:
+        return s->memset_ns;
+    default:
+        return s->e2e_ns;
     }
 }
 
@@ -278,8 +284,7 @@ static int phase_values(const struct vb_case_result *r, int ph, double *x)
 static double precision(const struct vb_case_result *r, const struct vb_sampling *cfg,
                         const char **worst, int *n)
 {
-    double *x = malloc(sizeof *x * (size_t)(r->nsamples ? r->nsamples : 1)), lo, hi, gpu_med,
-           w = 0;
+    double *x = malloc(sizeof *x * (size_t)(r->nsamples ? r->nsamples : 1)), lo, hi, gpu_med, w = 0;
     int ph;
     *worst = r->have_records ? "gpu" : "e2e";
     *n = 0;
@@ -328,8 +333,8 @@ static void mark_dropped(struct vb_case_result *r, const struct vb_sampling *cfg
  * traffic of the sample closest to the median GPU (or e2e) time. */
 static int summarise(struct vb_case_result *r, const struct vb_sampling *cfg)
 {
-    struct vb_stats *st[PH_COUNT] = {&r->gpu_ms, &r->h2d_ms, &r->kernel_ms, &r->d2h_ms,
-                                     &r->memset_ms, &r->e2e_ms};
+    struct vb_stats *st[PH_COUNT] = {&r->gpu_ms, &r->h2d_ms,    &r->kernel_ms,
+                                     &r->d2h_ms, &r->memset_ms, &r->e2e_ms};
     double *x = malloc(sizeof *x * (size_t)(r->nsamples + 1)), med, lo, hi;
     const struct vb_sample *first = NULL, *pick = NULL;
     int i, n, ph, rc = 0, pick_ph = r->have_records ? PH_GPU : PH_E2E;
@@ -341,7 +346,8 @@ static int summarise(struct vb_case_result *r, const struct vb_sampling *cfg)
             continue;
         }
         n = phase_values(r, ph, x);
-        for (i = 0; i < n; i++) x[i] /= 1e6;
+        for (i = 0; i < n; i++)
+            x[i] /= 1e6;
         rc |= vb_stats_compute(x, (size_t)n, st[ph]);
         if (ph == pick_ph) r->gpu_ci_pct = 100 * vb_stats_median_ci(x, (size_t)n, &lo, &hi);
     }
@@ -357,12 +363,14 @@ static int summarise(struct vb_case_result *r, const struct vb_sampling *cfg)
     for (i = 0; i < r->nsamples; i++) {
         const struct vb_sample *s = &r->samples[i];
         if (s->kind != VB_SAMPLE_TIMED || s->dropped) continue;
-        if (!first) first = s;
+        if (!first)
+            first = s;
         else if (s->h2d_bytes != first->h2d_bytes || s->d2h_bytes != first->d2h_bytes ||
                  s->h2d_count != first->h2d_count || s->d2h_count != first->d2h_count ||
                  s->kernel_count != first->kernel_count)
             r->traffic_varies = 1;
-        if (!pick || fabs(phase_of(s, pick_ph) / 1e6 - med) < fabs(phase_of(pick, pick_ph) / 1e6 - med))
+        if (!pick ||
+            fabs(phase_of(s, pick_ph) / 1e6 - med) < fabs(phase_of(pick, pick_ph) / 1e6 - med))
             pick = s;
     }
     if (pick) {
@@ -419,7 +427,8 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
         spent = (vb_runner_mono_ns() - t0) * 1e-9 >= cfg->budget_s;
         full = r->ntimed >= cfg->max_samples;
         if (r->ntimed < next && !spent && !full) continue;
-        if (collect(r, 1) && r->have_records) return vb_err_set(err, VB_E_CUDA, "CUPTI flush failed");
+        if (collect(r, 1) && r->have_records)
+            return vb_err_set(err, VB_E_CUDA, "CUPTI flush failed");
         mark_dropped(r, cfg);
         w = precision(r, cfg, &worst, &n);
         if (n >= cfg->min_samples && w <= cfg->precision) {
@@ -434,8 +443,8 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
         }
         /* the CI narrows as 1/sqrt(n): ask for what that says is missing, in 1.2x-4x steps */
         {
-            double want = isfinite(w) && w > 0 ? n * (w / cfg->precision) * (w / cfg->precision)
-                                               : 2.0 * n;
+            double want =
+                isfinite(w) && w > 0 ? n * (w / cfg->precision) * (w / cfg->precision) : 2.0 * n;
             if (want < 1.2 * n + 1) want = 1.2 * n + 1;
             if (want > 4.0 * n) want = 4.0 * n;
             next = r->ntimed + (int)(want - n) + 1;
@@ -486,10 +495,9 @@ static int cpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
     }
 }
 
-void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
-                    const struct vb_point *p, int device, const char *nodev_reason,
-                    const double *ref, double *oracle, const struct vb_sampling *cfg,
-                    struct vb_case_result *r)
+void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const struct vb_point *p,
+                    int device, const char *nodev_reason, const double *ref, double *oracle,
+                    const struct vb_sampling *cfg, struct vb_case_result *r)
 {
     const struct vb_problem *pb = v->problem;
     struct vb_err err;
@@ -541,8 +549,7 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
     }
     if (gpu) vb_runner_metrics_pass(f, v, state, device, cfg, r);
     /* verify: poisoned outputs, one sample, compare every element */
-    if (f->ops->poison(state, &err) ||
-        one_sample(v, state, VB_SAMPLE_VERIFY, cfg, r, &cap, &err)) {
+    if (f->ops->poison(state, &err) || one_sample(v, state, VB_SAMPLE_VERIFY, cfg, r, &cap, &err)) {
         fail(r, VB_STATUS_FAILED, &err);
         goto teardown;
     }

@@ -33,8 +33,8 @@ struct vb_sampling {
      * or cpu_budget_s has gone (at least one sample); their verified sample warms them */
     int cpu_min_samples;
     double cpu_min_time_s, cpu_budget_s;
-    int cold;            /* flush L2 before each sample (the default; --cache warm: 0) */
-    int keep_records;    /* store the CUPTI records of the first N timed samples (-1: all) */
+    int cold;              /* flush L2 before each sample (the default; --cache warm: 0) */
+    int keep_records;      /* store the CUPTI records of the first N timed samples (-1: all) */
     double peak_clock_mhz; /* the device's measured SM clock; 0: the case's highest reading */
     /* The metrics pass of GPU cases: one more sample under profiler (kernel replay: every
      * metric but the DRAM and L2 counters) before the verified one, and, in a second sweep after
@@ -67,10 +67,9 @@ extern volatile sig_atomic_t vb_interrupted;
  * there, to verify the point's other variants (the oracle is computed once per point, and that
  * computation is the reference case's first sample); r->status is then ok only if it ran. Fills
  * *r, which the caller releases with vb_case_result_free. */
-void vb_runner_case(const struct vb_family *f, const struct vb_variant *v,
-                    const struct vb_point *p, int device, const char *nodev_reason,
-                    const double *ref, double *oracle, const struct vb_sampling *cfg,
-                    struct vb_case_result *r);
+void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const struct vb_point *p,
+                    int device, const char *nodev_reason, const double *ref, double *oracle,
+                    const struct vb_sampling *cfg, struct vb_case_result *r);
 
 /* vb_runner_metrics_again is the second metrics sweep for one GPU case run before (variant v
  * of family f at point p on device `device`): set-up, the DRAM and L2 counters under

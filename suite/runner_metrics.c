@@ -126,8 +126,8 @@ void vb_runner_metrics_pass(const struct vb_family *f, const struct vb_variant *
     if (!cfg->profiler) return; /* only DRAM and L2 counters: the second sweep's */
     take_before(r);
     vb_nvtx_push("metrics pass");
-    rc = profile(cfg->profiler, f, v, state, device, ctx, NULL, &r->metrics, &r->nmetrics,
-                 &passes, &err);
+    rc = profile(cfg->profiler, f, v, state, device, ctx, NULL, &r->metrics, &r->nmetrics, &passes,
+                 &err);
     vb_nvtx_pop();
     drop_since();
     r->metrics_passes += passes;
@@ -170,4 +170,3 @@ int vb_runner_metrics_again(const struct vb_family *f, const struct vb_variant *
     *ns = vb_runner_mono_ns() - t0;
     return rc;
 }
-

@@ -136,13 +136,16 @@ double vb_stats_mann_whitney(const double *a, size_t na, const double *b, size_t
     if (!na || !nb) return NAN;
     t = malloc(n * sizeof *t);
     if (!t) return NAN;
-    for (i = 0; i < na; i++) t[i].v = a[i], t[i].from_a = 1;
-    for (i = 0; i < nb; i++) t[na + i].v = b[i], t[na + i].from_a = 0;
+    for (i = 0; i < na; i++)
+        t[i].v = a[i], t[i].from_a = 1;
+    for (i = 0; i < nb; i++)
+        t[na + i].v = b[i], t[na + i].from_a = 0;
     qsort(t, n, sizeof *t, cmp_tagged);
     /* ranks 1..n, tied values sharing their mean rank */
     for (i = 0; i < n; i = j) {
         double rank, k;
-        for (j = i + 1; j < n && t[j].v == t[i].v; j++) {}
+        for (j = i + 1; j < n && t[j].v == t[i].v; j++) {
+        }
         k = (double)(j - i);
         rank = (double)(i + 1 + j) / 2.0;
         for (size_t m = i; m < j; m++)

@@ -58,15 +58,15 @@ struct vb_case_row {
     double gpu_median_ns, memset_median_ns;
     double gpu_ci_pct; /* half-width of the 95% confidence interval of gpu's median, % of it */
     char stop_reason[64];
-    char cache[8];                     /* "cold" (L2 flushed before each sample), "warm", "" */
+    char cache[8];                          /* "cold" (L2 flushed before each sample), "warm", "" */
     double clock_min_mhz, clock_median_mhz; /* SM clock over the timed samples; NaN unknown */
-    int dropped_samples;               /* timed samples dropped: SM clock under 75% of peak */
-    int throttled;                     /* any dropped: the case's times are not comparable */
-    int h2d_pageable, d2h_pageable;    /* its kept copy records move pageable host memory: 1,
-                                          0; -1 without records */
+    int dropped_samples;                    /* timed samples dropped: SM clock under 75% of peak */
+    int throttled;                          /* any dropped: the case's times are not comparable */
+    int h2d_pageable, d2h_pageable;         /* its kept copy records move pageable host memory: 1,
+                                               0; -1 without records */
     double max_abs_err, max_rel_err;
     int64_t h2d_bytes, d2h_bytes, h2d_count, d2h_count;
-    double gst_efficiency;  /* %, NaN without a metrics pass */
+    double gst_efficiency;   /* %, NaN without a metrics pass */
     char metrics_status[16]; /* "" (none), ok, off, unavailable, failed */
     char metrics_reason[256];
 };
@@ -146,8 +146,8 @@ struct vb_run_list_row {
     char git_commit[64]; /* "" when unknown */
     int cases;           /* all its cases: the sum of the six counts below */
     int ok;
-    int wrong;           /* wrong-result, not on purpose: what fails a run */
-    int on_purpose;      /* wrong-result of a variant wrong on purpose (calx/naive-inner) */
+    int wrong;      /* wrong-result, not on purpose: what fails a run */
+    int on_purpose; /* wrong-result of a variant wrong on purpose (calx/naive-inner) */
     int failed, skipped, interrupted;
 };
 
@@ -238,7 +238,7 @@ struct vb_metric_row {
 
 /* vb_store_metric_summary returns a malloc'd array (caller frees) of the run's metric values
  * aggregated per kernel and metric, ordered by kernel then metric. */
-int vb_store_metric_summary(struct vb_store *s, int64_t run_id, struct vb_metric_row **rows,
-                            int *n, struct vb_err *err);
+int vb_store_metric_summary(struct vb_store *s, int64_t run_id, struct vb_metric_row **rows, int *n,
+                            struct vb_err *err);
 
 #endif

@@ -115,7 +115,8 @@ static int bind(sqlite3_stmt *st, const char *types, va_list ap)
         }
         case 't': {
             const char *t = va_arg(ap, const char *);
-            rc = t ? sqlite3_bind_text(st, col, t, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, col);
+            rc = t ? sqlite3_bind_text(st, col, t, -1, SQLITE_TRANSIENT)
+                   : sqlite3_bind_null(st, col);
             break;
         }
         default:
@@ -133,13 +134,14 @@ int vb_store_put(struct vb_store *s, const char *sql, int64_t *rowid, struct vb_
     int rc;
     if (!st) return -1;
     if ((int)strlen(types) != sqlite3_bind_parameter_count(st))
-        return vb_err_set(err, VB_E_DB, "internal: %d values bound to '%.60s...'", (int)strlen(types),
-                          sql);
+        return vb_err_set(err, VB_E_DB, "internal: %d values bound to '%.60s...'",
+                          (int)strlen(types), sql);
     va_start(ap, types);
     rc = bind(st, types, ap);
     va_end(ap);
     if (rc != SQLITE_OK) return vb_store_fail(s, err, "bind");
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {}
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    }
     if (rc != SQLITE_DONE) return vb_store_fail(s, err, "write");
     if (rowid) *rowid = sqlite3_last_insert_rowid(s->db);
     sqlite3_reset(st);
@@ -159,7 +161,8 @@ static int string_id_db(struct vb_store *s, const char *text, int64_t *id, struc
     rc = sqlite3_step(st);
     if (rc != SQLITE_ROW) return vb_store_fail(s, err, "StringIds");
     *id = sqlite3_column_int64(st, 0);
-    while (sqlite3_step(st) == SQLITE_ROW) {}
+    while (sqlite3_step(st) == SQLITE_ROW) {
+    }
     sqlite3_reset(st);
     return 0;
 }
@@ -247,7 +250,8 @@ static struct vb_store *connect(const char *path, int flags, int *version, struc
         vb_err_hint(err, "pass --db with a file path");
         return NULL;
     }
-    if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
+    if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL) !=
+        SQLITE_OK) {
         if (s->db)
             vb_store_fail(s, err, "cannot open");
         else
@@ -346,7 +350,8 @@ void vb_store_close(struct vb_store *s)
 {
     int i;
     if (!s) return;
-    for (i = 0; i < s->ncache; i++) sqlite3_finalize(s->cache[i].st);
+    for (i = 0; i < s->ncache; i++)
+        sqlite3_finalize(s->cache[i].st);
     vb_store_forget_strings(s);
     if (s->db) sqlite3_close(s->db);
     free(s);

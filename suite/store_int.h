@@ -14,7 +14,7 @@
 
 #include "store.h"
 
-#define VB_STORE_MAX_STMTS 64
+#define VB_STORE_MAX_STMTS   64
 #define VB_STORE_MAX_STRINGS 64
 
 /* The one "newest run" rule, for every reader that picks or lists runs by age: newest by start

@@ -17,10 +17,10 @@
 #include <string.h>
 
 #define MAX_TABLES 48
-#define MAX_COLS 64
-#define MAX_REFS 16
-#define NAME_LEN 64
-#define SQL_LEN 16384
+#define MAX_COLS   64
+#define MAX_REFS   16
+#define NAME_LEN   64
+#define SQL_LEN    16384
 
 /* One REFERENCES clause: column col holds a row of table pname (its column to). */
 struct ref {
@@ -67,8 +67,10 @@ static void add(struct sql *q, const char *fmt, ...)
     va_start(ap, fmt);
     k = vsnprintf(q->s + q->len, sizeof q->s - q->len, fmt, ap);
     va_end(ap);
-    if (k < 0 || (size_t)k >= sizeof q->s - q->len) q->over = 1;
-    else q->len += (size_t)k;
+    if (k < 0 || (size_t)k >= sizeof q->s - q->len)
+        q->over = 1;
+    else
+        q->len += (size_t)k;
 }
 
 /* name_copy copies column c of st, a schema name, into buf (NAME_LEN); refuses one that is
@@ -141,11 +143,12 @@ static int take_ref(sqlite3_stmt *st, void *ctx, struct vb_err *err)
     struct ref *r;
     if (!t) return vb_err_set(err, VB_E_DB, "internal: the schema changed during the merge");
     if (sqlite3_column_int(st, 4) > 0)
-        return vb_err_set(err, VB_E_DB, "internal: '%s' has a reference of several columns, "
-                                        "which merge cannot map", t->name);
+        return vb_err_set(err, VB_E_DB,
+                          "internal: '%s' has a reference of several columns, "
+                          "which merge cannot map",
+                          t->name);
     if (t->nrefs == MAX_REFS)
-        return vb_err_set(err, VB_E_DB, "internal: '%s' has over %d references", t->name,
-                          MAX_REFS);
+        return vb_err_set(err, VB_E_DB, "internal: '%s' has over %d references", t->name, MAX_REFS);
     r = &t->refs[t->nrefs++];
     if (name_copy(r->col, st, 1, err) || name_copy(r->pname, st, 2, err)) return -1;
     return sqlite3_column_type(st, 3) == SQLITE_NULL ? 0 : name_copy(r->to, st, 3, err);
@@ -158,7 +161,7 @@ static int take_ref(sqlite3_stmt *st, void *ctx, struct vb_err *err)
 static int read_plan(struct vb_store *s, struct plan *p, struct vb_err *err)
 {
 #define TABLES "main.sqlite_master m"
-#define OURS "m.type = 'table' AND substr(m.name, 1, 7) <> 'sqlite_'"
+#define OURS   "m.type = 'table' AND substr(m.name, 1, 7) <> 'sqlite_'"
     /* a rowid alias: the one primary-key column, declared INTEGER */
     static const char cq[] =
         "SELECT m.name, c.name, c.pk = 1 AND upper(c.type) = 'INTEGER' AND (SELECT count(*) "
@@ -174,20 +177,26 @@ static int read_plan(struct vb_store *s, struct plan *p, struct vb_err *err)
     for (i = 0; i < p->n; i++) {
         struct table *t = &p->t[i];
         if (t->shared && t->shared->role != VB_TABLE_FILE && t->nrefs)
-            return vb_err_set(err, VB_E_DB, "internal: shared table '%s' references another "
-                                            "table, which merge cannot map", t->name);
+            return vb_err_set(err, VB_E_DB,
+                              "internal: shared table '%s' references another "
+                              "table, which merge cannot map",
+                              t->name);
         for (k = 0; k < t->nrefs; k++) {
             struct ref *r = &t->refs[k];
             const struct table *u;
             if ((r->parent = find(p, r->pname)) < 0)
-                return vb_err_set(err, VB_E_DB, "internal: '%s.%s' references '%s', which is "
-                                                "not in the schema", t->name, r->col, r->pname);
+                return vb_err_set(err, VB_E_DB,
+                                  "internal: '%s.%s' references '%s', which is "
+                                  "not in the schema",
+                                  t->name, r->col, r->pname);
             u = &p->t[r->parent];
             if (!r->to[0]) snprintf(r->to, sizeof r->to, "%s", u->rowid);
             if ((u->shared && u->shared->role == VB_TABLE_FILE) ||
                 (!u->shared && strcmp(r->to, u->rowid)) || !r->to[0])
-                return vb_err_set(err, VB_E_DB, "internal: merge cannot map '%s.%s' (a reference "
-                                                "to '%s.%s')", t->name, r->col, u->name, r->to);
+                return vb_err_set(err, VB_E_DB,
+                                  "internal: merge cannot map '%s.%s' (a reference "
+                                  "to '%s.%s')",
+                                  t->name, r->col, u->name, r->to);
         }
     }
     return 0;
@@ -213,8 +222,10 @@ static int order_tables(struct plan *p, struct vb_err *err)
             for (k = 0; k < t->nrefs; k++) {
                 const struct table *u = &p->t[t->refs[k].parent];
                 if (u->shared) continue;
-                if (!u->placed) ready = 0;
-                else if (!own || u->depth < p->t[own->parent].depth) own = &t->refs[k];
+                if (!u->placed)
+                    ready = 0;
+                else if (!own || u->depth < p->t[own->parent].depth)
+                    own = &t->refs[k];
             }
             if (!ready || !own) continue;
             t->owner = own;
@@ -225,8 +236,10 @@ static int order_tables(struct plan *p, struct vb_err *err)
     }
     for (i = 0; i < p->n; i++)
         if (!p->t[i].placed && !p->t[i].shared)
-            return vb_err_set(err, VB_E_DB, "internal: table '%s' belongs to no run (no "
-                                            "REFERENCES chain to 'runs')", p->t[i].name);
+            return vb_err_set(err, VB_E_DB,
+                              "internal: table '%s' belongs to no run (no "
+                              "REFERENCES chain to 'runs')",
+                              p->t[i].name);
     return 0;
 }
 
@@ -286,16 +299,20 @@ static int column_expr(struct vb_store *s, const struct plan *p, const struct ta
             at = q->len;
             if (each_row(s, kq, u->name, key_column, q, err)) return -1;
             if (q->len == at)
-                return vb_err_set(err, VB_E_DB, "internal: dictionary '%s' has no UNIQUE key to "
-                                                "match its rows by", u->name);
+                return vb_err_set(err, VB_E_DB,
+                                  "internal: dictionary '%s' has no UNIQUE key to "
+                                  "match its rows by",
+                                  u->name);
             add(q, " WHERE x.\"%s\" = \"%s\")", r->to, col);
         } else {
             add(q, "\"%s\"", col); /* fixed rows: the same ids in every file */
         }
         return 0;
     }
-    if (!strcmp(col, t->rowid)) add(q, "\"%s\" + :o%d", col, (int)(t - p->t));
-    else add(q, "\"%s\"", col);
+    if (!strcmp(col, t->rowid))
+        add(q, "\"%s\" + :o%d", col, (int)(t - p->t));
+    else
+        add(q, "\"%s\"", col);
     return 0;
 }
 
@@ -359,8 +376,8 @@ static int copy_dicts(struct vb_store *s, const struct plan *p, struct vb_err *e
             if (strcmp(t->cols[k], t->rowid))
                 add(&cols, "%s\"%s\"", cols.len ? "," : "", t->cols[k]);
         memset(&q, 0, sizeof q);
-        add(&q, "INSERT OR IGNORE INTO main.\"%s\"(%s) SELECT %s FROM src.\"%s\"", t->name,
-            cols.s, cols.s, t->name);
+        add(&q, "INSERT OR IGNORE INTO main.\"%s\"(%s) SELECT %s FROM src.\"%s\"", t->name, cols.s,
+            cols.s, t->name);
         q.over |= cols.over;
         if (run_built(s, p, t, &q, err)) return -1;
     }
@@ -397,8 +414,10 @@ static int shift_ids(struct vb_store *s, struct plan *p, struct vb_err *err)
         add(&q, "SELECT IFNULL(max(\"%s\"), 0) FROM main.\"%s\"", t->rowid, t->name);
         if (!(st = vb_store_once(s, q.s, err))) return -1;
         rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) t->off = sqlite3_column_int64(st, 0);
-        else vb_store_fail(s, err, q.s);
+        if (rc == SQLITE_ROW)
+            t->off = sqlite3_column_int64(st, 0);
+        else
+            vb_store_fail(s, err, q.s);
         sqlite3_finalize(st);
         if (rc != SQLITE_ROW) return -1;
     }
@@ -434,8 +453,10 @@ static int count_rows(struct vb_store *s, const char *q, int *n, struct vb_err *
     int rc;
     if (!st) return -1;
     rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) *n = sqlite3_column_int(st, 0);
-    else vb_store_fail(s, err, q);
+    if (rc == SQLITE_ROW)
+        *n = sqlite3_column_int(st, 0);
+    else
+        vb_store_fail(s, err, q);
     sqlite3_finalize(st);
     return rc == SQLITE_ROW ? 0 : -1;
 }
@@ -473,18 +494,21 @@ int vb_store_merge(struct vb_store *s, const char *path, int *added, int *replac
     vb_store_close(in);
     if (attach(s, path, err)) goto detach;
     if (vb_store_begin(s, err)) goto detach;
-    if (read_plan(s, p, err) || order_tables(p, err))
-        goto rollback;
+    if (read_plan(s, p, err) || order_tables(p, err)) goto rollback;
     /* a run merged while it was still being written (or from a file whose writer died) is
      * replaced by a more complete copy: one that finished, or one with more cases */
-    if (vb_store_exec(s, "CREATE TEMP TABLE merge_replace AS SELECT m.id AS id FROM main.runs m "
-                         "JOIN src.runs x ON x.uuid = m.uuid WHERE (m.status = 'running' AND "
-                         "x.status <> 'running') OR (m.status = x.status AND (SELECT count(*) "
-                         "FROM src.cases c WHERE c.run_id = x.id) > (SELECT count(*) FROM "
-                         "main.cases c WHERE c.run_id = m.id))", err) ||
+    if (vb_store_exec(s,
+                      "CREATE TEMP TABLE merge_replace AS SELECT m.id AS id FROM main.runs m "
+                      "JOIN src.runs x ON x.uuid = m.uuid WHERE (m.status = 'running' AND "
+                      "x.status <> 'running') OR (m.status = x.status AND (SELECT count(*) "
+                      "FROM src.cases c WHERE c.run_id = x.id) > (SELECT count(*) FROM "
+                      "main.cases c WHERE c.run_id = m.id))",
+                      err) ||
         drop_partial(s, p, err) ||
-        vb_store_exec(s, "CREATE TEMP TABLE merge_runs AS SELECT id FROM src.runs WHERE uuid "
-                         "NOT IN (SELECT uuid FROM main.runs)", err) ||
+        vb_store_exec(s,
+                      "CREATE TEMP TABLE merge_runs AS SELECT id FROM src.runs WHERE uuid "
+                      "NOT IN (SELECT uuid FROM main.runs)",
+                      err) ||
         copy_dicts(s, p, err) || shift_ids(s, p, err))
         goto rollback;
     for (k = 0; k < p->norder; k++)

@@ -74,7 +74,8 @@ static int case_axes(struct vb_store *s, int64_t run_id, struct vb_case_row *row
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t id = sqlite3_column_int64(st, 0);
         struct vb_case_axis *a;
-        while (i < n && rows[i].id < id) i++;
+        while (i < n && rows[i].id < id)
+            i++;
         if (i == n || rows[i].id != id || rows[i].naxes == VB_CASE_AXES) continue;
         a = &rows[i].axis[rows[i].naxes++];
         vb_store_col_text(st, 1, a->name, sizeof a->name);
@@ -159,8 +160,10 @@ int vb_store_latest_run(struct vb_store *s, int64_t *run_id, struct vb_err *err)
     if (vb_store_first_id(s, q, run_id, err)) return -1;
     if (*run_id < 0) {
         vb_err_set(err, VB_E_USAGE, "database '%s' has no complete run", s->path);
-        return vb_err_hint(err, "run 'varbench run --db %s' first; 'varbench runs --db %s' lists "
-                                "its runs", s->path, s->path);
+        return vb_err_hint(err,
+                           "run 'varbench run --db %s' first; 'varbench runs --db %s' lists "
+                           "its runs",
+                           s->path, s->path);
     }
     return 0;
 }
@@ -196,8 +199,8 @@ int vb_store_samples(struct vb_store *s, int64_t case_id, const char *metric, do
                      struct vb_err *err)
 {
     /* one statement per phase: the column name cannot be a bound parameter */
-#define PHASE_Q(col)                                                                       \
-    "SELECT " col " FROM samples WHERE case_id = ? AND kind = 'timed' AND NOT dropped "    \
+#define PHASE_Q(col)                                                                               \
+    "SELECT " col " FROM samples WHERE case_id = ? AND kind = 'timed' AND NOT dropped "            \
     "AND " col " IS NOT NULL ORDER BY idx"
     static const char *const names[] = {"e2e", "gpu", "kernel", "h2d", "d2h", "memset"};
     static const char *const qs[] = {PHASE_Q("e2e_ns"), PHASE_Q("gpu_ns"), PHASE_Q("kernel_ns"),
@@ -207,7 +210,8 @@ int vb_store_samples(struct vb_store *s, int64_t case_id, const char *metric, do
     size_t k;
     *x = NULL;
     *n = 0;
-    for (k = 0; k < sizeof names / sizeof names[0] && strcmp(metric, names[k]); k++) {}
+    for (k = 0; k < sizeof names / sizeof names[0] && strcmp(metric, names[k]); k++) {
+    }
     if (k == sizeof names / sizeof names[0])
         return vb_err_set(err, VB_E_USAGE,
                           "unknown metric '%s' (gpu, kernel, h2d, d2h, memset or e2e)", metric);
@@ -245,14 +249,15 @@ int vb_store_count(struct vb_store *s, const char *table, int64_t case_id, int64
         return -1;
     }
     rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) *n = sqlite3_column_int64(st, 0);
-    else vb_store_fail(s, err, q);
+    if (rc == SQLITE_ROW)
+        *n = sqlite3_column_int64(st, 0);
+    else
+        vb_store_fail(s, err, q);
     sqlite3_finalize(st);
     return rc == SQLITE_ROW ? 0 : -1;
 }
 
-int vb_store_run_status(struct vb_store *s, int64_t run_id, char *buf, size_t n,
-                        struct vb_err *err)
+int vb_store_run_status(struct vb_store *s, int64_t run_id, char *buf, size_t n, struct vb_err *err)
 {
     static const char q[] = "SELECT status FROM runs WHERE id = ?";
     sqlite3_stmt *st = vb_store_stmt(s, q, err);
@@ -269,7 +274,6 @@ int vb_store_run_status(struct vb_store *s, int64_t run_id, char *buf, size_t n,
     }
     return rc == SQLITE_ROW ? 0 : -1;
 }
-
 
 /* The reason runner.c gives a wrong-result case of a variant wrong on purpose (VB_EXPECT_WRONG)
  * starts with this text; the database keeps no other mark of such a case. test_store_run_list
@@ -296,10 +300,11 @@ static void fill_run_list(sqlite3_stmt *st, void *p)
     r->interrupted = sqlite3_column_int(st, 13);
 }
 
-int vb_store_run_list(struct vb_store *s, struct vb_run_list_row **rows, int *n,
-                      struct vb_err *err)
+int vb_store_run_list(struct vb_store *s, struct vb_run_list_row **rows, int *n, struct vb_err *err)
 {
-    /* one pass over the cases, grouped by run; ?1 is the on-purpose reason's start */
+    /* one pass over the cases, grouped by run; ?1 is the on-purpose reason's start (the
+     * format is left alone: clang-format does not settle on macros between literals) */
+    /* clang-format off */
 #define TALLY(cond) "count(CASE WHEN " cond " THEN 1 END)"
 #define PURPOSE "instr(IFNULL(c.reason, ''), ?1) = 1"
     static const char q[] =
@@ -312,6 +317,7 @@ int vb_store_run_list(struct vb_store *s, struct vb_run_list_row **rows, int *n,
         "ORDER BY " VB_STORE_NEWEST_FIRST("r.");
 #undef PURPOSE
 #undef TALLY
+    /* clang-format on */
     sqlite3_stmt *st = vb_store_stmt(s, q, err);
     *rows = NULL;
     *n = 0;

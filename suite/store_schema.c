@@ -19,9 +19,9 @@
  * Adding a table of a run, or a column, is then one edit: the migration that creates it. */
 
 const struct vb_store_shared_table vb_store_shared_tables[] = {
-    {"meta", VB_TABLE_FILE},                  /* the file's own: never merged */
-    {"StringIds", VB_TABLE_NAMES},            /* matched by value */
-    {"variants", VB_TABLE_NAMES},             /* matched by (family, name) */
+    {"meta", VB_TABLE_FILE},                   /* the file's own: never merged */
+    {"StringIds", VB_TABLE_NAMES},             /* matched by value */
+    {"variants", VB_TABLE_NAMES},              /* matched by (family, name) */
     {"ENUM_CUDA_MEMCPY_OPER", VB_TABLE_FIXED}, /* the same rows in every file */
     {NULL, VB_TABLE_FILE},
 };
@@ -37,22 +37,26 @@ static const char schema[] =
     "  options TEXT, start_utc TEXT NOT NULL, end_utc TEXT, exit_code INTEGER, message TEXT);\n"
     "CREATE TABLE host_env(run_id INTEGER PRIMARY KEY REFERENCES runs(id), hostname TEXT,\n"
     "  os TEXT, kernel TEXT, cpu_model TEXT, cpu_count INTEGER, memory_bytes INTEGER);\n"
-    "CREATE TABLE TARGET_INFO_GPU(run_id INTEGER NOT NULL REFERENCES runs(id), id INTEGER NOT NULL,\n"
+    "CREATE TABLE TARGET_INFO_GPU(run_id INTEGER NOT NULL REFERENCES runs(id), id INTEGER NOT "
+    "NULL,\n"
     "  name TEXT, uuid TEXT, busLocation TEXT, computeMajor INTEGER, computeMinor INTEGER,\n"
     "  smCount INTEGER, totalMemory INTEGER, l2CacheSize INTEGER, clockRate INTEGER,\n"
     "  smClockMeasuredMHz REAL, memoryClockRate INTEGER, memoryBusWidth INTEGER,\n"
     "  pcieLinkSpeed TEXT, pcieGen INTEGER, pcieWidth INTEGER, driverVersion TEXT,\n"
     "  cudaDriverVersion INTEGER, cudaRuntimeVersion INTEGER, cuptiVersion INTEGER,\n"
     "  PRIMARY KEY(run_id, id));\n"
-    "CREATE TABLE ceilings(run_id INTEGER NOT NULL REFERENCES runs(id), device_id INTEGER NOT NULL,\n"
+    "CREATE TABLE ceilings(run_id INTEGER NOT NULL REFERENCES runs(id), device_id INTEGER NOT "
+    "NULL,\n"
     "  name TEXT NOT NULL, bytes INTEGER, reps INTEGER, median_ns REAL, gbps REAL,\n"
     "  PRIMARY KEY(run_id, device_id, name));\n"
     "CREATE TABLE variants(id INTEGER PRIMARY KEY, family TEXT NOT NULL, name TEXT NOT NULL,\n"
     "  summary TEXT, seed TEXT, is_reference INTEGER NOT NULL, needs_gpu INTEGER NOT NULL,\n"
     "  UNIQUE(family, name));\n"
     "CREATE TABLE cases(id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id),\n"
-    "  variant_id INTEGER NOT NULL REFERENCES variants(id), device_id INTEGER, axes TEXT NOT NULL,\n"
-    "  status TEXT NOT NULL CHECK(status IN ('ok','wrong-result','skipped','failed','interrupted')),\n"
+    "  variant_id INTEGER NOT NULL REFERENCES variants(id), device_id INTEGER, axes TEXT NOT "
+    "NULL,\n"
+    "  status TEXT NOT NULL CHECK(status IN "
+    "('ok','wrong-result','skipped','failed','interrupted')),\n"
     "  reason TEXT, max_abs_err REAL, max_rel_err REAL, start INTEGER, end INTEGER,\n"
     "  samples INTEGER NOT NULL, stop_reason TEXT, have_records INTEGER NOT NULL,\n"
     "  e2e_median_ns REAL, e2e_min_ns REAL, e2e_max_ns REAL, e2e_mean_ns REAL, e2e_stdev_ns REAL,\n"
@@ -71,7 +75,8 @@ static const char schema[] =
     "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(case_id INTEGER NOT NULL REFERENCES cases(id),\n"
     "  sample_id INTEGER REFERENCES samples(id), start INTEGER NOT NULL, end INTEGER NOT NULL,\n"
     "  deviceId INTEGER, contextId INTEGER, streamId INTEGER, correlationId INTEGER,\n"
-    "  gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER, blockY INTEGER, blockZ INTEGER,\n"
+    "  gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER, blockY INTEGER, blockZ "
+    "INTEGER,\n"
     "  staticSharedMemory INTEGER, dynamicSharedMemory INTEGER, registersPerThread INTEGER,\n"
     "  shortName INTEGER REFERENCES StringIds(id), mangledName INTEGER REFERENCES StringIds(id));\n"
     "CREATE INDEX kernel_case ON CUPTI_ACTIVITY_KIND_KERNEL(case_id);\n"
@@ -95,14 +100,19 @@ static const char schema[] =
     "INSERT INTO ENUM_CUDA_MEMCPY_OPER VALUES (0,'CUDA_MEMCPY_OPER_UNKNOWN','Unknown'),\n"
     "  (1,'CUDA_MEMCPY_OPER_HTOD','Host-to-Device'),(2,'CUDA_MEMCPY_OPER_DTOH','Device-to-Host'),\n"
     "  (3,'CUDA_MEMCPY_OPER_HTOA','Host-to-Array'),(4,'CUDA_MEMCPY_OPER_ATOH','Array-to-Host'),\n"
-    "  (5,'CUDA_MEMCPY_OPER_ATOA','Array-to-Array'),(6,'CUDA_MEMCPY_OPER_ATOD','Array-to-Device'),\n"
-    "  (7,'CUDA_MEMCPY_OPER_DTOA','Device-to-Array'),(8,'CUDA_MEMCPY_OPER_DTOD','Device-to-Device'),\n"
+    "  "
+    "(5,'CUDA_MEMCPY_OPER_ATOA','Array-to-Array'),(6,'CUDA_MEMCPY_OPER_ATOD','Array-to-Device'),\n"
+    "  "
+    "(7,'CUDA_MEMCPY_OPER_DTOA','Device-to-Array'),(8,'CUDA_MEMCPY_OPER_DTOD','Device-to-Device'),"
+    "\n"
     "  (9,'CUDA_MEMCPY_OPER_HTOH','Host-to-Host'),(10,'CUDA_MEMCPY_OPER_PTOP','Peer-to-Peer');\n"
     "CREATE VIEW case_summary AS SELECT c.run_id, c.id AS case_id, v.family || '/' || v.name AS\n"
     "  variant, c.axes, c.status, c.samples, c.e2e_median_ns / 1e6 AS e2e_ms,\n"
     "  c.kernel_median_ns / 1e6 AS kernel_ms, c.h2d_bytes, c.h2d_count,\n"
-    "  c.h2d_median_ns / 1e6 AS h2d_ms, c.d2h_bytes, c.d2h_count, c.d2h_median_ns / 1e6 AS d2h_ms,\n"
-    "  c.max_abs_err, c.max_rel_err, c.reason FROM cases c JOIN variants v ON v.id = c.variant_id;\n"
+    "  c.h2d_median_ns / 1e6 AS h2d_ms, c.d2h_bytes, c.d2h_count, c.d2h_median_ns / 1e6 AS "
+    "d2h_ms,\n"
+    "  c.max_abs_err, c.max_rel_err, c.reason FROM cases c JOIN variants v ON v.id = "
+    "c.variant_id;\n"
     "INSERT INTO meta VALUES ('application', 'varbench');\n";
 
 /* Migrations from schema version k to k+1, index k-1. A new database gets the version-1
@@ -126,7 +136,8 @@ static const char *const migrations[] = {
     "CREATE VIEW case_summary AS SELECT c.run_id, c.id AS case_id, v.family || '/' || v.name AS\n"
     "  variant, c.axes, c.status, c.samples, c.e2e_median_ns / 1e6 AS e2e_ms,\n"
     "  c.kernel_median_ns / 1e6 AS kernel_ms, c.h2d_bytes, c.h2d_count,\n"
-    "  c.h2d_median_ns / 1e6 AS h2d_ms, c.d2h_bytes, c.d2h_count, c.d2h_median_ns / 1e6 AS d2h_ms,\n"
+    "  c.h2d_median_ns / 1e6 AS h2d_ms, c.d2h_bytes, c.d2h_count, c.d2h_median_ns / 1e6 AS "
+    "d2h_ms,\n"
     "  c.gst_efficiency, c.metrics_status, c.max_abs_err, c.max_rel_err, c.reason\n"
     "  FROM cases c JOIN variants v ON v.id = c.variant_id;\n",
     /* 2 -> 3: measurement v2: each sample's GPU time (the sum of its phases), the SM clock

@@ -28,8 +28,10 @@ int vb_store_latest_trace(struct vb_store *s, int64_t *run_id, struct vb_err *er
     if (vb_store_first_id(s, q, run_id, err)) return -1;
     if (*run_id < 0) {
         vb_err_set(err, VB_E_USAGE, "database '%s' has no traced run", s->path);
-        return vb_err_hint(err, "trace a program first: varbench trace --db %s -- COMMAND, or pass "
-                                "--run with a run of 'varbench run'", s->path);
+        return vb_err_hint(err,
+                           "trace a program first: varbench trace --db %s -- COMMAND, or pass "
+                           "--run with a run of 'varbench run'",
+                           s->path);
     }
     return 0;
 }
@@ -92,24 +94,34 @@ int vb_store_summary(struct vb_store *s, int64_t run_id, struct vb_summary_row *
                      struct vb_err *err)
 {
     /* one row per kernel (by mangled name), kind of copy, memset, API function and NVTX text */
-#define DUR(t) "count(*), sum(" t ".end - " t ".start), min(" t ".end - " t ".start), max(" t ".end - " t ".start)"
-    static const char q[] =
-        "SELECT 0, 0, sn.value, " DUR("k") ", 0, 0, 0 FROM CUPTI_ACTIVITY_KIND_KERNEL k "
-        "JOIN cases c ON c.id = k.case_id JOIN StringIds sn ON sn.id = k.mangledName "
-        "WHERE c.run_id = ?1 GROUP BY k.mangledName "
-        "UNION ALL SELECT 1, m.copyKind, '', " DUR("m") ", sum(m.bytes), min(m.bytes), max(m.bytes) "
-        "FROM CUPTI_ACTIVITY_KIND_MEMCPY m JOIN cases c ON c.id = m.case_id "
-        "WHERE c.run_id = ?1 GROUP BY m.copyKind "
-        "UNION ALL SELECT 2, 0, '', " DUR("x") ", sum(x.bytes), min(x.bytes), max(x.bytes) "
-        "FROM CUPTI_ACTIVITY_KIND_MEMSET x JOIN cases c ON c.id = x.case_id "
-        "WHERE c.run_id = ?1 GROUP BY c.run_id "
-        "UNION ALL SELECT 3, a.driver, sn.value, " DUR("a") ", 0, 0, 0 "
-        "FROM CUPTI_ACTIVITY_KIND_RUNTIME a JOIN cases c ON c.id = a.case_id "
-        "JOIN StringIds sn ON sn.id = a.nameId WHERE c.run_id = ?1 GROUP BY a.nameId "
-        "UNION ALL SELECT 4, 0, IFNULL(t.text, sn.value), " DUR("t") ", 0, 0, 0 "
-        "FROM NVTX_EVENTS t JOIN cases c ON c.id = t.case_id LEFT JOIN StringIds sn "
-        "ON sn.id = t.textId WHERE c.run_id = ?1 AND t.end IS NOT NULL "
-        "GROUP BY IFNULL(t.text, sn.value)";
+#define DUR(t)                                                                                     \
+    "count(*), sum(" t ".end - " t ".start), min(" t ".end - " t ".start), max(" t ".end - " t     \
+    ".start)"
+    static const char q[] = "SELECT 0, 0, sn.value, " DUR(
+        "k") ", 0, 0, 0 FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+             "JOIN cases c ON c.id = k.case_id JOIN StringIds sn ON sn.id = k.mangledName "
+             "WHERE c.run_id = ?1 GROUP BY k.mangledName "
+             "UNION ALL SELECT 1, m.copyKind, '', " DUR(
+                 "m") ", sum(m.bytes), min(m.bytes), max(m.bytes) "
+                      "FROM CUPTI_ACTIVITY_KIND_MEMCPY m JOIN cases c ON c.id = m.case_id "
+                      "WHERE c.run_id = ?1 GROUP BY m.copyKind "
+                      "UNION ALL SELECT 2, 0, '', " DUR(
+                          "x") ", sum(x.bytes), min(x.bytes), max(x.bytes) "
+                               "FROM CUPTI_ACTIVITY_KIND_MEMSET x JOIN cases c ON c.id = x.case_id "
+                               "WHERE c.run_id = ?1 GROUP BY c.run_id "
+                               "UNION ALL SELECT 3, a.driver, sn.value, " DUR(
+                                   "a") ", 0, 0, 0 "
+                                        "FROM CUPTI_ACTIVITY_KIND_RUNTIME a JOIN cases c ON c.id = "
+                                        "a.case_id "
+                                        "JOIN StringIds sn ON sn.id = a.nameId WHERE c.run_id = ?1 "
+                                        "GROUP BY a.nameId "
+                                        "UNION ALL SELECT 4, 0, IFNULL(t.text, sn.value), " DUR(
+                                            "t") ", 0, 0, 0 "
+                                                 "FROM NVTX_EVENTS t JOIN cases c ON c.id = "
+                                                 "t.case_id LEFT JOIN StringIds sn "
+                                                 "ON sn.id = t.textId WHERE c.run_id = ?1 AND "
+                                                 "t.end IS NOT NULL "
+                                                 "GROUP BY IFNULL(t.text, sn.value)";
 #undef DUR
     sqlite3_stmt *st = vb_store_once(s, q, err);
     int rc;
@@ -138,8 +150,8 @@ static void fill_metric_row(sqlite3_stmt *st, void *p)
     r->avg = vb_store_col_double(st, 5);
 }
 
-int vb_store_metric_summary(struct vb_store *s, int64_t run_id, struct vb_metric_row **rows,
-                            int *n, struct vb_err *err)
+int vb_store_metric_summary(struct vb_store *s, int64_t run_id, struct vb_metric_row **rows, int *n,
+                            struct vb_err *err)
 {
     static const char q[] =
         "SELECT sn.value, m.metric, count(m.value), min(m.value), max(m.value), avg(m.value) "

@@ -41,19 +41,22 @@ static int make_uuid(char *buf, size_t n)
     if (got != sizeof b) return -1;
     b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
     b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
-    snprintf(buf, n, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
-             b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+    snprintf(buf, n, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+             b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+             b[14], b[15]);
     return 0;
 }
 
 int vb_store_run_begin(struct vb_store *s, const struct vb_run_info *info, int64_t *run_id,
                        struct vb_err *err)
 {
-    static const char sql[] = "INSERT INTO runs(uuid, kind, status, command_line, cwd, git_commit, "
-                              "varbench_version, options, start_utc) VALUES (?,?,'running',?,?,?,?,?,?)";
+    static const char sql[] =
+        "INSERT INTO runs(uuid, kind, status, command_line, cwd, git_commit, "
+        "varbench_version, options, start_utc) VALUES (?,?,'running',?,?,?,?,?,?)";
     char now[40], uuid[40];
     utc_now(now, sizeof now);
-    if (make_uuid(uuid, sizeof uuid)) return vb_err_set(err, VB_E_SYS, "no random bytes for a run id");
+    if (make_uuid(uuid, sizeof uuid))
+        return vb_err_set(err, VB_E_SYS, "no random bytes for a run id");
     return vb_store_put(s, sql, run_id, err, "tttttttt", uuid, info->kind, info->command_line,
                         info->cwd, info->git_commit, info->version, info->options, now);
 }
@@ -87,8 +90,7 @@ int vb_store_put_gpu(struct vb_store *s, const char *sql, int64_t run_id,
                         (uint64_t)g->cupti_version);
 }
 
-int vb_store_gpu(struct vb_store *s, int64_t run_id, const struct vb_gpu_env *g,
-                 struct vb_err *err)
+int vb_store_gpu(struct vb_store *s, int64_t run_id, const struct vb_gpu_env *g, struct vb_err *err)
 {
     static const char sql[] = "INSERT INTO TARGET_INFO_GPU VALUES "
                               "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
@@ -129,7 +131,8 @@ static int variant_id(struct vb_store *s, const struct vb_family *f, const struc
     rc = sqlite3_step(st);
     if (rc != SQLITE_ROW) return vb_store_fail(s, err, "variants");
     *id = sqlite3_column_int64(st, 0);
-    while (sqlite3_step(st) == SQLITE_ROW) {}
+    while (sqlite3_step(st) == SQLITE_ROW) {
+    }
     sqlite3_reset(st);
     return 0;
 }
@@ -164,8 +167,10 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
 {
     static const char kq[] = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES "
                              "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-    static const char cq[] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
-    static const char mq[] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (?,?,?,?,?,?,?,?,?,?,?)";
+    static const char cq[] =
+        "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
+    static const char mq[] =
+        "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (?,?,?,?,?,?,?,?,?,?,?)";
     /* eventType 59 is NvtxPushPopRange in the Nsight Systems export; the text is registered
      * in StringIds (textId), as nsys does for registered strings */
     static const char nq[] = "INSERT INTO NVTX_EVENTS VALUES (?,?,?,?,NULL,?,59)";
@@ -177,7 +182,7 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
 /* records outside every sample (poisoning, set-up) get a NULL sample_id (bound as 0); those of
  * a timed sample past --keep-records are not stored (the sample row keeps their sums) */
 #define SAMPLE_ID(t) ((k = vb_sample_find(r, (t))) >= 0 ? sample_ids[k] : (int64_t)0)
-#define SKIP(t) ((k = vb_sample_find(r, (t))) >= 0 && r->samples[k].records_dropped)
+#define SKIP(t)      ((k = vb_sample_find(r, (t))) >= 0 && r->samples[k].records_dropped)
     for (i = 0; i < a->nkernels; i++) {
         const struct vb_kernel_rec *x = &a->kernels[i];
         char sn[256];
@@ -278,14 +283,14 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
                      r->d2h_bytes, r->d2h_count, r->kernel_count, r->traffic_varies,
                      vb_metrics_status_name(r->metrics_status),
                      r->metrics_reason[0] ? r->metrics_reason : NULL, r->gst_efficiency,
-                     r->metrics_status == VB_METRICS_OK ? r->metrics_ns : NAN,
-                     cache, r->have_records ? r->gpu_ms.median * 1e6 : NAN,
+                     r->metrics_status == VB_METRICS_OK ? r->metrics_ns : NAN, cache,
+                     r->have_records ? r->gpu_ms.median * 1e6 : NAN,
                      r->have_records ? r->memset_ms.median * 1e6 : NAN, r->gpu_ci_pct,
                      r->stop_detail[0] ? r->stop_detail : NULL, r->clock_min_mhz,
                      r->clock_median_mhz, r->dropped))
         goto fail;
-    if (dev_null && vb_store_put(s, "UPDATE cases SET device_id = NULL WHERE id = ?", NULL, err,
-                                 "i", cid))
+    if (dev_null &&
+        vb_store_put(s, "UPDATE cases SET device_id = NULL WHERE id = ?", NULL, err, "i", cid))
         goto fail;
     for (i = 0; i < r->variant->problem->naxes; i++) {
         const struct vb_axis *x = &r->variant->problem->axes[i]; /* the case's axes */
@@ -335,8 +340,10 @@ int vb_store_case_metrics(struct vb_store *s, int64_t case_id, const struct vb_m
                          m[i].value))
             goto fail;
     }
-    if (failure ? vb_store_put(s, "UPDATE cases SET metrics_status = 'failed', metrics_reason = ?, "
-                               "metrics_ns = NULL WHERE id = ?", NULL, err, "ti", failure, case_id)
+    if (failure ? vb_store_put(s,
+                               "UPDATE cases SET metrics_status = 'failed', metrics_reason = ?, "
+                               "metrics_ns = NULL WHERE id = ?",
+                               NULL, err, "ti", failure, case_id)
                 : vb_store_put(s, "UPDATE cases SET metrics_ns = metrics_ns + ? WHERE id = ?", NULL,
                                err, "di", ns, case_id))
         goto fail;
@@ -346,4 +353,3 @@ fail:
     vb_store_rollback(s);
     return -1;
 }
-

@@ -29,7 +29,8 @@ char *vb_summary_time(double ns, char *buf, size_t n)
         return buf;
     }
     v = ns / 1e3;
-    for (u = 0; u < 2 && v >= 999.995; u++) v /= 1e3;
+    for (u = 0; u < 2 && v >= 999.995; u++)
+        v /= 1e3;
     snprintf(buf, n, v >= 99.9995 ? "%.2f%s" : v >= 9.99995 ? "%.3f%s" : "%.4f%s", v, units[u]);
     return buf;
 }
@@ -55,10 +56,10 @@ char *vb_summary_api_name(const char *cupti_name, char *buf, size_t n)
 
 const char *vb_summary_copy_name(int copy_kind)
 {
-    static const char *const names[] = {"[CUDA memcpy Unknown]", "[CUDA memcpy HtoD]",
-        "[CUDA memcpy DtoH]", "[CUDA memcpy HtoA]", "[CUDA memcpy AtoH]", "[CUDA memcpy AtoA]",
-        "[CUDA memcpy AtoD]", "[CUDA memcpy DtoA]", "[CUDA memcpy DtoD]", "[CUDA memcpy HtoH]",
-        "[CUDA memcpy PtoP]"};
+    static const char *const names[] = {
+        "[CUDA memcpy Unknown]", "[CUDA memcpy HtoD]", "[CUDA memcpy DtoH]", "[CUDA memcpy HtoA]",
+        "[CUDA memcpy AtoH]",    "[CUDA memcpy AtoA]", "[CUDA memcpy AtoD]", "[CUDA memcpy DtoA]",
+        "[CUDA memcpy DtoD]",    "[CUDA memcpy HtoH]", "[CUDA memcpy PtoP]"};
     return copy_kind >= 0 && copy_kind < (int)(sizeof names / sizeof names[0]) ? names[copy_kind]
                                                                                : names[0];
 }
@@ -123,7 +124,8 @@ static int gather(const struct vb_summary_row *rows, int n, unsigned kinds, stru
         char name[sizeof l->name];
         if (!(kinds & (1u << rows[i].kind))) continue;
         display_name(&rows[i], name, sizeof name);
-        for (k = 0; k < m && strcmp(l[k].name, name); k++) {}
+        for (k = 0; k < m && strcmp(l[k].name, name); k++) {
+        }
         if (k == m) {
             memcpy(l[m].name, name, sizeof name);
             l[m].row = &rows[i];
@@ -154,15 +156,17 @@ static int timed_table(FILE *out, const char *type, const struct vb_summary_row 
     int m = gather(rows, n, kinds, &l), i;
     if (m < 0) return -1;
     qsort(l, (size_t)m, sizeof *l, by_time);
-    for (i = 0; i < m; i++) total += l[i].total_ns;
+    for (i = 0; i < m; i++)
+        total += l[i].total_ns;
     for (i = 0; i < m; i++) {
         char t[32], avg[32], mn[32], mx[32];
-        fprintf(out, "%16s%8.2f%%%10s%10lld%10s%10s%10s  %s\n", i ? "" : type,
-                total > 0 ? 100 * l[i].total_ns / total : 0.0,
-                vb_summary_time(l[i].total_ns, t, sizeof t), (long long)l[i].calls,
-                vb_summary_time(l[i].calls ? l[i].total_ns / (double)l[i].calls : NAN, avg, sizeof avg),
-                vb_summary_time(l[i].min_ns, mn, sizeof mn), vb_summary_time(l[i].max_ns, mx, sizeof mx),
-                l[i].name);
+        fprintf(
+            out, "%16s%8.2f%%%10s%10lld%10s%10s%10s  %s\n", i ? "" : type,
+            total > 0 ? 100 * l[i].total_ns / total : 0.0,
+            vb_summary_time(l[i].total_ns, t, sizeof t), (long long)l[i].calls,
+            vb_summary_time(l[i].calls ? l[i].total_ns / (double)l[i].calls : NAN, avg, sizeof avg),
+            vb_summary_time(l[i].min_ns, mn, sizeof mn),
+            vb_summary_time(l[i].max_ns, mx, sizeof mx), l[i].name);
     }
     free(l);
     return m;
@@ -262,14 +266,16 @@ int vb_summary_print(FILE *out, struct vb_store *s, int64_t run_id, struct vb_er
     fprintf(out, "%16s%9s%10s%10s%10s%10s%10s  %s\n", "Type", "Time(%)", "Time", "Calls", "Avg",
             "Min", "Max", "Name");
     if ((shown = timed_table(out, "GPU activities:", rows, n,
-                             1u << VB_SUM_KERNEL | 1u << VB_SUM_MEMCPY | 1u << VB_SUM_MEMSET)) < 0 ||
+                             1u << VB_SUM_KERNEL | 1u << VB_SUM_MEMCPY | 1u << VB_SUM_MEMSET)) <
+            0 ||
         timed_table(out, "API calls:", rows, n, 1u << VB_SUM_API) < 0 ||
         timed_table(out, "NVTX ranges:", rows, n, 1u << VB_SUM_RANGE) < 0 ||
         bytes_table(out, rows, n) < 0) {
         vb_err_set(err, VB_E_SYS, "out of memory for the summary");
         goto out;
     }
-    if (!shown) fprintf(out, "%16s  no kernels, copies or memsets were recorded\n", "GPU activities:");
+    if (!shown)
+        fprintf(out, "%16s  no kernels, copies or memsets were recorded\n", "GPU activities:");
     if (metric_table(out, s, run_id, err) < 0) goto out;
     rc = 0;
 out:

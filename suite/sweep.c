@@ -139,10 +139,9 @@ struct point_state {
 
 /* run_case runs variant v at point p on device dev, after making sure the point's reference
  * exists (or will, as v's verified sample), and hands the result on. 0 or -1 with err. */
-static int run_case(struct vb_sweep *s, const struct vb_sweep_events *ev,
-                    const struct vb_family *f, const struct vb_problem *pb,
-                    const struct vb_variant *v, const struct vb_point *p, int dev,
-                    struct point_state *ps, struct vb_err *err)
+static int run_case(struct vb_sweep *s, const struct vb_sweep_events *ev, const struct vb_family *f,
+                    const struct vb_problem *pb, const struct vb_variant *v,
+                    const struct vb_point *p, int dev, struct point_state *ps, struct vb_err *err)
 {
     struct vb_case_result r;
     double *oracle = NULL;
@@ -154,8 +153,10 @@ static int run_case(struct vb_sweep *s, const struct vb_sweep_events *ev,
             return vb_err_set(err, VB_E_SYS, "out of memory for the reference (%zu values)", n);
         if (pb->reference_part) /* element-wise: the oracle on all cores */
             ps->parts = parallel_oracle(pb, p, ps->ref, &ps->oracle_s);
-        else if (v->flags & VB_REFERENCE) oracle = ps->ref;
-        else if (ensure_ref(f, pb, p, ps->ref, err)) return -1;
+        else if (v->flags & VB_REFERENCE)
+            oracle = ps->ref;
+        else if (ensure_ref(f, pb, p, ps->ref, err))
+            return -1;
         ps->have_ref = 1;
     }
     snprintf(label, sizeof label, "%s/%s ", f->name, v->name);
@@ -170,7 +171,10 @@ static int run_case(struct vb_sweep *s, const struct vb_sweep_events *ev,
                  "CPU budget",
                  ps->oracle_s * ps->parts, ps->oracle_s, ps->parts);
     vb_phase_setup_take(NULL, 0); /* the case's own, not an earlier one's */
-    vb_runner_case(f, v, p, dev, (v->flags & VB_GPU) ? s->nodev : slow_ref[0] ? slow_ref : NULL,
+    vb_runner_case(f, v, p, dev,
+                   (v->flags & VB_GPU) ? s->nodev
+                   : slow_ref[0]       ? slow_ref
+                                       : NULL,
                    oracle ? NULL : ps->ref, oracle, s->sampling, &r);
     if (oracle && r.status != VB_STATUS_OK && ensure_ref(f, pb, p, ps->ref, err)) {
         vb_case_result_free(&r);

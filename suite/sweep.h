@@ -16,7 +16,7 @@
 #include "runner.h"
 
 #define VB_SWEEP_MAX_POINTS 4096
-#define VB_SWEEP_MAX_RUNGS 32
+#define VB_SWEEP_MAX_RUNGS  32
 
 /* One verified GPU case of a point, for the ladder line. */
 struct vb_rung {
@@ -49,7 +49,7 @@ struct vb_sweep {
     const char *nodev;         /* why GPU variants are skipped when there is no device */
     const double *peak_mhz;    /* each device's measured SM clock (NULL: unknown) */
     struct vb_sampling *sampling;
-    struct vb_tally tally;     /* filled by vb_sweep_run */
+    struct vb_tally tally; /* filled by vb_sweep_run */
 };
 
 /* vb_sweep_check: something matches s->filter, and every --axis names an axis of a selected

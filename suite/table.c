@@ -19,24 +19,28 @@ char *vb_fmt_bytes(unsigned long long n, char *buf, size_t len)
 char *vb_fmt_ms(double ns, char *buf, size_t len)
 {
     double ms = ns / 1e6;
-    if (!isfinite(ms)) snprintf(buf, len, "-");
-    else if (ms >= 100) snprintf(buf, len, "%.1f", ms);
-    else if (ms >= 1) snprintf(buf, len, "%.3f", ms);
-    else snprintf(buf, len, "%.4f", ms);
+    if (!isfinite(ms))
+        snprintf(buf, len, "-");
+    else if (ms >= 100)
+        snprintf(buf, len, "%.1f", ms);
+    else if (ms >= 1)
+        snprintf(buf, len, "%.3f", ms);
+    else
+        snprintf(buf, len, "%.4f", ms);
     return buf;
 }
 
 void vb_table_header(FILE *out)
 {
-    fprintf(out, "%-30s %-36s %16s %9s %10s %7s %14s %9s %10s %12s %10s %7s %-12s %9s\n",
-            "variant", "axes", "H2D bytes (n)", "H2D ms", "kernel ms", "st eff", "D2H bytes (n)",
-            "D2H ms", "gpu ms", "+-95% CI", "e2e ms", "samples", "status", "max err");
+    fprintf(out, "%-30s %-36s %16s %9s %10s %7s %14s %9s %10s %12s %10s %7s %-12s %9s\n", "variant",
+            "axes", "H2D bytes (n)", "H2D ms", "kernel ms", "st eff", "D2H bytes (n)", "D2H ms",
+            "gpu ms", "+-95% CI", "e2e ms", "samples", "status", "max err");
 }
 
 void vb_table_row(FILE *out, const struct vb_case_result *r)
 {
-    char name[160], h2d[40], d2h[40], b[32], hm[16], km[16], dm[16], em[16], er[16], se[16],
-        gm[16], ci[40];
+    char name[160], h2d[40], d2h[40], b[32], hm[16], km[16], dm[16], em[16], er[16], se[16], gm[16],
+        ci[40];
     snprintf(name, sizeof name, "%s/%s", r->family->name, r->variant->name);
     if (r->have_records) {
         snprintf(h2d, sizeof h2d, "%s (%d)", vb_fmt_bytes(r->h2d_bytes, b, sizeof b), r->h2d_count);
@@ -51,38 +55,49 @@ void vb_table_row(FILE *out, const struct vb_case_result *r)
     vb_fmt_ms(r->e2e_ms.median * 1e6, em, sizeof em);
     vb_fmt_ms(r->gpu_ms.median * 1e6, gm, sizeof gm);
     /* the precision reached: the median's CI, or the phase that ended at the budget */
-    if (r->stop_detail[0]) snprintf(ci, sizeof ci, "%s", r->stop_detail);
-    else if (isfinite(r->gpu_ci_pct)) snprintf(ci, sizeof ci, "+-%.2f%%", r->gpu_ci_pct);
-    else snprintf(ci, sizeof ci, "-");
-    if (isnan(r->max_abs_err)) snprintf(er, sizeof er, "-");
-    else snprintf(er, sizeof er, "%.2e", r->max_abs_err);
+    if (r->stop_detail[0])
+        snprintf(ci, sizeof ci, "%s", r->stop_detail);
+    else if (isfinite(r->gpu_ci_pct))
+        snprintf(ci, sizeof ci, "+-%.2f%%", r->gpu_ci_pct);
+    else
+        snprintf(ci, sizeof ci, "-");
+    if (isnan(r->max_abs_err))
+        snprintf(er, sizeof er, "-");
+    else
+        snprintf(er, sizeof er, "%.2e", r->max_abs_err);
     /* store efficiency (nvprof's gst_efficiency) from the metrics pass */
     if (r->metrics_status == VB_METRICS_OK && isfinite(r->gst_efficiency))
         snprintf(se, sizeof se, "%.1f%%", r->gst_efficiency);
-    else snprintf(se, sizeof se, "-");
+    else
+        snprintf(se, sizeof se, "-");
     fprintf(out, "%-30s %-36s %16s %9s %10s %7s %14s %9s %10s %12s %10s %7d %-12s %9s\n", name,
             r->axes, h2d, hm, km, se, d2h, dm, gm, ci, em, r->ntimed,
             r->dropped && r->status == VB_STATUS_OK ? "throttled" : vb_status_name(r->status), er);
     if (r->dropped)
-        fprintf(out, "    throttled: %d of %d timed samples dropped (SM clock min %.0f MHz, median "
-                     "%.0f MHz: under 75%% of the peak); compare calls this case noisy\n",
+        fprintf(out,
+                "    throttled: %d of %d timed samples dropped (SM clock min %.0f MHz, median "
+                "%.0f MHz: under 75%% of the peak); compare calls this case noisy\n",
                 r->dropped, r->ntimed, r->clock_min_mhz, r->clock_median_mhz);
-    if (r->reason[0] && r->status != VB_STATUS_SKIPPED) fprintf(out, "    %s: %s\n", vb_status_name(r->status), r->reason);
+    if (r->reason[0] && r->status != VB_STATUS_SKIPPED)
+        fprintf(out, "    %s: %s\n", vb_status_name(r->status), r->reason);
     /* an unavailable metrics pass is said once by the command, not on every row */
-    if (r->metrics_status == VB_METRICS_FAILED) fprintf(out, "    metrics failed: %s\n", r->metrics_reason);
+    if (r->metrics_status == VB_METRICS_FAILED)
+        fprintf(out, "    metrics failed: %s\n", r->metrics_reason);
     fflush(out);
 }
 
 void vb_table_gpu(FILE *out, const struct vb_gpu_env *g, const struct vb_ceiling c[VB_CEIL_COUNT])
 {
     int i;
-    fprintf(out, "device %d: %s (%s), CC %d.%d, %d SMs, %.1f GiB, L2 %.0f MiB, SM clock %.0f MHz "
-                 "measured (%d MHz peak), PCIe gen %d x%d, driver %s, CUDA %d.%d runtime %d.%d, CUPTI %u\n",
-            g->id, g->name, g->uuid, g->cc_major, g->cc_minor, g->sm_count,
-            (double)g->total_mem / (1 << 30), (double)g->l2_bytes / (1 << 20), g->sm_clock_mhz,
-            g->clock_khz / 1000, g->pcie_gen, g->pcie_width, g->driver[0] ? g->driver : "?",
-            g->cuda_driver_version / 1000, g->cuda_driver_version % 1000 / 10,
-            g->cuda_runtime_version / 1000, g->cuda_runtime_version % 1000 / 10, g->cupti_version);
+    fprintf(
+        out,
+        "device %d: %s (%s), CC %d.%d, %d SMs, %.1f GiB, L2 %.0f MiB, SM clock %.0f MHz "
+        "measured (%d MHz peak), PCIe gen %d x%d, driver %s, CUDA %d.%d runtime %d.%d, CUPTI %u\n",
+        g->id, g->name, g->uuid, g->cc_major, g->cc_minor, g->sm_count,
+        (double)g->total_mem / (1 << 30), (double)g->l2_bytes / (1 << 20), g->sm_clock_mhz,
+        g->clock_khz / 1000, g->pcie_gen, g->pcie_width, g->driver[0] ? g->driver : "?",
+        g->cuda_driver_version / 1000, g->cuda_driver_version % 1000 / 10,
+        g->cuda_runtime_version / 1000, g->cuda_runtime_version % 1000 / 10, g->cupti_version);
     if (!c) return;
     fprintf(out, "ceilings:");
     for (i = 0; i < VB_CEIL_COUNT; i++)

@@ -69,7 +69,7 @@ static void set_stats(struct vb_stats *s, double ms)
 {
     s->n = 1;
     s->median = s->min = s->max = s->mean = ms;
-    s->stdev = NAN;      /* one sample: no spread, as vb_stats_compute says for n = 1 */
+    s->stdev = NAN; /* one sample: no spread, as vb_stats_compute says for n = 1 */
     s->noise = INFINITY;
 }
 
@@ -91,7 +91,8 @@ static int pick_device(const struct vb_activity *a)
         size_t m = pass ? a->ncopies : a->nkernels;
         for (i = 0; i < m; i++) {
             uint32_t d = pass ? a->copies[i].device : a->kernels[i].device;
-            for (k = 0; k < n && ids[k] != d; k++) {}
+            for (k = 0; k < n && ids[k] != d; k++) {
+            }
             if (k == n) {
                 if (n == 16) continue;
                 ids[n++] = d;
@@ -150,11 +151,16 @@ void vb_trace_case_init(struct vb_trace_case *t, const char *label, struct vb_ac
     t->r.activity = *a;
     memset(a, 0, sizeof *a);
     x = &t->r.activity;
-    for (i = 0; i < x->nkernels; i++) widen(&lo, &hi, x->kernels[i].start, x->kernels[i].end);
-    for (i = 0; i < x->ncopies; i++) widen(&lo, &hi, x->copies[i].start, x->copies[i].end);
-    for (i = 0; i < x->nmemsets; i++) widen(&lo, &hi, x->memsets[i].start, x->memsets[i].end);
-    for (i = 0; i < x->nranges; i++) widen(&lo, &hi, x->ranges[i].start, x->ranges[i].end);
-    for (i = 0; i < x->napis; i++) widen(&lo, &hi, x->apis[i].start, x->apis[i].end);
+    for (i = 0; i < x->nkernels; i++)
+        widen(&lo, &hi, x->kernels[i].start, x->kernels[i].end);
+    for (i = 0; i < x->ncopies; i++)
+        widen(&lo, &hi, x->copies[i].start, x->copies[i].end);
+    for (i = 0; i < x->nmemsets; i++)
+        widen(&lo, &hi, x->memsets[i].start, x->memsets[i].end);
+    for (i = 0; i < x->nranges; i++)
+        widen(&lo, &hi, x->ranges[i].start, x->ranges[i].end);
+    for (i = 0; i < x->napis; i++)
+        widen(&lo, &hi, x->apis[i].start, x->apis[i].end);
     s->start = lo;
     s->end = hi;
     s->e2e_ns = (double)(hi - lo);

@@ -21,9 +21,9 @@
 
 /* The environment `varbench trace` hands the traced program (and its children) and the
  * injection library reads. */
-#define VB_TRACE_ENV_DB "VARBENCH_TRACE_DB"           /* absolute path of the database */
-#define VB_TRACE_ENV_RUN "VARBENCH_TRACE_RUN"         /* the run id the cases belong to */
-#define VB_TRACE_ENV_NAME "VARBENCH_TRACE_NAME"       /* the variant name of the cases */
+#define VB_TRACE_ENV_DB      "VARBENCH_TRACE_DB"      /* absolute path of the database */
+#define VB_TRACE_ENV_RUN     "VARBENCH_TRACE_RUN"     /* the run id the cases belong to */
+#define VB_TRACE_ENV_NAME    "VARBENCH_TRACE_NAME"    /* the variant name of the cases */
 #define VB_TRACE_ENV_METRICS "VARBENCH_TRACE_METRICS" /* resolved metric names, comma-separated */
 
 /* One traced process as a case. Owns everything r points to, but the variant's problem (one

@@ -72,7 +72,8 @@ int fx_write_run(struct vb_store *s, const char *gpu, const struct fx_case *case
     memset(c, 0, sizeof c);
     c[0].name = "h2d_pinned", c[1].name = "d2h_pinned", c[2].name = "h2d_pageable";
     c[3].name = "d2h_pageable", c[4].name = "d2d";
-    for (k = 0; k < VB_CEIL_COUNT; k++) c[k].gbps = 50.0 * (k + 1), c[k].bytes = 1 << 20, c[k].reps = 3;
+    for (k = 0; k < VB_CEIL_COUNT; k++)
+        c[k].gbps = 50.0 * (k + 1), c[k].bytes = 1 << 20, c[k].reps = 3;
     if (vb_store_run_begin(s, &info, run_id, err) || vb_store_host(s, *run_id, &host, err) ||
         vb_store_gpu(s, *run_id, &g, err) || vb_store_ceilings(s, *run_id, 0, c, err))
         return -1;
@@ -99,7 +100,8 @@ int fx_write_run(struct vb_store *s, const char *gpu, const struct fx_case *case
         r.samples = smp;
         r.nsamples = r.ntimed = cases[i].samples;
         for (k = 0; k < cases[i].samples; k++) {
-            ms[k] = cases[i].median_ms * (1 + vb_data_uniform((uint64_t)i + 7, (uint64_t)k, -0.01, 0.01));
+            ms[k] = cases[i].median_ms *
+                    (1 + vb_data_uniform((uint64_t)i + 7, (uint64_t)k, -0.01, 0.01));
             smp[k].kind = VB_SAMPLE_TIMED;
             smp[k].start = 1000000 * (uint64_t)(k + 1);
             smp[k].end = smp[k].start + (uint64_t)(ms[k] * 1e6);

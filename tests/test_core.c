@@ -119,8 +119,8 @@ int test_axes_values(const char *arg)
     ov.n = 1;
     ASSERT_OK(vb_axes_parse(&ov, "fruit=0", &err)); /* an index is not a label */
     ASSERT_INT_EQ(vb_axes_expand(&f, &pb, &ov, p, 8, &err), -1);
-    const char *bad[] = {"n=abc", "n=1.5", "n=1e400", "n=0", "n=0x40", "n=inf", "n=100,1e2",
-                         "n=7,7"};
+    const char *bad[] = {"n=abc",  "n=1.5", "n=1e400",   "n=0",
+                         "n=0x40", "n=inf", "n=100,1e2", "n=7,7"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct vb_overrides o2 = {0};
         ASSERT_OK(vb_axes_parse(&o2, bad[i], &err));

@@ -51,7 +51,8 @@ static int ranges_named(const struct vb_activity *a, const char *text)
 {
     size_t i;
     int n = 0;
-    for (i = 0; i < a->nranges; i++) n += !strcmp(a->ranges[i].text, text);
+    for (i = 0; i < a->nranges; i++)
+        n += !strcmp(a->ranges[i].text, text);
     return n;
 }
 
@@ -169,9 +170,11 @@ static int one_point(const struct vb_family *f, const struct vb_variant *v, cons
     }
     /* NVTX phases reached CUPTI: one kernel-bearing phase per sample whose records are kept
      * (the first --keep-records timed ones and every verify and warm-up sample) at least */
-    for (i = kept = 0; i < r.nsamples; i++) kept += !r.samples[i].records_dropped;
+    for (i = kept = 0; i < r.nsamples; i++)
+        kept += !r.samples[i].records_dropped;
     ASSERT(kept > 0 && kept <= r.nsamples);
-    ASSERT(ranges_named(&r.activity, "kernel") + ranges_named(&r.activity, "kernel+D2H overlapped") >=
+    ASSERT(ranges_named(&r.activity, "kernel") +
+               ranges_named(&r.activity, "kernel+D2H overlapped") >=
            kept);
     /* one H2D phase per such sample, or one per step (fft-mask-host's round trips) */
     if (t.h2d_count) {
@@ -202,9 +205,10 @@ static int one_point(const struct vb_family *f, const struct vb_variant *v, cons
     if (v->flags & VB_RESIDENT) ASSERT(r.activity.ncopies > (size_t)in_samples);
     vb_store_close(st);
     printf("%s %s: %s, max err %.3g, %d timed samples, e2e %.3f ms, kernel %.4f ms, H2D %llu B "
-           "in %d, D2H %llu B in %d\n", full, r.axes, vb_status_name(r.status), r.max_abs_err,
-           r.ntimed, r.e2e_ms.median, r.kernel_ms.median, (unsigned long long)r.h2d_bytes,
-           r.h2d_count, (unsigned long long)r.d2h_bytes, r.d2h_count);
+           "in %d, D2H %llu B in %d\n",
+           full, r.axes, vb_status_name(r.status), r.max_abs_err, r.ntimed, r.e2e_ms.median,
+           r.kernel_ms.median, (unsigned long long)r.h2d_bytes, r.h2d_count,
+           (unsigned long long)r.d2h_bytes, r.d2h_count);
     vb_case_result_free(&r);
     return 0;
 }

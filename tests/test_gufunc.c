@@ -12,12 +12,14 @@
 /* seed 000, t2.py output: rows for x = 1..4, cols = 4 */
 int test_gufunc_seed_powsum(const char *arg)
 {
-    static const float want[4][4] = {{1, 2, 3, 4}, {2, 6, 14, 30}, {3, 12, 39, 120}, {4, 20, 84, 340}};
+    static const float want[4][4] = {
+        {1, 2, 3, 4}, {2, 6, 14, 30}, {3, 12, 39, 120}, {4, 20, 84, 340}};
     float out[4];
     int x, i;
     for (x = 1; x <= 4; x++) {
         vb_powsum_f((float)x, 4, out, 1);
-        for (i = 0; i < 4; i++) ASSERT_NEAR(out[i], want[x - 1][i], 0);
+        for (i = 0; i < 4; i++)
+            ASSERT_NEAR(out[i], want[x - 1][i], 0);
     }
     return 0;
 }
@@ -46,7 +48,8 @@ int test_gufunc_seed_hermite(const char *arg)
     {
         double t[8] = {0};
         vb_hermite_d(2.0, 4, t, 2);
-        for (i = 0; i < 4; i++) ASSERT_NEAR(t[2 * i], d[i], 0);
+        for (i = 0; i < 4; i++)
+            ASSERT_NEAR(t[2 * i], d[i], 0);
     }
     return 0;
 }
@@ -71,7 +74,8 @@ int test_gufunc_float_within_tolerance(const char *arg)
                     vb_hermite_f(x, cols, fo, 1);
                     vb_hermite_d(x, cols, ref, 1);
                 }
-                for (i = 0; i < cols; i++) got[i] = fo[i];
+                for (i = 0; i < cols; i++)
+                    got[i] = fo[i];
                 if (vb_compare(got, ref, (size_t)cols, pb->atol, pb->rtol, &ma, &mr))
                     TEST_FAIL_("func %d cols %d x %.9g: max abs %g rel %g", func, cols, x, ma, mr);
                 if (mr > worst) worst = mr;

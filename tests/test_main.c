@@ -12,7 +12,7 @@
 #include "test.h"
 #include "tests.h"
 
-#define ENTRY(name, label) {#name, #label, test_##name, NULL},
+#define ENTRY(name, label)            {#name, #label, test_##name, NULL},
 #define ENTRY_ARG(name, label, value) {#name, #label, test_##name, value},
 static const struct vb_test table[] = {VB_TESTS(ENTRY, ENTRY_ARG)};
 #undef ENTRY
@@ -53,7 +53,8 @@ int main(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "variant") && argc == 3) return test_gpu_variant(argv[2]);
     /* a helper for cli.sh, not a test: writes fixture databases into a folder */
     if (argc == 3 && !strcmp(argv[1], "make_fixtures")) return test_make_fixtures(argv[2]);
-    if (argc == 3 && !strcmp(argv[1], "make_trace_fixture")) return test_make_trace_fixture(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "make_trace_fixture"))
+        return test_make_trace_fixture(argv[2]);
     for (i = 0; argc >= 2 && i < sizeof table / sizeof table[0]; i++)
         if (!strcmp(argv[1], table[i].name)) return table[i].fn(argc > 2 ? argv[2] : table[i].arg);
     fprintf(stderr, "usage: vbtest NAME [ARG] | vbtest --ctest EXE\n");

@@ -68,10 +68,12 @@ int test_runner_cpu_and_skip(const char *arg)
         double *oracle = malloc(sizeof *oracle * 64 * 48);
         int i;
         ASSERT(oracle);
-        for (i = 0; i < 64 * 48; i++) oracle[i] = NAN;
+        for (i = 0; i < 64 * 48; i++)
+            oracle[i] = NAN;
         vb_runner_case(f, &f->variants[0], &p, -1, NULL, NULL, oracle, &cfg, &r);
         ASSERT_STR_EQ(vb_status_name(r.status), "ok");
-        for (i = 0; i < 64 * 48; i++) ASSERT_NEAR(oracle[i], ref[i], 0);
+        for (i = 0; i < 64 * 48; i++)
+            ASSERT_NEAR(oracle[i], ref[i], 0);
         vb_case_result_free(&r);
         free(oracle);
     }
@@ -97,7 +99,8 @@ static size_t fx_len(const struct vb_point *p)
 static int fx_ref(const struct vb_point *p, double *out, struct vb_err *err)
 {
     long i;
-    for (i = 0; i < p->v[0]; i++) out[i] = 0.5 * (double)i + 1;
+    for (i = 0; i < p->v[0]; i++)
+        out[i] = 0.5 * (double)i + 1;
     return 0;
 }
 static int fx_setup(int k, const struct vb_point *p, void **s, struct vb_err *err)
@@ -117,14 +120,16 @@ static int fx_run(void *state, struct vb_err *err)
     fx_ref(&p, st->out, err);
     if (st->kind == FX_OFF) st->out[5] += 1e-3;
     if (st->kind == FX_HOLE)
-        for (i = 8; i < 16; i++) st->out[i] = NAN; /* as if never written after poisoning */
+        for (i = 8; i < 16; i++)
+            st->out[i] = NAN; /* as if never written after poisoning */
     return 0;
 }
 static int fx_poison(void *state, struct vb_err *err)
 {
     struct fx_state *st = state;
     int i;
-    for (i = 0; i < 16; i++) st->out[i] = NAN;
+    for (i = 0; i < 16; i++)
+        st->out[i] = NAN;
     return 0;
 }
 static void fx_fetch(void *state, double *out)
@@ -136,24 +141,45 @@ static void fx_teardown(void *state)
     free(state);
 }
 static const struct vb_axis fx_axes[] = {{"n", "elements", {16}, 1, 16, 16, NULL, NULL}};
-static const struct vb_problem fx_fn = {.name = "fixture", .summary = "0.5 i + 1",
-                                        .axes = fx_axes, .naxes = 1, .out_len = fx_len,
-                                        .reference = fx_ref, .atol = 0, .rtol = 1e-9};
-static const struct vb_variant_ops fx_ops = {.setup = fx_setup, .poison = fx_poison,
-                                             .fetch = fx_fetch, .teardown = fx_teardown};
+static const struct vb_problem fx_fn = {.name = "fixture",
+                                        .summary = "0.5 i + 1",
+                                        .axes = fx_axes,
+                                        .naxes = 1,
+                                        .out_len = fx_len,
+                                        .reference = fx_ref,
+                                        .atol = 0,
+                                        .rtol = 1e-9};
+static const struct vb_variant_ops fx_ops = {
+    .setup = fx_setup, .poison = fx_poison, .fetch = fx_fetch, .teardown = fx_teardown};
 static const struct vb_variant fx_variants[] = {
-    {.name = "right", .summary = "writes the reference", .flags = VB_REFERENCE, .tag = FX_RIGHT,
-     .run = fx_run, .problem = &fx_fn},
-    {.name = "off", .summary = "one element off by 1e-3", .tag = FX_OFF, .run = fx_run,
+    {.name = "right",
+     .summary = "writes the reference",
+     .flags = VB_REFERENCE,
+     .tag = FX_RIGHT,
+     .run = fx_run,
      .problem = &fx_fn},
-    {.name = "hole", .summary = "leaves half the output unwritten", .tag = FX_HOLE, .run = fx_run,
+    {.name = "off",
+     .summary = "one element off by 1e-3",
+     .tag = FX_OFF,
+     .run = fx_run,
      .problem = &fx_fn},
-    {.name = "fails", .summary = "every run fails", .tag = FX_FAILS, .run = fx_run,
+    {.name = "hole",
+     .summary = "leaves half the output unwritten",
+     .tag = FX_HOLE,
+     .run = fx_run,
+     .problem = &fx_fn},
+    {.name = "fails",
+     .summary = "every run fails",
+     .tag = FX_FAILS,
+     .run = fx_run,
      .problem = &fx_fn},
 };
-static const struct vb_family runner_fixture = {.name = "fixture", .summary = "runner fixture",
-                                                .seed = "none", .ops = &fx_ops,
-                                                .variants = fx_variants, .nvariants = 4};
+static const struct vb_family runner_fixture = {.name = "fixture",
+                                                .summary = "runner fixture",
+                                                .seed = "none",
+                                                .ops = &fx_ops,
+                                                .variants = fx_variants,
+                                                .nvariants = 4};
 
 int test_runner_wrong_results(const char *arg)
 {

@@ -54,7 +54,8 @@ int test_metric_defs(const char *arg)
         if (i > 0) ASSERT(a->in_default <= vb_metric_defs[i - 1].in_default);
         for (j = 0; j < i; j++) {
             ASSERT(strcmp(a->name, vb_metric_defs[j].name));
-            if (a->nvprof && vb_metric_defs[j].nvprof) ASSERT(strcmp(a->nvprof, vb_metric_defs[j].nvprof));
+            if (a->nvprof && vb_metric_defs[j].nvprof)
+                ASSERT(strcmp(a->nvprof, vb_metric_defs[j].nvprof));
         }
     }
     ASSERT_INT_EQ(ndefault, 14);
@@ -69,7 +70,9 @@ int test_metric_set_split(const char *arg)
     struct vb_err err;
     (void)arg;
     ASSERT_INT_EQ(vb_metric_set_parse("gst_efficiency,dram_read_bytes,l2_read_transactions,"
-                                      "ipc,dram__bytes_write.sum,xdram__x.sum", &all, &err), 0);
+                                      "ipc,dram__bytes_write.sum,xdram__x.sum",
+                                      &all, &err),
+                  0);
     vb_metric_set_split(&all, &cache, &rest);
     ASSERT_INT_EQ(cache.n, 3);
     ASSERT_STR_EQ(cache.names[0], "dram__bytes_read.sum");
@@ -109,9 +112,12 @@ int test_store_migrates_v1(const char *arg)
     fx_tmp_path(path, sizeof path, "vb_migrate_v1.db");
     ASSERT_INT_EQ(sqlite3_open(path, &db), SQLITE_OK);
     ASSERT_INT_EQ(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-    ASSERT_INT_EQ(sqlite3_exec(db, "INSERT INTO runs(uuid, kind, status, command_line, start_utc) "
-                                   "VALUES ('u-1', 'suite', 'complete', 'varbench run', "
-                                   "'2026-11-01T00:00:00Z')", NULL, NULL, NULL), SQLITE_OK);
+    ASSERT_INT_EQ(sqlite3_exec(db,
+                               "INSERT INTO runs(uuid, kind, status, command_line, start_utc) "
+                               "VALUES ('u-1', 'suite', 'complete', 'varbench run', "
+                               "'2026-11-01T00:00:00Z')",
+                               NULL, NULL, NULL),
+                  SQLITE_OK);
     sqlite3_close(db);
     free(sql);
     /* read-only stages refuse it until a writer migrates it */
@@ -206,8 +212,8 @@ static int measure(struct vb_profiler *prof, const char *full, const char *axes,
     /* timing samples never ran under the profiler: they carry real kernel times */
     ASSERT(r->have_records && r->kernel_ms.median > 0);
     printf("%-28s %-34s store efficiency %6.2f%% (%zu values, metrics pass %.1f ms), kernel "
-           "%.4f ms\n", full, r->axes, r->gst_efficiency, r->nmetrics, r->metrics_ns / 1e6,
-           r->kernel_ms.median);
+           "%.4f ms\n",
+           full, r->axes, r->gst_efficiency, r->nmetrics, r->metrics_ns / 1e6, r->kernel_ms.median);
     return 0;
 }
 
@@ -216,7 +222,8 @@ static double value(const struct vb_case_result *r, const char *name)
 {
     size_t i;
     for (i = 0; i < r->nmetrics; i++)
-        if (r->metrics[i].launch == 0 && !strcmp(r->metrics[i].metric, name)) return r->metrics[i].value;
+        if (r->metrics[i].launch == 0 && !strcmp(r->metrics[i].metric, name))
+            return r->metrics[i].value;
     return NAN;
 }
 
@@ -256,7 +263,8 @@ int test_store_efficiency(const char *arg)
         /* every default metric has a value for every launch */
         ASSERT_INT_EQ(r.nmetrics % (size_t)set.n, 0);
         ASSERT(r.nmetrics >= (size_t)set.n);
-        for (k = 0; k < (int)r.nmetrics; k++) ASSERT(isfinite(r.metrics[k].value));
+        for (k = 0; k < (int)r.nmetrics; k++)
+            ASSERT(isfinite(r.metrics[k].value));
         sectors = value(&r, VB_METRIC_ST_SECTORS);
         /* 1,280,000 rows x 4 floats = 20,480,000 bytes: 640,000 sectors when coalesced, four
          * times as many when every warp store touches 32 rows */

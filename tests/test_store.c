@@ -80,7 +80,8 @@ int test_store_roundtrip(const char *arg)
 {
     struct vb_store *st;
     struct vb_err err;
-    struct vb_run_info info = {"suite", "varbench run --quick", "/tmp", "abc123", "0.1.0", "quick=1"};
+    struct vb_run_info info = {"suite",  "varbench run --quick", "/tmp", "abc123", "0.1.0",
+                               "quick=1"};
     struct vb_host_env host = {"h", "Debian", "Linux", "cpu", 2, 1 << 30};
     struct vb_gpu_env gpu;
     struct vb_ceiling ceil[VB_CEIL_COUNT];
@@ -97,7 +98,8 @@ int test_store_roundtrip(const char *arg)
     memset(&gpu, 0, sizeof gpu);
     snprintf(gpu.name, sizeof gpu.name, "NVIDIA H200");
     memset(ceil, 0, sizeof ceil);
-    for (i = 0; i < VB_CEIL_COUNT; i++) ceil[i].name = i ? "d2h_pinned" : "h2d_pinned";
+    for (i = 0; i < VB_CEIL_COUNT; i++)
+        ceil[i].name = i ? "d2h_pinned" : "h2d_pinned";
     ceil[2].name = "h2d_pageable", ceil[3].name = "d2h_pageable", ceil[4].name = "d2d";
     ASSERT_OK(vb_store_open(":memory:", &st, &err));
     ASSERT_OK(vb_store_run_begin(st, &info, &run_id, &err));
@@ -206,8 +208,9 @@ int test_store_refuses_foreign(const char *arg)
     sqlite3 *db;
     fx_tmp_path(path, sizeof path, "foreign.db");
     ASSERT_INT_EQ(sqlite3_open(path, &db), SQLITE_OK);
-    ASSERT_INT_EQ(sqlite3_exec(db, "CREATE TABLE notes(x); INSERT INTO notes VALUES (1);", NULL,
-                               NULL, NULL), SQLITE_OK);
+    ASSERT_INT_EQ(
+        sqlite3_exec(db, "CREATE TABLE notes(x); INSERT INTO notes VALUES (1);", NULL, NULL, NULL),
+        SQLITE_OK);
     sqlite3_close(db);
     if (refused(path, "not a varbench database")) return 1;
     unlink(path);
@@ -220,8 +223,9 @@ int test_store_refuses_newer(const char *arg)
     sqlite3 *db;
     fx_tmp_path(path, sizeof path, "newer.db");
     ASSERT_INT_EQ(sqlite3_open(path, &db), SQLITE_OK);
-    ASSERT_INT_EQ(sqlite3_exec(db, "CREATE TABLE runs(x); PRAGMA user_version = 99;", NULL, NULL,
-                               NULL), SQLITE_OK);
+    ASSERT_INT_EQ(
+        sqlite3_exec(db, "CREATE TABLE runs(x); PRAGMA user_version = 99;", NULL, NULL, NULL),
+        SQLITE_OK);
     sqlite3_close(db);
     if (refused(path, "newer")) return 1;
     unlink(path);
@@ -235,7 +239,8 @@ int test_store_refuses_corrupt(const char *arg)
     FILE *f;
     size_t i;
     fx_tmp_path(path, sizeof path, "corrupt.db");
-    for (i = 0; i < sizeof junk; i++) junk[i] = (unsigned char)(i * 2654435761u >> 13);
+    for (i = 0; i < sizeof junk; i++)
+        junk[i] = (unsigned char)(i * 2654435761u >> 13);
     f = fopen(path, "wb");
     ASSERT(f);
     ASSERT_INT_EQ(fwrite(junk, 1, sizeof junk, f), sizeof junk);
@@ -300,7 +305,8 @@ static size_t purpose_len(const struct vb_point *p)
 static int purpose_ref(const struct vb_point *p, double *out, struct vb_err *err)
 {
     int i;
-    for (i = 0; i < 4; i++) out[i] = i;
+    for (i = 0; i < 4; i++)
+        out[i] = i;
     return 0;
 }
 static int purpose_setup(int tag, const struct vb_point *p, void **state, struct vb_err *err)
@@ -312,34 +318,47 @@ static int purpose_run(void *state, struct vb_err *err)
 {
     double *out = state;
     int i;
-    for (i = 0; i < 4; i++) out[i] = i + 1; /* every element off by one */
+    for (i = 0; i < 4; i++)
+        out[i] = i + 1; /* every element off by one */
     return 0;
 }
 static int purpose_poison(void *state, struct vb_err *err)
 {
     double *out = state;
     int i;
-    for (i = 0; i < 4; i++) out[i] = NAN;
+    for (i = 0; i < 4; i++)
+        out[i] = NAN;
     return 0;
 }
 static void purpose_fetch(void *state, double *out)
 {
     memcpy(out, state, 4 * sizeof(double));
 }
-static const struct vb_axis purpose_axes[] = {{.name = "n", .doc = "elements", .defaults = {4},
-                                               .ndefaults = 1, .min = 4, .max = 4}};
-static const struct vb_problem purpose_fn = {
-    .name = "purpose", .summary = "four numbers", .axes = purpose_axes, .naxes = 1,
-    .out_len = purpose_len, .reference = purpose_ref, .atol = 0, .rtol = 1e-12};
+static const struct vb_axis purpose_axes[] = {
+    {.name = "n", .doc = "elements", .defaults = {4}, .ndefaults = 1, .min = 4, .max = 4}};
+static const struct vb_problem purpose_fn = {.name = "purpose",
+                                             .summary = "four numbers",
+                                             .axes = purpose_axes,
+                                             .naxes = 1,
+                                             .out_len = purpose_len,
+                                             .reference = purpose_ref,
+                                             .atol = 0,
+                                             .rtol = 1e-12};
 static const struct vb_variant_ops purpose_ops = {
     .setup = purpose_setup, .poison = purpose_poison, .fetch = purpose_fetch, .teardown = free};
 static const struct vb_variant purpose_variants[] = {
-    {.name = "off-by-one", .summary = "wrong on purpose", .flags = VB_EXPECT_WRONG,
-     .run = purpose_run, .problem = &purpose_fn},
+    {.name = "off-by-one",
+     .summary = "wrong on purpose",
+     .flags = VB_EXPECT_WRONG,
+     .run = purpose_run,
+     .problem = &purpose_fn},
 };
-static const struct vb_family purpose_family = {
-    .name = "purpose", .summary = "a variant wrong on purpose", .seed = "none",
-    .ops = &purpose_ops, .variants = purpose_variants, .nvariants = 1};
+static const struct vb_family purpose_family = {.name = "purpose",
+                                                .summary = "a variant wrong on purpose",
+                                                .seed = "none",
+                                                .ops = &purpose_ops,
+                                                .variants = purpose_variants,
+                                                .nvariants = 1};
 
 /* set_start rewrites run id's start time in the file at path (what a merge of runs taken
  * elsewhere, or a clock, can make of the ids' order). */
@@ -349,8 +368,9 @@ static int set_start(const char *path, int64_t id, const char *start)
     sqlite3_stmt *st;
     int rc;
     ASSERT_INT_EQ(sqlite3_open(path, &db), SQLITE_OK);
-    ASSERT_INT_EQ(sqlite3_prepare_v2(db, "UPDATE runs SET start_utc = ? WHERE id = ?", -1, &st,
-                                     NULL), SQLITE_OK);
+    ASSERT_INT_EQ(
+        sqlite3_prepare_v2(db, "UPDATE runs SET start_utc = ? WHERE id = ?", -1, &st, NULL),
+        SQLITE_OK);
     ASSERT_INT_EQ(sqlite3_bind_text(st, 1, start, -1, SQLITE_STATIC), SQLITE_OK);
     ASSERT_INT_EQ(sqlite3_bind_int64(st, 2, id), SQLITE_OK);
     rc = sqlite3_step(st);
@@ -465,9 +485,12 @@ static int for_each_column(sqlite3 *db, int (*fn)(sqlite3 *, const char *, const
 {
     sqlite3_stmt *st;
     int rc = 0;
-    ASSERT_INT_EQ(sqlite3_prepare_v2(db, "SELECT m.name, c.name FROM sqlite_master m, "
-                                         "pragma_table_info(m.name) c WHERE m.type = 'table' "
-                                         "ORDER BY m.name, c.cid", -1, &st, NULL), SQLITE_OK);
+    ASSERT_INT_EQ(sqlite3_prepare_v2(db,
+                                     "SELECT m.name, c.name FROM sqlite_master m, "
+                                     "pragma_table_info(m.name) c WHERE m.type = 'table' "
+                                     "ORDER BY m.name, c.cid",
+                                     -1, &st, NULL),
+                  SQLITE_OK);
     while (!rc && sqlite3_step(st) == SQLITE_ROW)
         rc = fn(db, (const char *)sqlite3_column_text(st, 0),
                 (const char *)sqlite3_column_text(st, 1), ctx);
@@ -492,9 +515,10 @@ static long long query_int(sqlite3 *db, const char *q, const char *a, const char
 static long long shifted_values(sqlite3 *db, const char *table, const char *column)
 {
     char q[512];
-    snprintf(q, sizeof q, "SELECT count(*) FROM \"%s\" WHERE typeof(\"%s\") = 'integer' AND "
-                          "\"%s\" >= %lld AND \"%s\" < %lld", table, column, column, SHIFTED_IDS,
-             column, SHIFTED_IDS + 1000);
+    snprintf(q, sizeof q,
+             "SELECT count(*) FROM \"%s\" WHERE typeof(\"%s\") = 'integer' AND "
+             "\"%s\" >= %lld AND \"%s\" < %lld",
+             table, column, column, SHIFTED_IDS, column, SHIFTED_IDS + 1000);
     return query_int(db, q, "", NULL);
 }
 
@@ -504,15 +528,19 @@ static int string_column_declared(sqlite3 *db, const char *table, const char *co
 {
     long long held = shifted_values(db, table, column), declared;
     if (!strcmp(table, "StringIds")) return 0; /* the ids themselves */
-    declared = query_int(db, "SELECT count(*) FROM pragma_foreign_key_list(?1) WHERE \"from\" = "
-                             "?2 AND \"table\" = 'StringIds'", table, column);
+    declared = query_int(db,
+                         "SELECT count(*) FROM pragma_foreign_key_list(?1) WHERE \"from\" = "
+                         "?2 AND \"table\" = 'StringIds'",
+                         table, column);
     ASSERT(held >= 0 && declared >= 0);
     if (held && !declared)
         TEST_FAIL_("%s.%s holds StringIds ids but is not declared REFERENCES StringIds(id): merge "
-                   "would copy it raw", table, column);
+                   "would copy it raw",
+                   table, column);
     if (declared && !held)
         TEST_FAIL_("%s.%s references StringIds but the fixture writes none: extend the test's "
-                   "case", table, column);
+                   "case",
+                   table, column);
     *(int *)ctx += !!declared;
     return 0;
 }
@@ -554,10 +582,15 @@ int test_store_string_columns(const char *arg)
     struct vb_kernel_rec k[3];
     struct vb_memset_rec m;
     struct vb_range_rec n[3];
-    struct vb_api_rec api = {.start = 1100, .end = 1200, .cbid = 20, .correlation = 7,
-                             .process = 1, .thread = 1, .name = "cudaMemcpy_v3020"};
-    struct vb_metric_value metric = {.kernel = "mesh_host_mesh_kernel",
-                                     .metric = "gst_efficiency", .value = 100};
+    struct vb_api_rec api = {.start = 1100,
+                             .end = 1200,
+                             .cbid = 20,
+                             .correlation = 7,
+                             .process = 1,
+                             .thread = 1,
+                             .name = "cudaMemcpy_v3020"};
+    struct vb_metric_value metric = {
+        .kernel = "mesh_host_mesh_kernel", .metric = "gst_efficiency", .value = 100};
     struct vb_summary_row *sum;
     struct vb_metric_row *mrows;
     int64_t run_id, merged;
@@ -567,7 +600,8 @@ int test_store_string_columns(const char *arg)
     memset(&gpu, 0, sizeof gpu);
     snprintf(gpu.name, sizeof gpu.name, "NVIDIA H200");
     memset(ceil, 0, sizeof ceil);
-    for (i = 0; i < VB_CEIL_COUNT; i++) ceil[i].name = "h2d_pinned";
+    for (i = 0; i < VB_CEIL_COUNT; i++)
+        ceil[i].name = "h2d_pinned";
     ceil[1].name = "d2h_pinned", ceil[2].name = "h2d_pageable", ceil[3].name = "d2h_pageable";
     ceil[4].name = "d2d";
     fx_tmp_path(src, sizeof src, "strings-src.db");
@@ -576,7 +610,8 @@ int test_store_string_columns(const char *arg)
     vb_store_close(st);
     ASSERT_INT_EQ(sqlite3_open(src, &db), SQLITE_OK);
     ASSERT_INT_EQ(sqlite3_exec(db, "INSERT INTO StringIds VALUES (1000000000000, 'vbtest: shift')",
-                               NULL, NULL, NULL), SQLITE_OK);
+                               NULL, NULL, NULL),
+                  SQLITE_OK);
     sqlite3_close(db);
     ASSERT_OK(vb_store_open(src, &st, &err));
     ASSERT_OK(vb_store_run_begin(st, &info, &run_id, &err));
@@ -606,7 +641,8 @@ int test_store_string_columns(const char *arg)
     ASSERT_OK(vb_store_latest_run(st, &merged, &err));
     ASSERT_OK(vb_store_summary(st, merged, &sum, &nsum, &err));
     for (i = 0; i < nsum; i++) {
-        static const char *const names[] = {[VB_SUM_KERNEL] = "_Z21mesh_host_mesh_kernelPKdS0_S0_S0_Pdm",
+        static const char *const names[] = {[VB_SUM_KERNEL] =
+                                                "_Z21mesh_host_mesh_kernelPKdS0_S0_S0_Pdm",
                                             [VB_SUM_API] = "cudaMemcpy_v3020",
                                             [VB_SUM_RANGE] = "H2D"};
         if (sum[i].kind != VB_SUM_KERNEL && sum[i].kind != VB_SUM_API &&

@@ -50,8 +50,10 @@ static int fx_trace_activity(struct vb_activity *a, uint64_t t0)
     static const struct {
         const char *name;
         uint64_t at, dur;
-    } kern[] = {{"_Z5saxpyifPKfPf", 10000, 1000}, {"_Z5saxpyifPKfPf", 12000, 1200},
-                {"_Z5saxpyifPKfPf", 14000, 1400}, {"vb_saxpy", 16000, 800}};
+    } kern[] = {{"_Z5saxpyifPKfPf", 10000, 1000},
+                {"_Z5saxpyifPKfPf", 12000, 1200},
+                {"_Z5saxpyifPKfPf", 14000, 1400},
+                {"vb_saxpy", 16000, 800}};
     static const struct {
         uint64_t at, dur, bytes;
         int kind;
@@ -60,10 +62,14 @@ static int fx_trace_activity(struct vb_activity *a, uint64_t t0)
         const char *name;
         int driver;
         uint64_t at, dur;
-    } api[] = {{"cudaMalloc_v3020", 0, 0, 0}, {"cudaMalloc_v3020", 0, 600, 400},
-               {"cudaMemcpy_v3020", 0, 1900, 2200}, {"cudaMemcpy_v3020", 0, 4900, 3200},
-               {"cudaLaunchKernel_v7000", 0, 9000, 50}, {"cudaLaunchKernel_v7000", 0, 9100, 30},
-               {"cudaLaunchKernel_ptsz_v7000", 0, 9200, 40}, {"cuLaunchKernel", 1, 15900, 20},
+    } api[] = {{"cudaMalloc_v3020", 0, 0, 0},
+               {"cudaMalloc_v3020", 0, 600, 400},
+               {"cudaMemcpy_v3020", 0, 1900, 2200},
+               {"cudaMemcpy_v3020", 0, 4900, 3200},
+               {"cudaLaunchKernel_v7000", 0, 9000, 50},
+               {"cudaLaunchKernel_v7000", 0, 9100, 30},
+               {"cudaLaunchKernel_ptsz_v7000", 0, 9200, 40},
+               {"cuLaunchKernel", 1, 15900, 20},
                {"cudaMemcpy_v3020", 0, 19000, 4000}};
     size_t k;
     memset(a, 0, sizeof *a);
@@ -158,8 +164,10 @@ int test_summary_format(const char *arg)
     ASSERT_STR_EQ(vb_summary_time(2.5e9, b, sizeof b), "2.5000s");
     ASSERT_STR_EQ(vb_summary_time(NAN, b, sizeof b), "-");
     ASSERT_STR_EQ(vb_summary_api_name("cudaMemcpy_v3020", b, sizeof b), "cudaMemcpy");
-    ASSERT_STR_EQ(vb_summary_api_name("cudaLaunchKernel_ptsz_v7000", b, sizeof b), "cudaLaunchKernel");
-    ASSERT_STR_EQ(vb_summary_api_name("cuMemcpyHtoDAsync_v2_ptsz", b, sizeof b), "cuMemcpyHtoDAsync");
+    ASSERT_STR_EQ(vb_summary_api_name("cudaLaunchKernel_ptsz_v7000", b, sizeof b),
+                  "cudaLaunchKernel");
+    ASSERT_STR_EQ(vb_summary_api_name("cuMemcpyHtoDAsync_v2_ptsz", b, sizeof b),
+                  "cuMemcpyHtoDAsync");
     ASSERT_STR_EQ(vb_summary_api_name("cuLaunchKernel", b, sizeof b), "cuLaunchKernel");
     ASSERT_STR_EQ(vb_summary_api_name("cuMemAlloc_v2", b, sizeof b), "cuMemAlloc");
     ASSERT_STR_EQ(vb_summary_api_name("cudaGraphAddMemcpyNode1D_v11010", b, sizeof b),
@@ -174,8 +182,8 @@ int test_summary_format(const char *arg)
  * then a suite run; *trace_run is the trace run's id. */
 static int write_trace_run(struct vb_store *s, int64_t *trace_run, struct vb_err *err)
 {
-    struct vb_run_info info = {"trace", "varbench trace -- python3 t38.py", "/tmp", "fixture", "0",
-                               "name=t38.py"};
+    struct vb_run_info info = {
+        "trace", "varbench trace -- python3 t38.py", "/tmp", "fixture", "0", "name=t38.py"};
     struct vb_host_env host = {"fixture-host", "Debian", "Linux", "Fixture CPU", 4, 1 << 30};
     static const struct fx_case suite[] = {{"device-mesh", 1000, 5, 2.0, "ok"}};
     struct vb_gpu_env g;
@@ -198,7 +206,8 @@ static int write_trace_run(struct vb_store *s, int64_t *trace_run, struct vb_err
                            "another CUPTI client is attached");
     rc = vb_store_case(s, *trace_run, &t.r, NULL, err);
     vb_trace_case_free(&t);
-    if (rc || vb_store_run_end(s, *trace_run, "complete", 0, "the program exited with status 0", err))
+    if (rc ||
+        vb_store_run_end(s, *trace_run, "complete", 0, "the program exited with status 0", err))
         return -1;
     return fx_write_run(s, "NVIDIA H100 80GB HBM3", suite, 1, &suite_run, err);
 }
@@ -208,12 +217,16 @@ static const char *const want_summary[] = {
     "==varbench== the program exited with status 0",
     "==varbench== 2 traced processes",
     "  trace/t38.py: ok, 25.500us traced on NVIDIA H100 80GB HBM3",
-    "  trace/t38.py: skipped, 10.000us traced on NVIDIA H100 80GB HBM3: another CUPTI client is attached",
+    "  trace/t38.py: skipped, 10.000us traced on NVIDIA H100 80GB HBM3: another CUPTI client is "
+    "attached",
     "==varbench== Profiling result:",
     "            Type  Time(%)      Time     Calls       Avg       Min       Max  Name",
-    " GPU activities:   40.32%  5.0000us         2  2.5000us  2.0000us  3.0000us  [CUDA memcpy HtoD]",
-    "                   29.03%  3.6000us         3  1.2000us  1.0000us  1.4000us  saxpy(int, float, float const*, float*)",
-    "                   20.16%  2.5000us         1  2.5000us  2.5000us  2.5000us  [CUDA memcpy DtoH]",
+    " GPU activities:   40.32%  5.0000us         2  2.5000us  2.0000us  3.0000us  [CUDA memcpy "
+    "HtoD]",
+    "                   29.03%  3.6000us         3  1.2000us  1.0000us  1.4000us  saxpy(int, "
+    "float, float const*, float*)",
+    "                   20.16%  2.5000us         1  2.5000us  2.5000us  2.5000us  [CUDA memcpy "
+    "DtoH]",
     "                    6.45%     800ns         1     800ns     800ns     800ns  vb_saxpy",
     "                    4.03%     500ns         1     500ns     500ns     500ns  [CUDA memset]",
     "      API calls:   89.18%  9.4000us         3  3.1333us  2.2000us  4.0000us  cudaMemcpy",
@@ -223,10 +236,14 @@ static const char *const want_summary[] = {
     "    NVTX ranges:   51.43%  9.0000us         1  9.0000us  9.0000us  9.0000us  compute",
     "                   48.57%  8.5000us         1  8.5000us  8.5000us  8.5000us  setup",
     "",
-    "     Data moved:     Calls           Bytes     Avg bytes     Min bytes     Max bytes   Throughput  Name",
-    "                         2         8000000       4000000       4000000       4000000  1600.00GB/s  [CUDA memcpy HtoD]",
-    "                         1         4000000       4000000       4000000       4000000  1600.00GB/s  [CUDA memcpy DtoH]",
-    "                         1         4000000       4000000       4000000       4000000  8000.00GB/s  [CUDA memset]",
+    "     Data moved:     Calls           Bytes     Avg bytes     Min bytes     Max bytes   "
+    "Throughput  Name",
+    "                         2         8000000       4000000       4000000       4000000  "
+    "1600.00GB/s  [CUDA memcpy HtoD]",
+    "                         1         4000000       4000000       4000000       4000000  "
+    "1600.00GB/s  [CUDA memcpy DtoH]",
+    "                         1         4000000       4000000       4000000       4000000  "
+    "8000.00GB/s  [CUDA memset]",
     NULL};
 
 /* check_summary compares the summary in file f (from line 3 on) with want_summary. */
@@ -264,7 +281,8 @@ int test_trace_summary(const char *arg)
     ASSERT_OK(vb_store_latest_trace(s, &latest, &err));
     ASSERT_INT_EQ(latest, trace_run);
     ASSERT_OK(vb_store_count(s, "TARGET_INFO_GPU", 0, &n, &err));
-    ASSERT_INT_EQ(n, 2); /* one for the trace run (written twice, kept once), one for the suite run */
+    ASSERT_INT_EQ(n,
+                  2); /* one for the trace run (written twice, kept once), one for the suite run */
     ASSERT_OK(vb_store_count(s, "CUPTI_ACTIVITY_KIND_RUNTIME", 0, &n, &err));
     ASSERT_INT_EQ(n, 9);
     ASSERT_OK(vb_store_run_info(s, trace_run, &info, &err));

@@ -254,7 +254,7 @@ int test_ufunc_registry_problems(const char *arg)
     ASSERT_STR_EQ(pbs[3]->name, "fft-mask");
     ASSERT_STR_EQ(pbs[3]->axes[0].name, "height");
     ASSERT_INT_EQ(vb_family_problems(fx_family("mesh"), pbs, VB_MAX_PROBLEMS), 1);
-    ASSERT_STR_EQ(pbs[0]->name, "mesh"); /* one function: the family's name */
+    ASSERT_STR_EQ(pbs[0]->name, "mesh");              /* one function: the family's name */
     ASSERT_INT_EQ(vb_family_problems(f, NULL, 0), 4); /* counting only */
     ASSERT((size_t)f->nvariants <= sizeof vs / sizeof vs[0]);
     bad = *f;
@@ -317,14 +317,16 @@ int test_ufunc_cpu_cases(const char *arg)
             size_t n = pb->out_len(&p), i;
             double *parts = malloc(sizeof *parts * n);
             ASSERT(parts);
-            for (i = 0; i < n; i++) parts[i] = NAN;
+            for (i = 0; i < n; i++)
+                parts[i] = NAN;
             pb->reference_part(&p, parts, n / 3, n);
             pb->reference_part(&p, parts, 0, n / 3);
-            for (i = 0; i < n; i++) ASSERT(parts[i] == ref[i]);
+            for (i = 0; i < n; i++)
+                ASSERT(parts[i] == ref[i]);
             free(parts);
         }
-        vb_runner_case(f, v, &p, -1, (v->flags & VB_GPU) ? "no CUDA device (test)" : NULL,
-                       ref, NULL, &cfg, &r);
+        vb_runner_case(f, v, &p, -1, (v->flags & VB_GPU) ? "no CUDA device (test)" : NULL, ref,
+                       NULL, &cfg, &r);
         if (v->flags & VB_GPU) {
             ASSERT_STR_EQ(vb_status_name(r.status), "skipped");
         } else {

@@ -17,68 +17,68 @@
  * known to ctest as `<label>.<name>`, and TA(name, label, arg) for a test that gets `arg` when
  * vbtest's command line gives none. The order is ctest's.
  */
-#define VB_TESTS(T, TA)                                                                       \
-    T(err_codes, cpu)                                                                         \
-    T(stats, cpu)                                                                             \
-    T(stats_large_values, cpu)                                                                \
-    T(axes_parse, cpu)                                                                        \
-    T(axes_expand, cpu)                                                                       \
-    T(axes_values, cpu)                                                                       \
-    T(registry_catalog, cpu)                                                                  \
-    T(registry_rejects, cpu)                                                                  \
-    T(registry_glob, cpu)                                                                     \
-    T(compare, cpu)                                                                           \
-    T(fmt_bytes, cpu)                                                                         \
-    T(mesh_reference_hand, cpu)                                                               \
-    T(mesh_math, cpu)                                                                         \
-    T(runner_cpu_and_skip, cpu)                                                               \
-    T(runner_wrong_results, cpu)                                                              \
-    T(gufunc_seed_powsum, cpu)                                                                \
-    T(gufunc_seed_hermite, cpu)                                                               \
-    T(gufunc_float_within_tolerance, cpu)                                                     \
-    T(compare_verdicts, cpu)                                                                  \
-    T(compare_phases, cpu)                                                                    \
-    T(compare_few_samples, cpu)                                                               \
-    T(compare_throttled, cpu)                                                                 \
-    T(compare_refuses_incomplete, cpu)                                                        \
-    T(compare_nothing_compared, cpu)                                                          \
-    T(mann_whitney, cpu)                                                                      \
-    T(merge_idempotent, cpu)                                                                  \
-    T(store_roundtrip, cpu)                                                                   \
-    T(store_persists, cpu)                                                                    \
-    T(store_refuses_foreign, cpu)                                                             \
-    T(store_refuses_newer, cpu)                                                               \
-    T(store_refuses_corrupt, cpu)                                                             \
-    T(store_refuses_unopenable, cpu)                                                          \
-    T(store_after_rollback, cpu)                                                              \
-    T(store_run_list, cpu)                                                                    \
-    T(store_string_columns, cpu)                                                              \
-    T(trace_label, cpu)                                                                       \
-    T(trace_case, cpu)                                                                        \
-    T(trace_summary, cpu)                                                                     \
-    T(summary_format, cpu)                                                                    \
-    T(metric_set_parse, cpu)                                                                  \
-    T(metric_defs, cpu)                                                                       \
-    T(metric_set_split, cpu)                                                                  \
-    TA(store_migrates_v1, cpu, VB_TESTS_DIR "/schema_v1.sql")                                 \
-    T(store_metrics, cpu)                                                                     \
-    T(activity_append, cpu)                                                                   \
-    T(store_efficiency, gpu)                                                                  \
-    T(ufunc_clamp_seed_bug, cpu)                                                              \
-    T(ufunc_float_within_tolerance, cpu)                                                      \
-    T(ufunc_fft_vs_direct_dft, cpu)                                                           \
-    T(ufunc_fft_mask, cpu)                                                                    \
-    T(ufunc_fft_float_error, cpu)                                                             \
-    T(ufunc_registry_problems, cpu)                                                           \
-    T(ufunc_cpu_cases, cpu)                                                                   \
-    T(saxpy_nvrtc_compiles, cpu)                                                              \
-    T(saxpy_nvrtc_log, cpu)                                                                   \
-    T(saxpy_driver_lookup, cpu)                                                               \
-    T(saxpy_err_checkers, cpu)                                                                \
+#define VB_TESTS(T, TA)                                                                            \
+    T(err_codes, cpu)                                                                              \
+    T(stats, cpu)                                                                                  \
+    T(stats_large_values, cpu)                                                                     \
+    T(axes_parse, cpu)                                                                             \
+    T(axes_expand, cpu)                                                                            \
+    T(axes_values, cpu)                                                                            \
+    T(registry_catalog, cpu)                                                                       \
+    T(registry_rejects, cpu)                                                                       \
+    T(registry_glob, cpu)                                                                          \
+    T(compare, cpu)                                                                                \
+    T(fmt_bytes, cpu)                                                                              \
+    T(mesh_reference_hand, cpu)                                                                    \
+    T(mesh_math, cpu)                                                                              \
+    T(runner_cpu_and_skip, cpu)                                                                    \
+    T(runner_wrong_results, cpu)                                                                   \
+    T(gufunc_seed_powsum, cpu)                                                                     \
+    T(gufunc_seed_hermite, cpu)                                                                    \
+    T(gufunc_float_within_tolerance, cpu)                                                          \
+    T(compare_verdicts, cpu)                                                                       \
+    T(compare_phases, cpu)                                                                         \
+    T(compare_few_samples, cpu)                                                                    \
+    T(compare_throttled, cpu)                                                                      \
+    T(compare_refuses_incomplete, cpu)                                                             \
+    T(compare_nothing_compared, cpu)                                                               \
+    T(mann_whitney, cpu)                                                                           \
+    T(merge_idempotent, cpu)                                                                       \
+    T(store_roundtrip, cpu)                                                                        \
+    T(store_persists, cpu)                                                                         \
+    T(store_refuses_foreign, cpu)                                                                  \
+    T(store_refuses_newer, cpu)                                                                    \
+    T(store_refuses_corrupt, cpu)                                                                  \
+    T(store_refuses_unopenable, cpu)                                                               \
+    T(store_after_rollback, cpu)                                                                   \
+    T(store_run_list, cpu)                                                                         \
+    T(store_string_columns, cpu)                                                                   \
+    T(trace_label, cpu)                                                                            \
+    T(trace_case, cpu)                                                                             \
+    T(trace_summary, cpu)                                                                          \
+    T(summary_format, cpu)                                                                         \
+    T(metric_set_parse, cpu)                                                                       \
+    T(metric_defs, cpu)                                                                            \
+    T(metric_set_split, cpu)                                                                       \
+    TA(store_migrates_v1, cpu, VB_TESTS_DIR "/schema_v1.sql")                                      \
+    T(store_metrics, cpu)                                                                          \
+    T(activity_append, cpu)                                                                        \
+    T(store_efficiency, gpu)                                                                       \
+    T(ufunc_clamp_seed_bug, cpu)                                                                   \
+    T(ufunc_float_within_tolerance, cpu)                                                           \
+    T(ufunc_fft_vs_direct_dft, cpu)                                                                \
+    T(ufunc_fft_mask, cpu)                                                                         \
+    T(ufunc_fft_float_error, cpu)                                                                  \
+    T(ufunc_registry_problems, cpu)                                                                \
+    T(ufunc_cpu_cases, cpu)                                                                        \
+    T(saxpy_nvrtc_compiles, cpu)                                                                   \
+    T(saxpy_nvrtc_log, cpu)                                                                        \
+    T(saxpy_driver_lookup, cpu)                                                                    \
+    T(saxpy_err_checkers, cpu)                                                                     \
     T(saxpy_setup_phases, cpu)
 
 /* Each test returns 0 on success, 1 on a failed assertion, VB_TEST_SKIP (77) to skip. */
-#define VB_TEST_PROTO(name, label) int test_##name(const char *arg);
+#define VB_TEST_PROTO(name, label)            int test_##name(const char *arg);
 #define VB_TEST_PROTO_ARG(name, label, value) VB_TEST_PROTO(name, label)
 VB_TESTS(VB_TEST_PROTO, VB_TEST_PROTO_ARG)
 #undef VB_TEST_PROTO

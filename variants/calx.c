@@ -40,15 +40,19 @@ static void fill_inputs(long m, int S, double *a, double *z)
 {
     size_t k, nz = (size_t)m + 2 * (size_t)S + 2;
     double sum = 0;
-    for (k = 0; k <= 2 * (size_t)S; k++) sum += a[k] = (double)(S + 1) - fabs((double)k - S);
-    for (k = 0; k <= 2 * (size_t)S; k++) a[k] /= sum;
-    for (k = 0; k < nz; k++) z[k] = sin(0.0647 * (double)k) + vb_data_uniform(0xca1c, k, -0.1, 0.1);
+    for (k = 0; k <= 2 * (size_t)S; k++)
+        sum += a[k] = (double)(S + 1) - fabs((double)k - S);
+    for (k = 0; k <= 2 * (size_t)S; k++)
+        a[k] /= sum;
+    for (k = 0; k < nz; k++)
+        z[k] = sin(0.0647 * (double)k) + vb_data_uniform(0xca1c, k, -0.1, 0.1);
 }
 
 static int reference_into(long m, int S, const double *a, const double *z, double *out)
 {
     long i;
-    for (i = 0; i < m; i++) out[i] = vb_calx_point(a, z, i, S);
+    for (i = 0; i < m; i++)
+        out[i] = vb_calx_point(a, z, i, S);
     return 0;
 }
 
@@ -107,11 +111,10 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
     }
     fill_inputs(c->m, c->S, c->h_a, c->h_z);
     memset(c->h_x, 0xff, sizeof *c->h_x * (size_t)c->m);
-    if (kind != CPU &&
-        (VB_CUDA(err, cudaMalloc((void **)&c->d_a, sizeof(double) * c->na)) ||
-         VB_CUDA(err, cudaMalloc((void **)&c->d_z, sizeof(double) * c->nz)) ||
-         VB_CUDA(err, cudaMalloc((void **)&c->d_x, sizeof(double) * (size_t)c->m)) ||
-         VB_CUDA(err, cudaStreamCreateWithFlags(&c->s, cudaStreamNonBlocking))))
+    if (kind != CPU && (VB_CUDA(err, cudaMalloc((void **)&c->d_a, sizeof(double) * c->na)) ||
+                        VB_CUDA(err, cudaMalloc((void **)&c->d_z, sizeof(double) * c->nz)) ||
+                        VB_CUDA(err, cudaMalloc((void **)&c->d_x, sizeof(double) * (size_t)c->m)) ||
+                        VB_CUDA(err, cudaStreamCreateWithFlags(&c->s, cudaStreamNonBlocking))))
         goto fail;
     return 0;
 fail:
@@ -170,7 +173,6 @@ static int run_cpu(void *state, struct vb_err *err)
     return rc;
 }
 
-
 static void traffic(const struct vb_point *p, struct vb_traffic *t)
 {
     uint64_t S = (uint64_t)p->v[AX_S];
@@ -181,8 +183,14 @@ static void traffic(const struct vb_point *p, struct vb_traffic *t)
 }
 
 static const struct vb_axis axes[] = {
-    {"model_size", "outputs x[i] (the seed's 960; swept to 1e7 for the CPU/GPU crossover)",
-     {960, 10000, 100000, 1000000, 10000000}, 5, 1, 400000000, NULL, NULL},
+    {"model_size",
+     "outputs x[i] (the seed's 960; swept to 1e7 for the CPU/GPU crossover)",
+     {960, 10000, 100000, 1000000, 10000000},
+     5,
+     1,
+     400000000,
+     NULL,
+     NULL},
     {"smooth_steps", "S: 2S+1 terms per output (the seed's 12)", {12}, 1, 1, 255, NULL, NULL},
 };
 
@@ -208,22 +216,37 @@ static const struct vb_variant_ops ops = {
 static const struct vb_variant variants[] = {
     {.name = "cpu-reference",
      .summary = "the convolution on one CPU core, in double (the oracle; timed for the crossover)",
-     .flags = VB_REFERENCE, .tag = CPU, .run = run_cpu, .problem = &calx_fn},
+     .flags = VB_REFERENCE,
+     .tag = CPU,
+     .run = run_cpu,
+     .problem = &calx_fn},
     {.name = "naive-inner",
      .summary = "the seed's race: block per output, thread per term, unsynchronised acc += term",
-     .flags = VB_GPU | VB_EXPECT_WRONG, .tag = NAIVE, .run = run_gpu, .traffic = traffic,
+     .flags = VB_GPU | VB_EXPECT_WRONG,
+     .tag = NAIVE,
+     .run = run_gpu,
+     .traffic = traffic,
      .problem = &calx_fn},
     {.name = "serial-inner",
      .summary = "thread per output, the inner sum serial in that thread (the seed's fix)",
-     .flags = VB_GPU, .tag = SERIAL, .run = run_gpu, .traffic = traffic, .problem = &calx_fn},
+     .flags = VB_GPU,
+     .tag = SERIAL,
+     .run = run_gpu,
+     .traffic = traffic,
+     .problem = &calx_fn},
     {.name = "reduce-inner",
-     .summary = "warp per output, lanes over the terms, warp-shuffle reduction", .flags = VB_GPU,
-     .tag = REDUCE, .run = run_gpu, .traffic = traffic, .problem = &calx_fn},
+     .summary = "warp per output, lanes over the terms, warp-shuffle reduction",
+     .flags = VB_GPU,
+     .tag = REDUCE,
+     .run = run_gpu,
+     .traffic = traffic,
+     .problem = &calx_fn},
 };
 
 const struct vb_family vb_family_calx = {
     .name = "calx",
-    .summary = "smoothing convolution (Lorenz-04): a racy inner loop, its serial fix, a reduction (FP64)",
+    .summary =
+        "smoothing convolution (Lorenz-04): a racy inner loop, its serial fix, a reduction (FP64)",
     .seed = "003_6d4d069bcf16c9eb.txt",
     .ops = &ops,
     .variants = variants,

@@ -26,9 +26,9 @@ struct gufunc {
     enum kind kind;
     int func, cols;
     long rows;
-    size_t n;                /* rows * cols */
+    size_t n;                  /* rows * cols */
     float *h_x, *h_in, *h_out; /* pageable, as numpy arrays in the seed */
-    double *h_ref;           /* the cpu-reference variant's answer */
+    double *h_ref;             /* the cpu-reference variant's answer */
     float *d_x, *d_buf;
     cudaStream_t s;
 };
@@ -104,7 +104,8 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
         }
     } else {
         if (!(g->h_x = vb_host_alloc((size_t)g->rows * sizeof(float), err))) goto fail;
-        for (r = 0; r < g->rows; r++) g->h_x[r] = (float)x_of(r);
+        for (r = 0; r < g->rows; r++)
+            g->h_x[r] = (float)x_of(r);
         if (VB_CUDA(err, cudaMalloc((void **)&g->d_x, (size_t)g->rows * sizeof(float)))) goto fail;
     }
     if (VB_CUDA(err, cudaMalloc((void **)&g->d_buf, g->n * sizeof(float))) ||
@@ -145,7 +146,8 @@ static void fetch(void *state, double *out)
             for (r = 0; r < g->rows; r++)
                 out[r * g->cols + c] = g->h_out[(size_t)c * (size_t)g->rows + (size_t)r];
     } else {
-        for (i = 0; i < g->n; i++) out[i] = g->h_out[i];
+        for (i = 0; i < g->n; i++)
+            out[i] = g->h_out[i];
     }
 }
 
@@ -161,9 +163,11 @@ static int run_scalar(void *state, struct vb_err *err)
     if (g->kind == SCALAR_IN)
         launched = vb_launch_gufunc_scalar_in(g->func, g->d_x, g->d_buf, g->rows, g->cols, g->s);
     else if (g->kind == COLUMN_SLICED)
-        launched = vb_launch_gufunc_column_sliced(g->func, g->d_x, g->d_buf, g->rows, g->cols, g->s);
+        launched =
+            vb_launch_gufunc_column_sliced(g->func, g->d_x, g->d_buf, g->rows, g->cols, g->s);
     else
-        launched = vb_launch_gufunc_row_sliced_smem(g->func, g->d_x, g->d_buf, g->rows, g->cols, g->s);
+        launched =
+            vb_launch_gufunc_row_sliced_smem(g->func, g->d_x, g->d_buf, g->rows, g->cols, g->s);
     if (vb_phase_wait(launched, g->s, err)) return -1;
     return vb_phase_copy(VB_PHASE_D2H, g->h_out, g->d_buf, g->n * sizeof(float),
                          cudaMemcpyDeviceToHost, g->s, err);
@@ -173,8 +177,8 @@ static int run_scalar(void *state, struct vb_err *err)
 static int run_row_sliced(void *state, struct vb_err *err)
 {
     struct gufunc *g = state;
-    if (vb_phase_copy(VB_PHASE_H2D, g->d_buf, g->h_in, g->n * sizeof(float),
-                      cudaMemcpyHostToDevice, g->s, err))
+    if (vb_phase_copy(VB_PHASE_H2D, g->d_buf, g->h_in, g->n * sizeof(float), cudaMemcpyHostToDevice,
+                      g->s, err))
         return -1;
     vb_nvtx_phase_begin(VB_PHASE_KERNEL);
     if (vb_phase_wait(vb_launch_gufunc_row_sliced(g->func, g->d_buf, g->rows, g->cols, g->s), g->s,
@@ -195,7 +199,6 @@ static int run_cpu(void *state, struct vb_err *err)
     return rc;
 }
 
-
 /* row-sliced moves the whole array both ways; the others send only X (1/cols of it). */
 static void traffic_row(const struct vb_point *p, struct vb_traffic *t)
 {
@@ -212,8 +215,14 @@ static void traffic_scalar(const struct vb_point *p, struct vb_traffic *t)
 static const char *const funcs[] = {"powsum", "hermite"};
 
 static const struct vb_axis axes[] = {
-    {"func", "the row function: powsum (x + ... + x^(i+1)) or hermite (He_i(x)/sqrt(i!))", {0, 1},
-     2, 0, 1, funcs, NULL},
+    {"func",
+     "the row function: powsum (x + ... + x^(i+1)) or hermite (He_i(x)/sqrt(i!))",
+     {0, 1},
+     2,
+     0,
+     1,
+     funcs,
+     NULL},
     {"rows", "rows (one x and one thread each)", {1280000, 16000000}, 2, 1, 1L << 28, NULL, NULL},
     {"cols", "values per row (N); the seed's 4", {4}, 1, 2, 64, NULL, NULL},
 };
@@ -241,22 +250,37 @@ static const struct vb_variant_ops ops = {
 static const struct vb_variant variants[] = {
     {.name = "cpu-reference",
      .summary = "each row from its x on one CPU core, in double (the oracle)",
-     .flags = VB_REFERENCE, .tag = CPU, .run = run_cpu, .problem = &gufunc_fn},
+     .flags = VB_REFERENCE,
+     .tag = CPU,
+     .run = run_cpu,
+     .problem = &gufunc_fn},
     {.name = "row-sliced",
      .summary = "t2/t3: guvectorize (n)->(n) in place on [rows][cols]: all of it H2D and back",
-     .flags = VB_GPU, .tag = ROW_SLICED, .run = run_row_sliced, .traffic = traffic_row,
+     .flags = VB_GPU,
+     .tag = ROW_SLICED,
+     .run = run_row_sliced,
+     .traffic = traffic_row,
      .problem = &gufunc_fn},
     {.name = "scalar-in",
      .summary = "()->(n): only X goes H2D, one thread writes its row of [rows][cols]",
-     .flags = VB_GPU, .tag = SCALAR_IN, .run = run_scalar, .traffic = traffic_scalar,
+     .flags = VB_GPU,
+     .tag = SCALAR_IN,
+     .run = run_scalar,
+     .traffic = traffic_scalar,
      .problem = &gufunc_fn},
     {.name = "column-sliced",
      .summary = "transposed [cols][rows]: consecutive threads write consecutive addresses",
-     .flags = VB_GPU, .tag = COLUMN_SLICED, .run = run_scalar, .traffic = traffic_scalar,
+     .flags = VB_GPU,
+     .tag = COLUMN_SLICED,
+     .run = run_scalar,
+     .traffic = traffic_scalar,
      .problem = &gufunc_fn},
     {.name = "row-sliced-smem",
      .summary = "row-major [rows][cols] staged in shared memory, written out coalesced",
-     .flags = VB_GPU, .tag = ROW_SLICED_SMEM, .run = run_scalar, .traffic = traffic_scalar,
+     .flags = VB_GPU,
+     .tag = ROW_SLICED_SMEM,
+     .run = run_scalar,
+     .traffic = traffic_scalar,
      .problem = &gufunc_fn},
 };
 

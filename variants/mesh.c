@@ -25,7 +25,7 @@ struct mesh {
     long nx, ny;
     size_t n;
     double *h_lat1, *h_lon1, *h_lat2, *h_lon2, *h_a; /* host mesh and t38's intermediate */
-    double *h_out;                                    /* the answer: pageable or pinned */
+    double *h_out;                                   /* the answer: pageable or pinned */
     double *d_lat1, *d_lon1, *d_lat2, *d_lon2, *d_out;
     cudaStream_t streams[CHUNKS];
     int nstreams;
@@ -70,7 +70,8 @@ static void teardown(void *state)
     cudaFree(m->d_lat2);
     cudaFree(m->d_lon2);
     cudaFree(m->d_out);
-    for (i = 0; i < m->nstreams; i++) cudaStreamDestroy(m->streams[i]);
+    for (i = 0; i < m->nstreams; i++)
+        cudaStreamDestroy(m->streams[i]);
     free(m);
 }
 
@@ -133,8 +134,8 @@ static int poison(void *state, struct vb_err *err)
     size_t bytes = m->n * sizeof(double);
     memset(m->h_out, 0xff, bytes); /* all-ones: a NaN in double */
     if (m->h_a) memset(m->h_a, 0xff, bytes);
-    if (m->d_out && (VB_CUDA(err, cudaMemset(m->d_out, 0xff, bytes)) ||
-                     VB_CUDA(err, cudaDeviceSynchronize())))
+    if (m->d_out &&
+        (VB_CUDA(err, cudaMemset(m->d_out, 0xff, bytes)) || VB_CUDA(err, cudaDeviceSynchronize())))
         return -1;
     return 0;
 }
@@ -190,12 +191,14 @@ static int run_host_mesh(void *state, struct vb_err *err)
          h2d(m->d_lat2, m->h_lat2, m->n, s, err) || h2d(m->d_lon2, m->h_lon2, m->n, s, err);
     if (vb_phase_wait(cudaSuccess, s, err) || rc) return -1;
     vb_nvtx_phase_begin(VB_PHASE_KERNEL);
-    if (vb_phase_wait(vb_launch_mesh_host_mesh(m->d_lat1, m->d_lon1, m->d_lat2, m->d_lon2,
-                                               m->d_out, m->n, s), s, err) ||
+    if (vb_phase_wait(
+            vb_launch_mesh_host_mesh(m->d_lat1, m->d_lon1, m->d_lat2, m->d_lon2, m->d_out, m->n, s),
+            s, err) ||
         d2h_out(m, m->h_a, err))
         return -1;
     vb_nvtx_phase_begin(VB_PHASE_HOST_POST);
-    for (i = 0; i < m->n; i++) m->h_out[i] = vb_mesh_d(m->h_a[i], VB_MESH_S);
+    for (i = 0; i < m->n; i++)
+        m->h_out[i] = vb_mesh_d(m->h_a[i], VB_MESH_S);
     vb_nvtx_phase_end();
     return 0;
 }
@@ -239,8 +242,8 @@ static int run_overlap(void *state, struct vb_err *err)
     for (k = 0, y0 = 0; k < CHUNKS && y0 < m->ny && !rc; k++, y0 += per) {
         long rows = y0 + per <= m->ny ? per : m->ny - y0;
         size_t off = (size_t)y0 * (size_t)m->nx, cnt = (size_t)rows * (size_t)m->nx;
-        rc = VB_CUDA(err, vb_launch_mesh_device_mesh(m->nx, m->ny, y0, rows, m->d_out,
-                                                     m->streams[k])) ||
+        rc = VB_CUDA(err,
+                     vb_launch_mesh_device_mesh(m->nx, m->ny, y0, rows, m->d_out, m->streams[k])) ||
              VB_CUDA(err, cudaMemcpyAsync(m->h_out + off, m->d_out + off, cnt * sizeof(double),
                                           cudaMemcpyDeviceToHost, m->streams[k]));
     }
@@ -260,7 +263,6 @@ static int run_cpu(void *state, struct vb_err *err)
     vb_nvtx_phase_end();
     return rc;
 }
-
 
 /* Traffic per sample, as the seed's nvprof tables count it: 8-byte doubles, one copy per array. */
 static void traffic_arrays(const struct vb_point *p, int h2d_arrays, int d2h_copies,
@@ -291,7 +293,14 @@ static void traffic_overlap(const struct vb_point *p, struct vb_traffic *t)
 }
 
 static const struct vb_axis axes[] = {
-    {"nx", "mesh columns (lat1 points, the contiguous index)", {1000, 4000}, 2, 2, 32768, NULL, NULL},
+    {"nx",
+     "mesh columns (lat1 points, the contiguous index)",
+     {1000, 4000},
+     2,
+     2,
+     32768,
+     NULL,
+     NULL},
     {"ny", "mesh rows (lon1 points); follows nx unless given", {1000}, 1, 2, 32768, NULL, "nx"},
 };
 
@@ -316,25 +325,44 @@ static const struct vb_variant_ops ops = {
 static const struct vb_variant variants[] = {
     {.name = "cpu-reference",
      .summary = "the function at every mesh point on one CPU core, in double (the oracle)",
-     .flags = VB_REFERENCE, .tag = CPU, .run = run_cpu, .problem = &mesh_fn},
+     .flags = VB_REFERENCE,
+     .tag = CPU,
+     .run = run_cpu,
+     .problem = &mesh_fn},
     {.name = "host-mesh",
      .summary = "t38: mesh built on the host, 4 full arrays H2D, kernel computes a, atan2 on host",
-     .flags = VB_GPU, .tag = HOST_MESH, .run = run_host_mesh, .traffic = traffic_host_mesh,
+     .flags = VB_GPU,
+     .tag = HOST_MESH,
+     .run = run_host_mesh,
+     .traffic = traffic_host_mesh,
      .problem = &mesh_fn},
     {.name = "broadcast-scalars",
      .summary = "t39: host mesh, lat1/lon1 H2D, lat2/lon2/s as scalars, atan2 fused",
-     .flags = VB_GPU, .tag = BROADCAST, .run = run_broadcast, .traffic = traffic_broadcast,
+     .flags = VB_GPU,
+     .tag = BROADCAST,
+     .run = run_broadcast,
+     .traffic = traffic_broadcast,
      .problem = &mesh_fn},
     {.name = "device-mesh",
      .summary = "t40: mesh generated on the device by a 2D grid, no H2D, D2H to pageable",
-     .flags = VB_GPU, .tag = DEVICE, .run = run_device, .traffic = traffic_device,
+     .flags = VB_GPU,
+     .tag = DEVICE,
+     .run = run_device,
+     .traffic = traffic_device,
      .problem = &mesh_fn},
-    {.name = "device-mesh-pinned", .summary = "device mesh, D2H into page-locked host memory",
-     .flags = VB_GPU, .tag = PINNED, .run = run_device, .traffic = traffic_device,
+    {.name = "device-mesh-pinned",
+     .summary = "device mesh, D2H into page-locked host memory",
+     .flags = VB_GPU,
+     .tag = PINNED,
+     .run = run_device,
+     .traffic = traffic_device,
      .problem = &mesh_fn},
     {.name = "device-mesh-overlap",
      .summary = "device mesh in 8 row chunks on 8 streams, pinned D2H overlaps kernels",
-     .flags = VB_GPU, .tag = OVERLAP, .run = run_overlap, .traffic = traffic_overlap,
+     .flags = VB_GPU,
+     .tag = OVERLAP,
+     .run = run_overlap,
+     .traffic = traffic_overlap,
      .problem = &mesh_fn},
 };
 

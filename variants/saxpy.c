@@ -22,10 +22,10 @@
 #include "saxpy.h"
 #include "saxpy_src.h"
 
-#define X_SEED      0x5a1 /* the seed's np.random.rand inputs */
-#define Y_SEED      0x5a2
-#define A           2.0f /* the seed's a */
-#define KERNEL      saxpy_nvrtc_driver_kernel /* the NVRTC copy's name */
+#define X_SEED 0x5a1 /* the seed's np.random.rand inputs */
+#define Y_SEED 0x5a2
+#define A      2.0f                      /* the seed's a */
+#define KERNEL saxpy_nvrtc_driver_kernel /* the NVRTC copy's name */
 
 enum kind { NVRTC_DRIVER, NVCC_RUNTIME, CPU };
 
@@ -290,16 +290,26 @@ static const struct vb_variant_ops ops = {
 };
 
 static const struct vb_variant variants[] = {
-    {.name = "cpu-reference", .summary = "a x + y on one CPU core, in double (the oracle)",
-     .flags = VB_REFERENCE, .tag = CPU, .run = run_cpu, .problem = &saxpy_fn},
+    {.name = "cpu-reference",
+     .summary = "a x + y on one CPU core, in double (the oracle)",
+     .flags = VB_REFERENCE,
+     .tag = CPU,
+     .run = run_cpu,
+     .problem = &saxpy_fn},
     {.name = "nvrtc-driver",
      .summary = "NVRTC for this GPU at run time, cuModuleLoadData, cuLaunchKernel, async "
                 "copies on one stream",
-     .flags = VB_GPU, .tag = NVRTC_DRIVER, .run = run_driver, .traffic = traffic,
+     .flags = VB_GPU,
+     .tag = NVRTC_DRIVER,
+     .run = run_driver,
+     .traffic = traffic,
      .problem = &saxpy_fn},
     {.name = "nvcc-runtime",
      .summary = "the same source compiled offline by nvcc, <<<>>> and cudaMemcpyAsync",
-     .flags = VB_GPU, .tag = NVCC_RUNTIME, .run = run_runtime, .traffic = traffic,
+     .flags = VB_GPU,
+     .tag = NVCC_RUNTIME,
+     .run = run_runtime,
+     .traffic = traffic,
      .problem = &saxpy_fn},
 };
 

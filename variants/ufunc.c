@@ -30,8 +30,17 @@
 #define DIRECT_DFT_MAX 4096 /* frames this small: the reference is a direct DFT */
 
 enum kind {
-    GAUSS_HOST, GAUSS_DEVICE, CLAMP, COS_64, COS_FULL, FFT_DEVICE, FFT_HOST, /* GPU */
-    CPU_GAUSS, CPU_CLAMP, CPU_COS, CPU_FFT /* the references (is_cpu) */
+    GAUSS_HOST,
+    GAUSS_DEVICE,
+    CLAMP,
+    COS_64,
+    COS_FULL,
+    FFT_DEVICE,
+    FFT_HOST, /* GPU */
+    CPU_GAUSS,
+    CPU_CLAMP,
+    CPU_COS,
+    CPU_FFT /* the references (is_cpu) */
 };
 enum { AX_H, AX_W }; /* the frame axes of fft-mask */
 
@@ -187,9 +196,9 @@ static void fill_part(size_t lo, size_t hi, void *ctx, int slot)
     size_t i;
     (void)slot;
     for (i = lo; i < hi; i++)
-        u->h_x[i] = u->kind == CLAMP ? clamp_x(i)
+        u->h_x[i] = u->kind == CLAMP                           ? clamp_x(i)
                     : u->kind == COS_64 || u->kind == COS_FULL ? cos_x(i)
-                                                                : gauss_x(i, u->n);
+                                                               : gauss_x(i, u->n);
 }
 
 /* fill_input writes the variant's input into u->h_x (on all cores: not timed). */
@@ -482,14 +491,26 @@ static void traffic_fft_host(const struct vb_point *p, struct vb_traffic *t)
 /* ---- the catalog ---- */
 
 static const struct vb_axis n_axes[] = {
-    {"n", "elements (float32 on the GPU)", {1000000, 10000000, 100000000}, 3, 1, 1L << 30, NULL,
+    {"n",
+     "elements (float32 on the GPU)",
+     {1000000, 10000000, 100000000},
+     3,
+     1,
+     1L << 30,
+     NULL,
      NULL},
 };
 
 static const struct vb_axis frame_axes[] = {
     {"height", "frame rows (the seed's 720; 2160 for a 4K frame)", {720}, 1, 2, 8192, NULL, NULL},
-    {"width", "frame columns, the contiguous index (the seed's 1280; 3840 for 4K)", {1280}, 1, 2,
-     8192, NULL, NULL},
+    {"width",
+     "frame columns, the contiguous index (the seed's 1280; 3840 for 4K)",
+     {1280},
+     1,
+     2,
+     8192,
+     NULL,
+     NULL},
 };
 
 static const struct vb_problem gaussian = {
@@ -556,40 +577,76 @@ static const struct vb_variant_ops ops = {
 static const struct vb_variant variants[] = {
     {.name = "gaussian-cpu",
      .summary = "the Gaussian on one CPU core, in double (the oracle)",
-     .flags = VB_REFERENCE, .tag = CPU_GAUSS, .run = run_cpu, .problem = &gaussian},
+     .flags = VB_REFERENCE,
+     .tag = CPU_GAUSS,
+     .run = run_cpu,
+     .problem = &gaussian},
     {.name = "gaussian-host",
      .summary = "ufunc on host arrays: x H2D, kernel, out D2H on every call (pageable)",
-     .flags = VB_GPU, .tag = GAUSS_HOST, .run = run_elementwise, .traffic = traffic_elementwise,
+     .flags = VB_GPU,
+     .tag = GAUSS_HOST,
+     .run = run_elementwise,
+     .traffic = traffic_elementwise,
      .problem = &gaussian},
     {.name = "gaussian-device",
      .summary = "ufunc on device arrays: the kernel only; out stays on the device",
-     .flags = VB_GPU | VB_RESIDENT, .tag = GAUSS_DEVICE, .run = run_gauss_device,
-     .traffic = traffic_resident, .problem = &gaussian},
-    {.name = "clamp-cpu", .summary = "the shared clamp on one CPU core (the oracle)",
-     .flags = VB_REFERENCE, .tag = CPU_CLAMP, .run = run_cpu, .problem = &clamp},
+     .flags = VB_GPU | VB_RESIDENT,
+     .tag = GAUSS_DEVICE,
+     .run = run_gauss_device,
+     .traffic = traffic_resident,
+     .problem = &gaussian},
+    {.name = "clamp-cpu",
+     .summary = "the shared clamp on one CPU core (the oracle)",
+     .flags = VB_REFERENCE,
+     .tag = CPU_CLAMP,
+     .run = run_cpu,
+     .problem = &clamp},
     {.name = "clamp-gridstride",
      .summary = "clamp_array: grid-stride loop calling the host/device clamp",
-     .flags = VB_GPU, .tag = CLAMP, .run = run_elementwise, .traffic = traffic_elementwise,
+     .flags = VB_GPU,
+     .tag = CLAMP,
+     .run = run_elementwise,
+     .traffic = traffic_elementwise,
      .problem = &clamp},
-    {.name = "cos-cpu", .summary = "cos on one CPU core, in double (the oracle)",
-     .flags = VB_REFERENCE, .tag = CPU_COS, .run = run_cpu, .problem = &cosine},
-    {.name = "cos-64x64", .summary = "gpu_cos[64, 64]: 4096 threads stride over all of x",
-     .flags = VB_GPU, .tag = COS_64, .run = run_elementwise, .traffic = traffic_elementwise,
+    {.name = "cos-cpu",
+     .summary = "cos on one CPU core, in double (the oracle)",
+     .flags = VB_REFERENCE,
+     .tag = CPU_COS,
+     .run = run_cpu,
+     .problem = &cosine},
+    {.name = "cos-64x64",
+     .summary = "gpu_cos[64, 64]: 4096 threads stride over all of x",
+     .flags = VB_GPU,
+     .tag = COS_64,
+     .run = run_elementwise,
+     .traffic = traffic_elementwise,
      .problem = &cosine},
     {.name = "cos-full",
      .summary = "the same loop on ceil(n/256) blocks of 256: one element per thread",
-     .flags = VB_GPU, .tag = COS_FULL, .run = run_elementwise, .traffic = traffic_elementwise,
+     .flags = VB_GPU,
+     .tag = COS_FULL,
+     .run = run_elementwise,
+     .traffic = traffic_elementwise,
      .problem = &cosine},
     {.name = "fft-mask-cpu",
      .summary = "FFT, mask, inverse FFT on one CPU core in double (direct DFT <= 4096 points)",
-     .flags = VB_REFERENCE, .tag = CPU_FFT, .run = run_cpu, .problem = &fft},
+     .flags = VB_REFERENCE,
+     .tag = CPU_FFT,
+     .run = run_cpu,
+     .problem = &fft},
     {.name = "fft-mask-host",
      .summary = "cuFFT forward, mask kernel, cuFFT inverse, the frame H2D and D2H around each",
-     .flags = VB_GPU, .tag = FFT_HOST, .run = run_fft_host, .traffic = traffic_fft_host,
+     .flags = VB_GPU,
+     .tag = FFT_HOST,
+     .run = run_fft_host,
+     .traffic = traffic_fft_host,
      .problem = &fft},
     {.name = "fft-mask",
      .summary = "the same three steps all on the device: frame H2D once, result D2H once",
-     .flags = VB_GPU, .tag = FFT_DEVICE, .run = run_fft_device, .traffic = traffic_fft_device,
+     .flags = VB_GPU,
+     .tag = FFT_DEVICE,
+     .run = run_fft_device,
+     .traffic = traffic_fft_device,
      .problem = &fft},
 };
 

@@ -67,12 +67,14 @@ int main(int argc, char **argv)
         time_t t0 = time(NULL);
         raise(argc > 2 ? atoi(argv[2]) : SIGINT);
         /* the injection commits on its own thread, then the signal's default action ends us */
-        while (time(NULL) - t0 < 20) sleep(1);
+        while (time(NULL) - t0 < 20)
+            sleep(1);
         return 71;
     }
     if (!strcmp(mode, "pyint")) {
         int i;
-        for (i = npy_exit; i-- > 0;) py_exit_funcs[i]();
+        for (i = npy_exit; i-- > 0;)
+            py_exit_funcs[i]();
         signal(SIGINT, SIG_DFL);
         kill(getpid(), SIGINT);
         return 72;

@@ -24,7 +24,8 @@ __global__ void saxpy(int n, int reps, float a, const float *x, float *y)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
         float v = y[i], xi = x[i];
-        for (int r = 0; r < reps; r++) v = fmaf(a, v, xi);
+        for (int r = 0; r < reps; r++)
+            v = fmaf(a, v, xi);
         y[i] = v;
     }
 }
@@ -57,7 +58,8 @@ int main(int argc, char **argv)
     x = (float *)malloc(bytes);
     y = (float *)malloc(bytes);
     if (!x || !y) return 2;
-    for (i = 0; i < n; i++) x[i] = 1.0f, y[i] = 0.0f;
+    for (i = 0; i < n; i++)
+        x[i] = 1.0f, y[i] = 0.0f;
     check(cudaMalloc((void **)&dx, bytes), "cudaMalloc");
     check(cudaMalloc((void **)&dy, bytes), "cudaMalloc");
     check(cudaMemset(dy, 0, bytes), "cudaMemset");
@@ -74,8 +76,10 @@ int main(int argc, char **argv)
     nvtxRangePushA("check");
     check(cudaMemcpy(y, dy, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy DtoH");
     /* the same float recurrence on the host (it reaches its fixed point 2 after ~25 steps) */
-    for (k = 0; k < (long)iters * reps && want != 2.0f; k++) want = fmaf(a, want, 1.0f);
-    for (i = 0; i < n; i++) bad += y[i] != want;
+    for (k = 0; k < (long)iters * reps && want != 2.0f; k++)
+        want = fmaf(a, want, 1.0f);
+    for (i = 0; i < n; i++)
+        bad += y[i] != want;
     nvtxRangePop();
     if (pause_s > 0) {
         printf("trace_prog_c: sleeping %d s\n", pause_s);
