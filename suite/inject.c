@@ -38,6 +38,7 @@
 
 #include "activity.h"
 #include "err.h"
+#include "env.h"
 #include "metric_set.h"
 #include "profiler.h"
 #include "store.h"

@@ -27,6 +27,10 @@ enum vb_status {
 };
 const char *vb_status_name(enum vb_status s);
 
+/* How a wrong-result case of a variant wrong on purpose (VB_EXPECT_WRONG) begins its reason:
+ * the runner writes it, and the store counts such cases apart by it (varbench runs). */
+#define VB_REASON_ON_PURPOSE "expected (wrong on purpose): "
+
 enum vb_sample_kind { VB_SAMPLE_VERIFY, VB_SAMPLE_WARMUP, VB_SAMPLE_TIMED };
 
 /* One sample: its window on the records' clock and what the records inside it add up to. */

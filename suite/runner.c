@@ -561,8 +561,8 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const
         r->status = VB_STATUS_WRONG;
         snprintf(r->reason, sizeof r->reason,
                  "%s%zu of %zu values out of tolerance (atol %g, rtol %g); max abs error %g",
-                 v->flags & VB_EXPECT_WRONG ? "expected (wrong on purpose): " : "", bad, n,
-                 pb->atol, pb->rtol, r->max_abs_err);
+                 v->flags & VB_EXPECT_WRONG ? VB_REASON_ON_PURPOSE : "", bad, n, pb->atol, pb->rtol,
+                 r->max_abs_err);
     } else if (v->flags & VB_EXPECT_WRONG) {
         snprintf(r->reason, sizeof r->reason,
                  "expected a wrong result (wrong on purpose) but this sample verified");

@@ -13,9 +13,15 @@
 
 #include <stdint.h>
 
-#include "ceilings.h"
-#include "env.h"
-#include "result.h"
+#include "err.h"
+
+/* What the writers take, defined where it is made (result.h, ceilings.h, env.h): a reader of
+ * the database (compare, export, report, summary) includes none of them. */
+struct vb_case_result;
+struct vb_ceiling;
+struct vb_gpu_env;
+struct vb_host_env;
+struct vb_metric_value;
 
 #define VB_SCHEMA_VERSION 3
 
@@ -112,8 +118,8 @@ int vb_store_host(struct vb_store *s, int64_t run_id, const struct vb_host_env *
                   struct vb_err *err);
 int vb_store_gpu(struct vb_store *s, int64_t run_id, const struct vb_gpu_env *g,
                  struct vb_err *err);
-int vb_store_ceilings(struct vb_store *s, int64_t run_id, int device,
-                      const struct vb_ceiling c[VB_CEIL_COUNT], struct vb_err *err);
+int vb_store_ceilings(struct vb_store *s, int64_t run_id, int device, const struct vb_ceiling *c,
+                      struct vb_err *err); /* VB_CEIL_COUNT */
 
 /* vb_store_case writes a case with its axes, samples and records in one transaction; on
  * failure nothing of the case is kept. Sets *case_id when not NULL. */

@@ -7,6 +7,8 @@
  */
 #include "store_int.h"
 
+#include "result.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,10 +277,10 @@ int vb_store_run_status(struct vb_store *s, int64_t run_id, char *buf, size_t n,
     return rc == SQLITE_ROW ? 0 : -1;
 }
 
-/* The reason runner.c gives a wrong-result case of a variant wrong on purpose (VB_EXPECT_WRONG)
+/* The reason runner.c gives a wrong-result case of a variant wrong on purpose (result.h)
  * starts with this text; the database keeps no other mark of such a case. test_store_run_list
  * runs a variant of that kind through the runner and holds the two texts to each other. */
-static const char on_purpose[] = "expected (wrong on purpose): ";
+static const char on_purpose[] = VB_REASON_ON_PURPOSE;
 
 /* fill_run_list reads a row of vb_store_run_list's query. */
 static void fill_run_list(sqlite3_stmt *st, void *p)

@@ -97,8 +97,8 @@ int vb_store_gpu(struct vb_store *s, int64_t run_id, const struct vb_gpu_env *g,
     return vb_store_put_gpu(s, sql, run_id, g, err);
 }
 
-int vb_store_ceilings(struct vb_store *s, int64_t run_id, int device,
-                      const struct vb_ceiling c[VB_CEIL_COUNT], struct vb_err *err)
+int vb_store_ceilings(struct vb_store *s, int64_t run_id, int device, const struct vb_ceiling *c,
+                      struct vb_err *err)
 {
     static const char sql[] = "INSERT INTO ceilings VALUES (?,?,?,?,?,?,?)";
     int i;

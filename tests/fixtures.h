@@ -3,6 +3,9 @@
 #ifndef VB_FIXTURES_H
 #define VB_FIXTURES_H
 
+#include "ceilings.h"
+#include "env.h"
+#include "result.h"
 #include "store.h"
 
 /* One case of a fixture run: mesh variant `variant` at nx = ny = n, with `samples` timed
