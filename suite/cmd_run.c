@@ -411,6 +411,11 @@ int vb_cmd_run(int argc, char **argv)
     sw.peak_mhz = peak;
     if (vb_sweep_check(&sw, &err)) return vb_opt_error(&usage, "%s", err.msg);
     setvbuf(stdout, NULL, _IOLBF, 0); /* every finished case on disk and on screen at once */
+    /* the devices before the database: a device that does not exist leaves no run behind */
+    if (devices(&o, &first, &last, nodev, sizeof nodev, &err)) {
+        if (err.code != VB_E_USAGE && err.code != VB_E_SYS) err.code = VB_E_CUDA;
+        return vb_report_error("run", &err);
+    }
     if (vb_store_open(o.db, &st, &err)) return vb_report_error("run", &err);
     ctx.st = st;
     options_line(&o, optline, sizeof optline);
@@ -430,8 +435,7 @@ int vb_cmd_run(int argc, char **argv)
     if (vb_store_host(st, run_id, &host, &err)) goto fail;
     printf("varbench run %lld -> %s (host %s, %s)\n", (long long)run_id, o.db, host.hostname,
            host.cpu);
-    if (devices(&o, &first, &last, nodev, sizeof nodev, &err) ||
-        gpus(st, run_id, first, last, d2d, peak, &err) ||
+    if (gpus(st, run_id, first, last, d2d, peak, &err) ||
         (first >= 0 && collectors(&o, first, &err)))
         goto fail;
     sw.first = first;

@@ -233,7 +233,10 @@ unknown-flag)
 missing-value)
   expect 2 "needs a value" "$vb" run --axis; no_db
   expect 2 "bad --device 'x'" "$vb" run --device x; no_db
-  expect 2 "bad --timeout '-1'" "$vb" run --timeout -1; no_db ;;
+  expect 2 "device 63 does not exist" "$vb" run --filter mesh/cpu-reference --axis nx=8 --device 63; no_db
+  expect 2 "bad --timeout '-1'" "$vb" run --timeout -1; no_db
+  expect 2 "--min-samples 5 is larger than --max-samples 2" "$vb" run --min-samples 5 --max-samples 2; no_db
+  expect 2 "--max-noise is given twice" "$vb" run --precision 1 --max-noise 2; no_db ;;
 bad-axis-value)
   expect 2 "bad value 'abc'" "$vb" run --axis nx=abc; no_db
   expect 2 "bad value '1.5'" "$vb" run --axis nx=1.5; no_db
