@@ -67,33 +67,6 @@ struct opts {
     int quick;
 };
 
-/* option_device reads --device: an index or 'all' (-1). */
-static int option_device(void *ctx, const char *arg, struct vb_err *err)
-{
-    char *end;
-    long d = strtol(arg, &end, 10);
-    if (!strcmp(arg, "all"))
-        d = -1;
-    else if (!*arg || *end || strspn(arg, "0123456789") != strlen(arg) || d >= MAX_DEVICES)
-        return vb_err_set(err, VB_E_USAGE, "bad --device '%s': a device index (0 to %d) or 'all'",
-                          arg, MAX_DEVICES - 1);
-    *(int *)ctx = (int)d;
-    return 0;
-}
-
-/* option_keep reads --keep-records: a count or 'all' (-1). */
-static int option_keep(void *ctx, const char *arg, struct vb_err *err)
-{
-    char *end;
-    long k = strtol(arg, &end, 10);
-    if (!strcmp(arg, "all"))
-        k = -1;
-    else if (!*arg || *end || strspn(arg, "0123456789") != strlen(arg) || k > 1000000000)
-        return vb_err_set(err, VB_E_USAGE, "bad --keep-records '%s': a count or 'all'", arg);
-    *(double *)ctx = (double)k;
-    return 0;
-}
-
 static int option_axis(void *ctx, const char *arg, struct vb_err *err)
 {
     return vb_axes_parse(ctx, arg, err);
@@ -108,14 +81,14 @@ static int option_metrics(void *ctx, const char *arg, struct vb_err *err)
 static int parse(int argc, char **argv, struct opts *o)
 {
     static const char *const caches[] = {"warm", "cold", NULL};
-    double noise = -1, tmo = -1, cpub = -1, keep = -2;
-    int mins = -1, maxs = -1, cache = -1, n, rc;
+    double noise = -1, tmo = -1, cpub = -1;
+    int mins = -1, maxs = -1, cache = -1, keep = -2, n, rc;
     const struct vb_opt opts[] = {
         VB_OPT_STR('f', "filter", "GLOB", &o->filter,
                    "variants to run, as family/variant globs ('mesh/*', 'mesh')"),
         VB_OPT_DB(&o->db, "database (default " VB_DEFAULT_DB "; created if missing)"),
-        VB_OPT_CALL(0, "device", "N|all", &o->device, option_device,
-                    "CUDA device index, or every device (default 0)"),
+        VB_OPT_INT_ALL(0, "device", "N|all", &o->device, 0, MAX_DEVICES - 1,
+                       "CUDA device index, or every device (default 0)"),
         VB_OPT_CALL(0, "axis", "NAME=V1,V2", &o->axes, option_axis,
                     "axis values instead of the defaults (repeatable, one axis each; 1e7\n"
                     "allowed; no hex, no value twice)"),
@@ -155,9 +128,9 @@ static int parse(int argc, char **argv, struct opts *o)
         VB_OPT_CHOICE(0, "cache", "cold|warm", &cache, caches,
                       "cold (default): flush L2 before each sample and each profiled\n"
                       "launch; warm: leave what the last sample left"),
-        VB_OPT_CALL(0, "keep-records", "N|all", &keep, option_keep,
-                    "store the CUPTI records of the first N timed samples of a case\n"
-                    "(default 100); every sample's per-phase times are always stored"),
+        VB_OPT_INT_ALL(0, "keep-records", "N|all", &keep, 0, 1e9,
+                       "store the CUPTI records of the first N timed samples of a case\n"
+                       "(default 100); every sample's per-phase times are always stored"),
         VB_OPT_CALL(0, "metrics", "LIST", &o->metrics, option_metrics,
                     "hardware counters of the metrics pass (one more sample per GPU\n"
                     "case, under CUPTI's range profiler; see README): nvprof\n"
@@ -182,7 +155,7 @@ static int parse(int argc, char **argv, struct opts *o)
     if (cpub >= 0) o->sampling.cpu_budget_s = cpub;
     if (maxs >= 0) o->sampling.max_samples = maxs;
     if (cache >= 0) o->sampling.cold = cache;
-    if (keep > -2) o->sampling.keep_records = (int)keep;
+    if (keep > -2) o->sampling.keep_records = keep;
     if (mins >= 0 && maxs >= 0 && mins > maxs)
         return vb_opt_error(&usage, "--min-samples %d is larger than --max-samples %d", mins, maxs);
     if (o->sampling.min_samples > o->sampling.max_samples) /* --max-samples under the default */

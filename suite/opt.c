@@ -131,13 +131,17 @@ static int set_value(const struct vb_usage *u, const struct vb_opt *o, const cha
         return 0;
     case VB_OPT_T_NUM:
     case VB_OPT_T_INT:
+        if ((o->flags & VB_OPT_ALL) && !strcmp(arg, "all")) {
+            *(int *)o->value = -1;
+            return 0;
+        }
         errno = 0;
         d = strtod(arg, &end);
         if (!*arg || *end || errno || !isfinite(d) || d < o->lo || d > o->hi ||
             (o->type == VB_OPT_T_INT && d != floor(d)) || strpbrk(arg, "xXnN"))
-            return vb_opt_error(u, "bad %s '%s': %s from %g to %g", name, arg,
+            return vb_opt_error(u, "bad %s '%s': %s from %g to %g%s", name, arg,
                                 o->type == VB_OPT_T_INT ? "a whole number" : "a number", o->lo,
-                                o->hi);
+                                o->hi, (o->flags & VB_OPT_ALL) ? ", or 'all'" : "");
         if (o->type == VB_OPT_T_INT)
             *(int *)o->value = (int)d;
         else

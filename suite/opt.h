@@ -35,6 +35,7 @@ enum vb_opt_type {
 
 /* Row flags. */
 #define VB_OPT_HIDDEN 1 /* an old name: parsed, not printed */
+#define VB_OPT_ALL    2 /* INT: the word 'all' is also taken, as -1 */
 
 struct vb_opt {
     enum vb_opt_type type;
@@ -66,6 +67,12 @@ struct vb_opt {
     {                                                                                              \
         .type = VB_OPT_T_INT, .short_name = s, .long_name = l, .arg = a, .value = v, .lo = mn,     \
         .hi = mx, .help = h                                                                        \
+    }
+/* VB_OPT_INT_ALL: a whole number in [mn, mx], or 'all' (-1) */
+#define VB_OPT_INT_ALL(s, l, a, v, mn, mx, h)                                                      \
+    {                                                                                              \
+        .type = VB_OPT_T_INT, .short_name = s, .long_name = l, .arg = a, .value = v, .lo = mn,     \
+        .hi = mx, .help = h, .flags = VB_OPT_ALL                                                   \
     }
 #define VB_OPT_RUN(l, v, h)                                                                        \
     {                                                                                              \

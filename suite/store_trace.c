@@ -74,6 +74,27 @@ int vb_store_run_info(struct vb_store *s, int64_t run_id, struct vb_run_info_row
     return vb_err_hint(err, "'varbench runs --db %s' lists its runs", s->path);
 }
 
+/* run_rows reads every row of query q (one statement, not cached: the summaries run once a
+ * process) for run run_id (?1), each of sz bytes filled by fill, into a malloc'd *rows. 0 or -1
+ * with err. */
+static int run_rows(struct vb_store *s, const char *q, int64_t run_id, size_t sz,
+                    void (*fill)(sqlite3_stmt *, void *), void **rows, int *n, struct vb_err *err)
+{
+    sqlite3_stmt *st = vb_store_once(s, q, err);
+    int rc;
+    *rows = NULL;
+    *n = 0;
+    if (!st) return -1;
+    if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) {
+        vb_store_fail(s, err, "bind");
+        sqlite3_finalize(st);
+        return -1;
+    }
+    rc = vb_store_read_rows(s, st, sz, fill, rows, n, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* fill_summary reads a row of vb_store_summary's query. */
 static void fill_summary(sqlite3_stmt *st, void *p)
 {
@@ -94,48 +115,29 @@ int vb_store_summary(struct vb_store *s, int64_t run_id, struct vb_summary_row *
                      struct vb_err *err)
 {
     /* one row per kernel (by mangled name), kind of copy, memset, API function and NVTX text */
-#define DUR(t)                                                                                     \
-    "count(*), sum(" t ".end - " t ".start), min(" t ".end - " t ".start), max(" t ".end - " t     \
-    ".start)"
-    static const char q[] = "SELECT 0, 0, sn.value, " DUR(
-        "k") ", 0, 0, 0 FROM CUPTI_ACTIVITY_KIND_KERNEL k "
-             "JOIN cases c ON c.id = k.case_id JOIN StringIds sn ON sn.id = k.mangledName "
-             "WHERE c.run_id = ?1 GROUP BY k.mangledName "
-             "UNION ALL SELECT 1, m.copyKind, '', " DUR(
-                 "m") ", sum(m.bytes), min(m.bytes), max(m.bytes) "
-                      "FROM CUPTI_ACTIVITY_KIND_MEMCPY m JOIN cases c ON c.id = m.case_id "
-                      "WHERE c.run_id = ?1 GROUP BY m.copyKind "
-                      "UNION ALL SELECT 2, 0, '', " DUR(
-                          "x") ", sum(x.bytes), min(x.bytes), max(x.bytes) "
-                               "FROM CUPTI_ACTIVITY_KIND_MEMSET x JOIN cases c ON c.id = x.case_id "
-                               "WHERE c.run_id = ?1 GROUP BY c.run_id "
-                               "UNION ALL SELECT 3, a.driver, sn.value, " DUR(
-                                   "a") ", 0, 0, 0 "
-                                        "FROM CUPTI_ACTIVITY_KIND_RUNTIME a JOIN cases c ON c.id = "
-                                        "a.case_id "
-                                        "JOIN StringIds sn ON sn.id = a.nameId WHERE c.run_id = ?1 "
-                                        "GROUP BY a.nameId "
-                                        "UNION ALL SELECT 4, 0, IFNULL(t.text, sn.value), " DUR(
-                                            "t") ", 0, 0, 0 "
-                                                 "FROM NVTX_EVENTS t JOIN cases c ON c.id = "
-                                                 "t.case_id LEFT JOIN StringIds sn "
-                                                 "ON sn.id = t.textId WHERE c.run_id = ?1 AND "
-                                                 "t.end IS NOT NULL "
-                                                 "GROUP BY IFNULL(t.text, sn.value)";
+    /* clang-format off */
+#define DUR(t) "count(*), sum(" t ".end - " t ".start), min(" t ".end - " t ".start), " \
+               "max(" t ".end - " t ".start)"
+    static const char q[] =
+        "SELECT 0, 0, sn.value, " DUR("k") ", 0, 0, 0 FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+        "JOIN cases c ON c.id = k.case_id JOIN StringIds sn ON sn.id = k.mangledName "
+        "WHERE c.run_id = ?1 GROUP BY k.mangledName "
+        "UNION ALL SELECT 1, m.copyKind, '', " DUR("m") ", sum(m.bytes), min(m.bytes), "
+        "max(m.bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY m JOIN cases c ON c.id = m.case_id "
+        "WHERE c.run_id = ?1 GROUP BY m.copyKind "
+        "UNION ALL SELECT 2, 0, '', " DUR("x") ", sum(x.bytes), min(x.bytes), max(x.bytes) "
+        "FROM CUPTI_ACTIVITY_KIND_MEMSET x JOIN cases c ON c.id = x.case_id "
+        "WHERE c.run_id = ?1 GROUP BY c.run_id "
+        "UNION ALL SELECT 3, a.driver, sn.value, " DUR("a") ", 0, 0, 0 "
+        "FROM CUPTI_ACTIVITY_KIND_RUNTIME a JOIN cases c ON c.id = a.case_id "
+        "JOIN StringIds sn ON sn.id = a.nameId WHERE c.run_id = ?1 GROUP BY a.nameId "
+        "UNION ALL SELECT 4, 0, IFNULL(t.text, sn.value), " DUR("t") ", 0, 0, 0 "
+        "FROM NVTX_EVENTS t JOIN cases c ON c.id = t.case_id LEFT JOIN StringIds sn "
+        "ON sn.id = t.textId WHERE c.run_id = ?1 AND t.end IS NOT NULL "
+        "GROUP BY IFNULL(t.text, sn.value)";
 #undef DUR
-    sqlite3_stmt *st = vb_store_once(s, q, err);
-    int rc;
-    *rows = NULL;
-    *n = 0;
-    if (!st) return -1;
-    if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) {
-        vb_store_fail(s, err, "bind");
-        sqlite3_finalize(st);
-        return -1;
-    }
-    rc = vb_store_read_rows(s, st, sizeof **rows, fill_summary, (void **)rows, n, err);
-    sqlite3_finalize(st);
-    return rc;
+    /* clang-format on */
+    return run_rows(s, q, run_id, sizeof **rows, fill_summary, (void **)rows, n, err);
 }
 
 /* fill_metric_row reads a row of vb_store_metric_summary's query. */
@@ -157,17 +159,5 @@ int vb_store_metric_summary(struct vb_store *s, int64_t run_id, struct vb_metric
         "SELECT sn.value, m.metric, count(m.value), min(m.value), max(m.value), avg(m.value) "
         "FROM metrics m JOIN cases c ON c.id = m.case_id JOIN StringIds sn ON sn.id = m.kernelId "
         "WHERE c.run_id = ? GROUP BY m.kernelId, m.metric ORDER BY sn.value, m.metric";
-    sqlite3_stmt *st = vb_store_once(s, q, err);
-    int rc;
-    *rows = NULL;
-    *n = 0;
-    if (!st) return -1;
-    if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) {
-        vb_store_fail(s, err, "bind");
-        sqlite3_finalize(st);
-        return -1;
-    }
-    rc = vb_store_read_rows(s, st, sizeof **rows, fill_metric_row, (void **)rows, n, err);
-    sqlite3_finalize(st);
-    return rc;
+    return run_rows(s, q, run_id, sizeof **rows, fill_metric_row, (void **)rows, n, err);
 }
