@@ -343,24 +343,41 @@ exit-codes)
     grep -q "(see 'varbench $cmd --help')" err || fail "$cmd: no pointer to its --help"
   done
   no_db
-  # 3: the database file is the problem (missing, not a database)
+  # one code for one kind of failure in every command that can meet it, printed as a matrix:
+  # 3 the file (missing, not a database), 2 what was asked (a run the file does not hold)
   head -c 4096 /dev/urandom > junk.db
-  for db in missing.db junk.db; do
-    expect 3 "$db" "$vb" export --db "$db" --format csv
-    expect 3 "$db" "$vb" summary --db "$db"
-    expect 3 "$db" "$vb" report --db "$db" --no-plots -o rep
-    expect 3 "$db" "$vb" runs --db "$db"
-    expect 3 "$db" "$vb" compare base.db "$db"
-    expect 3 "$db" "$vb" merge out.db "$db"
+  cell() { # cell EXPECTED CMD...: run CMD, require EXPECTED, print it
+    "${@:2}" >out 2>err; local rc=$?
+    [ "$rc" -eq "$1" ] || fail "'${*:2}' exited $rc, expected $1"
+    printf ' %-12s' "$rc"
+  }
+  printf '%-8s %-12s %-12s %-12s %-12s\n' command "missing db" "corrupt db" "no run 99" "run id 1e20"
+  for cmd in export summary report runs compare merge; do
+    printf '%-8s' "$cmd"
+    for db in missing.db junk.db; do
+      case $cmd in
+        export) cell 3 "$vb" export --db $db --format csv ;;
+        summary|runs) cell 3 "$vb" $cmd --db $db ;;
+        report) cell 3 "$vb" report --db $db --no-plots -o rep ;;
+        compare) cell 3 "$vb" compare base.db $db ;;
+        merge) cell 3 "$vb" merge out.db $db ;;
+      esac
+      grep -q "$db" err || fail "$cmd does not name '$db'"
+    done
+    for id in 99 99999999999999999999; do
+      case $cmd in
+        export) cell 2 "$vb" export --db base.db --run $id --format csv ;;
+        summary) cell 2 "$vb" summary --db base.db --run $id ;;
+        report) cell 2 "$vb" report --db base.db --run $id --no-plots -o rep ;;
+        compare) cell 2 "$vb" compare --base-run $id base.db base.db ;;
+        *) printf ' %-12s' -; : > err ;;
+      esac
+      [ "$id" != 99 ] || [ ! -s err ] || grep -q "varbench runs" err ||
+        fail "$cmd: no hint naming 'varbench runs'"
+    done
+    echo
   done
   [ ! -e missing.db ] || fail "a reader created the missing database"
-  # 2: a run the database does not hold, or a bad run id
-  expect 2 "has no run 99" "$vb" export --db base.db --run 99 --format csv
-  expect 2 "has no run 99" "$vb" summary --db base.db --run 99
-  expect 2 "has no run 99" "$vb" report --db base.db --run 99 --no-plots -o rep
-  expect 2 "has no run 99" "$vb" compare --base-run 99 base.db base.db
-  grep -q "varbench runs" err || fail "the hint does not name 'varbench runs'"
-  expect 2 "bad --run" "$vb" export --db base.db --run 99999999999999999999 --format csv
   expect 2 "bad --run" "$vb" summary --db base.db --run 0
   expect 2 "is given twice" "$vb" export --db base.db --db base.db --format csv
   # 7: compare's inconclusive, and only compare's
