@@ -23,10 +23,6 @@ int vb_cmd_runs(int argc, char **argv);
 struct vb_err;
 int vb_report_error(const char *cmd, const struct vb_err *err);
 
-/* vb_parse_run_id reads a run id (1, 2, ...: decimal digits only, within int64); 0, or -1 for
- * anything else, "99999999999999999999" included (it would otherwise read as INT64_MAX). */
-int vb_parse_run_id(const char *s, int64_t *id);
-
 /* The full command line and git commit, for the runs table. */
 extern const char *vb_command_line;
 extern const char vb_git_commit[];

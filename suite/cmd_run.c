@@ -99,13 +99,7 @@ static int parse(int argc, char **argv, struct opts *o)
                     "metrics pass unless --metrics is given"),
         VB_OPT_NUM(0, "precision", "PCT", &noise, 0, 100,
                    "stop when the median's 95% CI is within PCT (default 0.5)"),
-        {.type = VB_OPT_T_NUM,
-         .long_name = "max-noise",
-         .arg = "PCT",
-         .value = &noise,
-         .lo = 0,
-         .hi = 100,
-         .flags = VB_OPT_HIDDEN},
+        VB_OPT_OLD_NUM("max-noise", "PCT", &noise, 0, 100),
         VB_OPT_INT(0, "min-samples", "N", &mins, 1, 1e7,
                    "at least N timed samples before converging (default 10; not more\n"
                    "than --max-samples)"),
@@ -113,13 +107,7 @@ static int parse(int argc, char **argv, struct opts *o)
                    "at most S seconds of timed samples a GPU case (default 1; a phase\n"
                    "that never settles, like a pageable copy, ends here and the case\n"
                    "says how precise it got)"),
-        {.type = VB_OPT_T_NUM,
-         .long_name = "timeout",
-         .arg = "S",
-         .value = &tmo,
-         .lo = 0.001,
-         .hi = 86400,
-         .flags = VB_OPT_HIDDEN},
+        VB_OPT_OLD_NUM("timeout", "S", &tmo, 0.001, 86400),
         VB_OPT_NUM(0, "cpu-budget", "S", &cpub, 0.001, 86400,
                    "S seconds a CPU case (default 1; it stops sooner at 3 samples\n"
                    "and 0.2 s, and goes on to 3 samples when they are slow, up to 20 s)"),

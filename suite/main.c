@@ -3,7 +3,6 @@
  * process-wide state (NVTX injection before any NVTX call), prints errors and picks the
  * exit code.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,18 +46,6 @@ static void usage(FILE *out)
             "\nexit codes, one table for every command (each command's --help lists those it can\n"
             "return; trace, once its COMMAND has started, exits with COMMAND's own status):\n");
     vb_opt_print_codes(NULL, out);
-}
-
-int vb_parse_run_id(const char *s, int64_t *id)
-{
-    char *end;
-    long long v;
-    if (!*s || strspn(s, "0123456789") != strlen(s)) return -1;
-    errno = 0;
-    v = strtoll(s, &end, 10);
-    if (errno || *end || v < 1) return -1;
-    *id = v;
-    return 0;
 }
 
 int vb_report_error(const char *cmd, const struct vb_err *err)

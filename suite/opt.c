@@ -104,6 +104,18 @@ void vb_opt_usage(const struct vb_usage *u, const struct vb_opt *opts, FILE *out
     vb_opt_print_codes(u->codes, out);
 }
 
+int vb_parse_run_id(const char *s, int64_t *id)
+{
+    char *end;
+    long long v;
+    if (!*s || strspn(s, "0123456789") != strlen(s)) return -1;
+    errno = 0;
+    v = strtoll(s, &end, 10);
+    if (errno || *end || v < 1) return -1;
+    *id = v;
+    return 0;
+}
+
 /* name_of writes how the user spelled row o ("--db" or "-f"). */
 static const char *name_of(const struct vb_opt *o, int as_long, char *buf, size_t n)
 {
@@ -191,21 +203,21 @@ static const struct vb_opt *find(const struct vb_opt *opts, const char *s, size_
     return NULL;
 }
 
-int vb_opt_parse(const struct vb_usage *u, const struct vb_opt *opts, int argc, char **argv,
-                 int *nargs)
+/* parse_args does vb_opt_parse's work with args (argc slots) for the positionals, which it
+ * collects in order into args[0..*n). Returns what vb_opt_parse returns. */
+static int parse_args(const struct vb_usage *u, const struct vb_opt *opts, int argc, char **argv,
+                      char **args, int *n)
 {
     const void *seen[MAX_OPTS];
-    char *args[256];
-    int i, k, nseen = 0, n = 0, only_args = 0;
+    int i, k, nseen = 0, only_args = 0;
+    *n = 0;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *arg = NULL, *eq;
         const struct vb_opt *o;
         char name[128];
         int rc, as_long;
         if (only_args || a[0] != '-' || !a[1]) {
-            if (n == (int)(sizeof args / sizeof args[0]))
-                return vb_opt_error(u, "too many arguments (%d at most)", n);
-            args[n++] = argv[i];
+            args[(*n)++] = argv[i];
             if (u->stop_at_arg) only_args = 1;
             continue;
         }
@@ -247,14 +259,29 @@ int vb_opt_parse(const struct vb_usage *u, const struct vb_opt *opts, int argc, 
         }
         if ((rc = set_value(u, o, name, arg))) return rc;
     }
-    if (n < u->min_args || (u->max_args >= 0 && n > u->max_args)) {
-        if (u->max_args >= 0 && n > u->max_args)
-            return vb_opt_error(u, "unexpected argument '%s'", args[u->max_args]);
+    if (u->max_args >= 0 && *n > u->max_args)
+        return vb_opt_error(u, "unexpected argument '%s'", args[u->max_args]);
+    if (*n < u->min_args)
         return vb_opt_error(u, "expected %s", u->expects ? u->expects : "no argument");
-    }
-    for (k = 0; k < n; k++)
-        argv[k + 1] = args[k];
-    if (n + 1 < argc) argv[n + 1] = NULL;
-    *nargs = n;
     return 0;
+}
+
+int vb_opt_parse(const struct vb_usage *u, const struct vb_opt *opts, int argc, char **argv,
+                 int *nargs)
+{
+    char **args = malloc(sizeof *args * (size_t)(argc > 0 ? argc : 1));
+    int k, n, rc;
+    if (!args) {
+        fprintf(stderr, "varbench %s: out of memory\n", u->cmd);
+        return vb_code_exit(VB_E_SYS);
+    }
+    rc = parse_args(u, opts, argc, argv, args, &n);
+    if (!rc) {
+        for (k = 0; k < n; k++)
+            argv[k + 1] = args[k];
+        if (n + 1 < argc) argv[n + 1] = NULL;
+        *nargs = n;
+    }
+    free(args);
+    return rc;
 }

@@ -68,6 +68,12 @@ struct vb_opt {
         .type = VB_OPT_T_INT, .short_name = s, .long_name = l, .arg = a, .value = v, .lo = mn,     \
         .hi = mx, .help = h                                                                        \
     }
+/* VB_OPT_OLD_NUM: an old name of a NUM option (same target): parsed, not printed */
+#define VB_OPT_OLD_NUM(l, a, v, mn, mx)                                                            \
+    {                                                                                              \
+        .type = VB_OPT_T_NUM, .long_name = l, .arg = a, .value = v, .lo = mn, .hi = mx,            \
+        .flags = VB_OPT_HIDDEN                                                                     \
+    }
 /* VB_OPT_INT_ALL: a whole number in [mn, mx], or 'all' (-1) */
 #define VB_OPT_INT_ALL(s, l, a, v, mn, mx, h)                                                      \
     {                                                                                              \
@@ -109,7 +115,7 @@ struct vb_usage {
 /* vb_opt_parse parses argv (argv[0] is the command's name) against opts. Returns 0 with the
  * positional arguments moved to argv[1..*nargs] in their order; 1 when --help was printed on
  * stdout (the command then exits 0); or 2 (the usage error's exit code) after printing what
- * was wrong on stderr. Nothing else is printed. */
+ * was wrong on stderr (6 when out of memory). Nothing else is printed. */
 int vb_opt_parse(const struct vb_usage *u, const struct vb_opt *opts, int argc, char **argv,
                  int *nargs);
 
@@ -120,6 +126,10 @@ void vb_opt_usage(const struct vb_usage *u, const struct vb_opt *opts, FILE *out
  * way vb_opt_parse does; returns 2. */
 int vb_opt_error(const struct vb_usage *u, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* vb_parse_run_id reads a run id (1, 2, ...: decimal digits only, within int64); 0, or -1 for
+ * anything else, "99999999999999999999" included (it would otherwise read as INT64_MAX). */
+int vb_parse_run_id(const char *s, int64_t *id);
 
 /* vb_opt_print_codes prints the exit-code table (all codes when codes is NULL) in the one
  * format of every --help. */
