@@ -67,3 +67,31 @@ extern "C" cudaError_t vb_launch_calx_reduce_inner(const double *a, const double
         a, z, x, model_size, S);
     return cudaGetLastError();
 }
+
+// Shared memory: a (2S+1 values), then z's window with one slot in front, so that output
+// t of the block reads zs[t + 1 .. t + 1 + 2S] through vb_calx_point's own indexing.
+__global__ void calx_tiled_kernel(const double *__restrict__ a, const double *__restrict__ z,
+                                  double *__restrict__ x, long model_size, int S)
+{
+    extern __shared__ double smem[];
+    double *as = smem, *zs = smem + 2 * S + 1;
+    long i0 = (long)blockIdx.x * blockDim.x;
+    long span = (long)blockDim.x + 2 * S, have = model_size + 2 * S + 2 - (i0 + 1);
+    for (int k = threadIdx.x; k <= 2 * S; k += blockDim.x)
+        as[k] = a[k];
+    for (long k = threadIdx.x; k < span && k < have; k += blockDim.x)
+        zs[1 + k] = z[i0 + 1 + k];
+    __syncthreads();
+    if (i0 + threadIdx.x < model_size) x[i0 + threadIdx.x] = vb_calx_point(as, zs, threadIdx.x, S);
+}
+
+extern "C" cudaError_t vb_launch_calx_tiled(const double *a, const double *z, double *x,
+                                            long model_size, int S, cudaStream_t s)
+{
+    const unsigned t = 256;
+    size_t smem = sizeof(double) * ((2 * (size_t)S + 1) + 1 + t + 2 * (size_t)S);
+    if (model_size <= 0) return cudaSuccess;
+    if (S > 255 || (model_size + t - 1) / t > 0x7fffffffL) return cudaErrorInvalidConfiguration;
+    calx_tiled_kernel<<<(unsigned)((model_size + t - 1) / t), t, smem, s>>>(a, z, x, model_size, S);
+    return cudaGetLastError();
+}

@@ -23,6 +23,12 @@ cudaError_t vb_launch_calx_serial_inner(const double *a, const double *z, double
 cudaError_t vb_launch_calx_reduce_inner(const double *a, const double *z, double *x,
                                         long model_size, int S, cudaStream_t s);
 
+/* x[i] for every i, 256 outputs a block: the block stages its window of z (256 + 2S values)
+ * and a in shared memory with coalesced loads, then each thread sums its 2S+1 terms there in
+ * the seed's order (bitwise the serial-inner answer). S <= 255. */
+cudaError_t vb_launch_calx_tiled(const double *a, const double *z, double *x, long model_size,
+                                 int S, cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -27,3 +27,13 @@ extern "C" cudaError_t vb_launch_probe_clock(uint64_t *out2, uint64_t spin_ns, c
     probe_clock_kernel<<<1, 1, 0, stream>>>(out2, spin_ns);
     return cudaGetLastError();
 }
+
+__global__ void probe_empty_kernel(void)
+{
+}
+
+extern "C" cudaError_t vb_launch_probe_empty(cudaStream_t stream)
+{
+    probe_empty_kernel<<<1, 32, 0, stream>>>();
+    return cudaGetLastError();
+}

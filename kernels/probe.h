@@ -15,6 +15,9 @@ extern "C" {
  * writes {elapsed globaltimer ns, elapsed clock64 cycles} to out2 (device memory). */
 cudaError_t vb_launch_probe_clock(uint64_t *out2, uint64_t spin_ns, cudaStream_t stream);
 
+/* vb_launch_probe_empty launches one empty kernel (one block of 32 threads) on stream. */
+cudaError_t vb_launch_probe_empty(cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,11 @@ extern "C" {
 cudaError_t vb_launch_saxpy_nvcc_runtime(float a, float *x, float *y, float *out, size_t n,
                                          cudaStream_t stream);
 
+/* out = a x + y on float4s, two a thread (both loads issued first), the n % 4 last elements
+ * by thread 0 (saxpy/device-vec4, beyond the seed; the same math). 16-byte aligned arrays. */
+cudaError_t vb_launch_saxpy_vec4(float a, const float *x, const float *y, float *out, size_t n,
+                                 cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

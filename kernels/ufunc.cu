@@ -12,6 +12,29 @@ __global__ void ufunc_gaussian_kernel(const float *__restrict__ x, float x0, flo
     if (i < n) out[i] = vb_gaussian_f(x[i], x0, sigma);
 }
 
+__device__ __forceinline__ float4 gaussian4(float4 v, float x0, float sigma)
+{
+    return make_float4(vb_gaussian_f(v.x, x0, sigma), vb_gaussian_f(v.y, x0, sigma),
+                       vb_gaussian_f(v.z, x0, sigma), vb_gaussian_f(v.w, x0, sigma));
+}
+
+// Two float4 a thread, both loads issued before either is used; block b covers float4s
+// [2 b B, 2 (b + 1) B) with B = blockDim.x, so each warp's accesses stay contiguous.
+__global__ void ufunc_gaussian_vec4_kernel(const float4 *__restrict__ x, float x0, float sigma,
+                                           float4 *__restrict__ out, size_t n4,
+                                           const float *__restrict__ xt, float *__restrict__ outt,
+                                           size_t tail)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x * 2 + threadIdx.x, j = i + blockDim.x;
+    float4 a, b;
+    if (i < n4) a = x[i];
+    if (j < n4) b = x[j];
+    if (i < n4) out[i] = gaussian4(a, x0, sigma);
+    if (j < n4) out[j] = gaussian4(b, x0, sigma);
+    if (blockIdx.x == 0 && threadIdx.x < tail)
+        outt[threadIdx.x] = vb_gaussian_f(xt[threadIdx.x], x0, sigma);
+}
+
 __global__ void ufunc_clamp_gridstride_kernel(const float *__restrict__ x, float lo, float hi,
                                               float *__restrict__ out, size_t n)
 {
@@ -68,6 +91,19 @@ extern "C" cudaError_t vb_launch_ufunc_gaussian(const float *x, float x0, float 
     if (n == 0) return cudaSuccess;
     if ((n + threads1d - 1) / threads1d > 0x7fffffffu) return cudaErrorInvalidConfiguration;
     ufunc_gaussian_kernel<<<blocks_for(n, threads1d), threads1d, 0, stream>>>(x, x0, sigma, out, n);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t vb_launch_ufunc_gaussian_vec4(const float *x, float x0, float sigma,
+                                                     float *out, size_t n, cudaStream_t stream)
+{
+    size_t n4 = n / 4, blocks = (n4 + 2 * threads1d - 1) / (2 * threads1d);
+    if (n == 0) return cudaSuccess;
+    if (blocks > 0x7fffffffu) return cudaErrorInvalidConfiguration;
+    if (blocks == 0) blocks = 1; /* n < 4: the tail alone */
+    ufunc_gaussian_vec4_kernel<<<(unsigned)blocks, threads1d, 0, stream>>>(
+        reinterpret_cast<const float4 *>(x), x0, sigma, reinterpret_cast<float4 *>(out), n4,
+        x + 4 * n4, out + 4 * n4, n % 4);
     return cudaGetLastError();
 }
 

@@ -18,6 +18,13 @@ extern "C" {
 cudaError_t vb_launch_ufunc_gaussian(const float *x, float x0, float sigma, float *out, size_t n,
                                      cudaStream_t stream);
 
+/* The same Gaussian on float4s: each thread loads two float4 (8 elements) before computing,
+ * so a resident SM keeps 64 KB of loads in flight (HBM3e's bandwidth-delay product is about
+ * 20 KB an SM); the last n % 4 elements are done by thread 0. x and out 16-byte aligned
+ * (cudaMalloc's). Serves gaussian-vec4. */
+cudaError_t vb_launch_ufunc_gaussian_vec4(const float *x, float x0, float sigma, float *out,
+                                          size_t n, cudaStream_t stream);
+
 /* out[i] = vb_clamp_f(x[i], lo, hi) in a grid-stride loop over a grid of at most 32 blocks of
  * 256 threads per SM (sms: the device's multiprocessor count), the seed's clamp_array. */
 cudaError_t vb_launch_ufunc_clamp_gridstride(const float *x, float lo, float hi, float *out,

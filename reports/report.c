@@ -94,8 +94,9 @@ static void run_header(struct ctx *c, const struct run_data *rd)
     }
     if (!rd->run.gpu[0] || k == VB_CEIL_COUNT) return; /* none measured (a traced run) */
     for (k = 0; k < VB_CEIL_COUNT && len < sizeof line; k++)
-        len += (size_t)snprintf(line + len, sizeof line - len, " %s %.1f GB/s%s", ceil_names[k],
-                                rd->gbps[k], k + 1 < VB_CEIL_COUNT ? "," : "");
+        if (rd->gbps[k] > 0) /* the copies (the launch ceiling has no bandwidth) */
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s %s %.1f GB/s",
+                                    len ? "," : "", ceil_names[k], rd->gbps[k]);
     vb_page_para(&c->page, NULL, "measured ceilings:%s", line);
 }
 

@@ -11,7 +11,7 @@
 #include "report_int.h"
 #include "table.h"
 
-#define NCOL 14
+#define NCOL 15
 
 /* case_table: the cases cs[0..n) of one point, or of a traced run, in one table. */
 static void case_table(struct ctx *c, struct vb_case_row *const *cs, int n)
@@ -25,6 +25,7 @@ static void case_table(struct ctx *c, struct vb_case_row *const *cs, int n)
                                            "D2H ms",
                                            "host and other ms",
                                            "e2e ms",
+                                           "x floor (bound, of)",
                                            "samples",
                                            "max err",
                                            "cache",
@@ -35,7 +36,7 @@ static void case_table(struct ctx *c, struct vb_case_row *const *cs, int n)
     int i, k;
     for (k = 0; k < NCOL; k++)
         row[k] = cell[k];
-    vb_page_table(&c->page, NCOL, head, "llrrrrrrrrrlrr");
+    vb_page_table(&c->page, NCOL, head, "llrrrrrrrlrrlrr");
     for (i = 0; i < n; i++) {
         const struct vb_case_row *r = cs[i];
         snprintf(cell[0], sizeof cell[0], "%s", r->variant);
@@ -56,18 +57,23 @@ static void case_table(struct ctx *c, struct vb_case_row *const *cs, int n)
         vb_fmt_ms(r->d2h_median_ns, cell[6], sizeof cell[6]);
         snprintf(cell[7], sizeof cell[7], "%.3f", other_ms(r));
         vb_fmt_ms(r->e2e_median_ns, cell[8], sizeof cell[8]);
-        snprintf(cell[9], sizeof cell[9], "%d", r->samples);
-        if (isfinite(r->max_abs_err))
-            snprintf(cell[10], sizeof cell[10], "%.2g", r->max_abs_err);
+        if (isfinite(r->floor_ratio)) /* "1.08x (dram, kernel)" */
+            snprintf(cell[9], sizeof cell[9], "%.2fx (%s, %s)", r->floor_ratio, r->floor_bound,
+                     r->floor_of);
         else
-            snprintf(cell[10], sizeof cell[10], "-");
-        snprintf(cell[11], sizeof cell[11], "%s", r->cache[0] ? r->cache : "-");
+            snprintf(cell[9], sizeof cell[9], "-");
+        snprintf(cell[10], sizeof cell[10], "%d", r->samples);
+        if (isfinite(r->max_abs_err))
+            snprintf(cell[11], sizeof cell[11], "%.2g", r->max_abs_err);
+        else
+            snprintf(cell[11], sizeof cell[11], "-");
+        snprintf(cell[12], sizeof cell[12], "%s", r->cache[0] ? r->cache : "-");
         if (isfinite(r->clock_min_mhz))
-            snprintf(cell[12], sizeof cell[12], "%.0f / %.0f", r->clock_min_mhz,
+            snprintf(cell[13], sizeof cell[13], "%.0f / %.0f", r->clock_min_mhz,
                      r->clock_median_mhz);
         else
-            snprintf(cell[12], sizeof cell[12], "-");
-        snprintf(cell[13], sizeof cell[13], "%d", r->dropped_samples);
+            snprintf(cell[13], sizeof cell[13], "-");
+        snprintf(cell[14], sizeof cell[14], "%d", r->dropped_samples);
         vb_page_row(&c->page, !is_ok(r), row);
     }
     vb_page_table_end(&c->page);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe.h"
 #include "stats.h"
 
 static const char *const names[] = {
@@ -16,6 +17,11 @@ static const char *const names[] = {
     VB_CEILINGS(X)
 #undef X
 };
+
+const char *vb_ceiling_name(enum vb_ceiling_id id)
+{
+    return id < VB_CEIL_COUNT ? names[id] : "?";
+}
 
 /* time_copy times reps copies of n bytes from src to dst; fills c. */
 static int time_copy(void *dst, const void *src, uint64_t n, enum cudaMemcpyKind kind, int reps,
@@ -40,6 +46,35 @@ static int time_copy(void *dst, const void *src, uint64_t n, enum cudaMemcpyKind
     c->reps = reps;
     c->median_ns = vb_stats_median(ns, (size_t)reps);
     c->gbps = (double)n * (kind == cudaMemcpyDeviceToDevice ? 2.0 : 1.0) / c->median_ns;
+    free(ns);
+    return 0;
+}
+
+/* time_launch times reps batches of LAUNCHES empty kernels back to back on s; c gets one
+ * launch's median time (the floor of a kernel too small for its bytes to matter). */
+#define LAUNCHES 200
+static int time_launch(int reps, cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1,
+                       struct vb_ceiling *c, struct vb_err *err)
+{
+    double *ns = malloc((size_t)reps * sizeof *ns);
+    float ms;
+    int i, k;
+    if (!ns) return vb_err_set(err, VB_E_SYS, "out of memory");
+    for (i = -1; i < reps; i++) {
+        int bad = VB_CUDA(err, cudaEventRecord(e0, s));
+        for (k = 0; k < LAUNCHES && !bad; k++)
+            bad = VB_CUDA(err, vb_launch_probe_empty(s));
+        if (bad || VB_CUDA(err, cudaEventRecord(e1, s)) || VB_CUDA(err, cudaEventSynchronize(e1)) ||
+            VB_CUDA(err, cudaEventElapsedTime(&ms, e0, e1))) {
+            free(ns);
+            return -1;
+        }
+        if (i >= 0) ns[i] = (double)ms * 1e6 / LAUNCHES;
+    }
+    c->bytes = 0;
+    c->reps = reps;
+    c->median_ns = vb_stats_median(ns, (size_t)reps);
+    c->gbps = 0;
     free(ns);
     return 0;
 }
@@ -80,7 +115,9 @@ int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_
                   &out[VB_CEIL_H2D_PAGEABLE], err) ||
         time_copy(page, d0, bytes, cudaMemcpyDeviceToHost, reps, s, e0, e1,
                   &out[VB_CEIL_D2H_PAGEABLE], err) ||
-        time_copy(d1, d0, bytes, cudaMemcpyDeviceToDevice, reps, s, e0, e1, &out[VB_CEIL_D2D], err))
+        time_copy(d1, d0, bytes, cudaMemcpyDeviceToDevice, reps, s, e0, e1, &out[VB_CEIL_D2D],
+                  err) ||
+        time_launch(reps, s, e0, e1, &out[VB_CEIL_LAUNCH], err))
         goto out;
     rc = 0;
 out:

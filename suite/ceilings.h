@@ -1,7 +1,8 @@
 /*
  * ceilings: the device's own physical limits, measured once per run so that every
  * variant can be shown as a fraction of them: pinned and pageable H2D and D2H copy
- * bandwidth, and D2D copy bandwidth (counting bytes read plus bytes written, as nvbench).
+ * bandwidth, D2D copy bandwidth (counting bytes read plus bytes written, as nvbench), and the
+ * time of one empty kernel launched back to back (launch: median_ns, no bytes, gbps 0).
  */
 #ifndef VB_CEILINGS_H
 #define VB_CEILINGS_H
@@ -15,7 +16,8 @@
     X(D2H_PINNED, "d2h_pinned")                                                                    \
     X(H2D_PAGEABLE, "h2d_pageable")                                                                \
     X(D2H_PAGEABLE, "d2h_pageable")                                                                \
-    X(D2D, "d2d")
+    X(D2D, "d2d")                                                                                  \
+    X(LAUNCH, "launch")
 
 enum vb_ceiling_id {
 #define X(id, name) VB_CEIL_##id,
@@ -31,6 +33,9 @@ struct vb_ceiling {
     double median_ns; /* median time of one copy */
     double gbps;      /* counted bytes / median time; D2D counts 2 x bytes */
 };
+
+/* vb_ceiling_name: the stored name of ceiling id ("h2d_pinned", ..., "launch"). */
+const char *vb_ceiling_name(enum vb_ceiling_id id);
 
 /* vb_ceilings_measure measures all ceilings on the current device with copies of `bytes`
  * each (clamped to a quarter of free memory), reps timed repetitions after one warm-up.

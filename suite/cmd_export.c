@@ -49,7 +49,7 @@ static void export_csv(FILE *f, const struct vb_run_row *run, const struct vb_ca
           "gpu_median_ms,memset_median_ms,"
           "h2d_bytes,h2d_count,d2h_bytes,d2h_count,max_abs_err,max_rel_err,gst_efficiency_pct,"
           "metrics_status,cache,gpu_ci_pct,stop_reason,sm_clock_min_mhz,sm_clock_median_mhz,"
-          "dropped_samples,reason\n",
+          "dropped_samples,floor_ms,floor_ratio,floor_bound,floor_of,reason\n",
           f);
     for (i = 0; i < n; i++) {
         const double v[] = {c[i].e2e_median_ns,   c[i].e2e_mean_ns,   c[i].e2e_stdev_ns,
@@ -84,6 +84,10 @@ static void export_csv(FILE *f, const struct vb_run_row *run, const struct vb_ca
         fputc(',', f);
         put_num(f, c[i].clock_median_mhz);
         fprintf(f, ",%d,", c[i].dropped_samples);
+        put_num(f, c[i].floor_ms);
+        fputc(',', f);
+        put_num(f, c[i].floor_ratio);
+        fprintf(f, ",%s,%s,", c[i].floor_bound, c[i].floor_of);
         put_csv(f, c[i].reason);
         fputc('\n', f);
     }
@@ -179,6 +183,11 @@ static void export_json(FILE *f, const struct vb_run_row *run, const struct vb_c
             fprintf(f, ",\n      \"sm_clock_median_mhz\": ");
             fprintf(f, isfinite(c[i].clock_median_mhz) ? "%.6g" : "0", c[i].clock_median_mhz);
             fprintf(f, ",\n      \"dropped_samples\": %d", c[i].dropped_samples);
+            if (isfinite(c[i].floor_ms) && isfinite(c[i].floor_ratio))
+                fprintf(f,
+                        ",\n      \"floor_ms\": %.9g,\n      \"floor_ratio\": %.6g,\n"
+                        "      \"floor_bound\": \"%s\",\n      \"floor_of\": \"%s\"",
+                        c[i].floor_ms, c[i].floor_ratio, c[i].floor_bound, c[i].floor_of);
             fprintf(f, "\n    }");
         }
     }

@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "activity.h"
 #include "env.h"
+#include "floor.h"
 #include "gpu.h"
 #include "opt.h"
 #include "phase.h"
@@ -166,21 +167,11 @@ static void setup_phases(void)
     if (vb_phase_setup_take(buf, sizeof buf)) printf("    setup: %s\n", buf);
 }
 
-/* bandwidth prints what the case's kernels moved per sample (the problem's kernel_bytes) as a
- * rate and a fraction of the device's measured D2D ceiling (d2d_gbps, 0 when unknown). */
-static void bandwidth(const struct vb_case_result *r, double d2d_gbps)
+/* floor_line prints the case's floor and how far it is from it (floor.h). */
+static void floor_line(const struct vb_floor_ceil *c, const struct vb_case_result *r)
 {
-    const struct vb_problem *pb = r->variant->problem;
-    double gbps;
-    char b[32];
-    if (!pb->kernel_bytes || !(r->variant->flags & VB_GPU) || !r->have_records ||
-        r->status != VB_STATUS_OK || !(r->kernel_ms.median > 0))
-        return;
-    gbps = (double)pb->kernel_bytes(&r->point) / (r->kernel_ms.median * 1e6);
-    vb_fmt_bytes(pb->kernel_bytes(&r->point), b, sizeof b);
-    printf("    kernel moves %s B per sample: %.1f GB/s", b, gbps);
-    if (d2d_gbps > 0) printf(" = %.1f%% of D2D (%.1f GB/s)", 100 * gbps / d2d_gbps, d2d_gbps);
-    printf("\n");
+    char line[256];
+    if (vb_floor_line(c, r, line, sizeof line)[0]) printf("    %s\n", line);
 }
 
 static void ratio(const char *what, double base, double x)
@@ -210,7 +201,7 @@ struct run_ctx {
     struct opts *o;
     struct vb_store *st;
     int64_t run_id;
-    const double *d2d; /* each device's measured D2D ceiling, GB/s */
+    const struct vb_floor_ceil *floors; /* each device's ceilings, for the floor line */
 };
 
 static void case_begin(void *ctx, const char *label)
@@ -231,7 +222,7 @@ static int case_done(void *ctx, const struct vb_family *f, int device,
     vb_table_row(stdout, r);
     vb_run_metrics_add(&c->o->metrics, r);
     setup_phases();
-    bandwidth(r, device >= 0 && device < MAX_DEVICES ? c->d2d[device] : 0);
+    if (device >= 0 && device < MAX_DEVICES) floor_line(&c->floors[device], r);
     if (vb_store_case(c->st, c->run_id, r, &case_id, err) ||
         vb_run_metrics_defer(&c->o->metrics, r, case_id, err))
         return -1;
@@ -257,10 +248,10 @@ static void options_line(const struct opts *o, char *buf, size_t n)
     }
 }
 
-/* gpus measures and stores each device's environment and ceilings (d2d, peak: per device).
+/* gpus measures and stores each device's environment and ceilings (floors, peak: per device).
  * 0 or -1 with err (VB_E_DB for the database, else a CUDA failure). */
-static int gpus(struct vb_store *st, int64_t run_id, int first, int last, double *d2d, double *peak,
-                struct vb_err *err)
+static int gpus(struct vb_store *st, int64_t run_id, int first, int last,
+                struct vb_floor_ceil *floors, double *peak, struct vb_err *err)
 {
     int d;
     for (d = first; d >= 0 && d <= last; d++) {
@@ -270,7 +261,10 @@ static int gpus(struct vb_store *st, int64_t run_id, int first, int last, double
             vb_ceilings_measure(256u << 20, 10, c, err) || vb_store_ceilings(st, run_id, d, c, err))
             return -1;
         if (d < MAX_DEVICES) {
-            d2d[d] = c[VB_CEIL_D2D].gbps;
+            floors[d].h2d_gbps = c[VB_CEIL_H2D_PINNED].gbps;
+            floors[d].d2h_gbps = c[VB_CEIL_D2H_PINNED].gbps;
+            floors[d].d2d_gbps = c[VB_CEIL_D2D].gbps;
+            floors[d].launch_ns = c[VB_CEIL_LAUNCH].median_ns;
             peak[d] = g.sm_clock_mhz;
         }
         vb_table_gpu(stdout, &g, c);
@@ -355,9 +349,9 @@ int vb_cmd_run(int argc, char **argv)
     struct vb_sweep sw;
     struct sigaction sa;
     char cwd[1024], optline[1024], nodev[1200] = "";
-    double d2d[MAX_DEVICES] = {0};  /* each device's measured D2D ceiling, GB/s */
+    static struct vb_floor_ceil floors[MAX_DEVICES]; /* each device's ceilings */
     double peak[MAX_DEVICES] = {0}; /* each device's measured SM clock, MHz (the throttle rule) */
-    struct run_ctx ctx = {&o, NULL, 0, d2d};
+    struct run_ctx ctx = {&o, NULL, 0, floors};
     const struct vb_sweep_events ev = {&ctx, case_begin, case_done, ladder};
     int64_t run_id = 0;
     int rc, first = -1, last = -1, code;
@@ -370,6 +364,7 @@ int vb_cmd_run(int argc, char **argv)
     sw.all_devices = o.device < 0;
     sw.sampling = &o.sampling;
     sw.peak_mhz = peak;
+    sw.floors = floors;
     if (vb_sweep_check(&sw, &err)) return vb_opt_error(&usage, "%s", err.msg);
     setvbuf(stdout, NULL, _IOLBF, 0); /* every finished case on disk and on screen at once */
     /* the devices before the database: a device that does not exist leaves no run behind */
@@ -396,7 +391,7 @@ int vb_cmd_run(int argc, char **argv)
     if (vb_store_host(st, run_id, &host, &err)) goto fail;
     printf("varbench run %lld -> %s (host %s, %s)\n", (long long)run_id, o.db, host.hostname,
            host.cpu);
-    if (gpus(st, run_id, first, last, d2d, peak, &err) ||
+    if (gpus(st, run_id, first, last, floors, peak, &err) ||
         (first >= 0 && collectors(&o, first, &err)))
         goto fail;
     sw.first = first;

@@ -120,6 +120,11 @@ struct vb_case_result {
     double gst_efficiency; /* store efficiency (%), sector-weighted over launches; NaN if none */
     double metrics_ns;     /* wall time of the metrics pass (replays included) */
     int metrics_passes;    /* samples the metrics pass ran (the profiler's passes) */
+    /* the floor (floor.h): the least time the case's bytes allow at the run's measured
+     * ceilings, what bounds it, and the measured time (floor_of) over it; NaN when unknown */
+    double floor_ns, floor_ratio;
+    char floor_bound[8]; /* "dram", "pcie", "launch", or "" */
+    char floor_of[8];    /* "kernel" (device-resident) or "e2e" (the sample moves its data) */
 };
 
 /* vb_sample_find returns the index of the sample whose [start, end] window holds t, or -1.

@@ -512,7 +512,7 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const
     r->variant = v;
     r->point = *p;
     r->device = gpu ? device : -1;
-    r->max_abs_err = r->max_rel_err = r->gst_efficiency = NAN;
+    r->max_abs_err = r->max_rel_err = r->gst_efficiency = r->floor_ns = r->floor_ratio = NAN;
     r->gpu_ci_pct = r->clock_min_mhz = r->clock_median_mhz = NAN;
     r->cold = gpu && cfg->cold;
     r->stop_reason = "not-run";

@@ -23,7 +23,7 @@ struct vb_gpu_env;
 struct vb_host_env;
 struct vb_metric_value;
 
-#define VB_SCHEMA_VERSION 3
+#define VB_SCHEMA_VERSION 4
 
 struct vb_store;
 
@@ -72,8 +72,10 @@ struct vb_case_row {
                                                0; -1 without records */
     double max_abs_err, max_rel_err;
     int64_t h2d_bytes, d2h_bytes, h2d_count, d2h_count;
-    double gst_efficiency;   /* %, NaN without a metrics pass */
-    char metrics_status[16]; /* "" (none), ok, off, unavailable, failed */
+    double gst_efficiency;            /* %, NaN without a metrics pass */
+    double floor_ms, floor_ratio;     /* the case's floor (floor.h) and time over it; NaN unknown */
+    char floor_bound[8], floor_of[8]; /* "dram"/"pcie"/"launch", "kernel"/"e2e"; "" unknown */
+    char metrics_status[16];          /* "" (none), ok, off, unavailable, failed */
     char metrics_reason[256];
 };
 

@@ -59,6 +59,10 @@ static void fill_case(sqlite3_stmt *st, void *p)
     /* CUpti_ActivityMemoryKind 1 is pageable; NULL: no copy records of that direction */
     r->h2d_pageable = sqlite3_column_type(st, 37) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 37);
     r->d2h_pageable = sqlite3_column_type(st, 38) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 38);
+    r->floor_ms = vb_store_col_double(st, 39);
+    r->floor_ratio = vb_store_col_double(st, 40);
+    vb_store_col_text(st, 41, r->floor_bound, sizeof r->floor_bound);
+    vb_store_col_text(st, 42, r->floor_of, sizeof r->floor_of);
 }
 
 /* case_axes adds the structured axes (table case_axes) of run run_id's cases to rows[0..n),
@@ -103,7 +107,8 @@ int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows
         "c.clock_median_mhz, c.dropped_samples, "
         "(SELECT max(srcKind = 1) FROM CUPTI_ACTIVITY_KIND_MEMCPY m WHERE m.case_id = c.id AND "
         "m.copyKind = 1), (SELECT max(dstKind = 1) FROM CUPTI_ACTIVITY_KIND_MEMCPY m WHERE "
-        "m.case_id = c.id AND m.copyKind = 2) FROM cases c "
+        "m.case_id = c.id AND m.copyKind = 2), c.floor_ns / 1e6, c.floor_ratio, "
+        "IFNULL(c.floor_bound, ''), IFNULL(c.floor_of, '') FROM cases c "
         "JOIN variants v ON v.id = c.variant_id LEFT JOIN host_env h ON h.run_id = c.run_id "
         "LEFT JOIN TARGET_INFO_GPU g ON g.run_id = c.run_id AND g.id = c.device_id "
         "WHERE c.run_id = ? ORDER BY c.id";

@@ -172,6 +172,13 @@ static const char *const migrations[] = {
     "  c.d2h_median_ns / 1e6 AS d2h_ms, c.cache, c.clock_min_mhz, c.clock_median_mhz,\n"
     "  c.dropped_samples, c.gst_efficiency, c.metrics_status, c.max_abs_err, c.max_rel_err,\n"
     "  c.reason FROM cases c JOIN variants v ON v.id = c.variant_id;\n",
+    /* 3 -> 4: each case's floor (floor.h): the least time its bytes allow at the run's
+     * measured ceilings, what bounds it, and the measured time over it */
+    "ALTER TABLE cases ADD COLUMN floor_ns REAL;\n"
+    "ALTER TABLE cases ADD COLUMN floor_ratio REAL;\n"
+    "ALTER TABLE cases ADD COLUMN floor_bound TEXT CHECK(floor_bound IN "
+    "('dram','pcie','launch'));\n"
+    "ALTER TABLE cases ADD COLUMN floor_of TEXT CHECK(floor_of IN ('kernel','e2e'));\n",
 };
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == VB_SCHEMA_VERSION - 1,

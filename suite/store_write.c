@@ -256,8 +256,9 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
         "d2h_median_ns, h2d_bytes, h2d_count, d2h_bytes, d2h_count, kernel_count, traffic_varies, "
         "metrics_status, metrics_reason, gst_efficiency, metrics_ns, cache, gpu_median_ns, "
         "memset_median_ns, gpu_ci_pct, stop_detail, clock_min_mhz, clock_median_mhz, "
-        "dropped_samples) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+        "dropped_samples, floor_ns, floor_ratio, floor_bound, floor_of) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+        "?,?,?,?)";
     static const char aq[] = "INSERT INTO case_axes VALUES (?,?,?,?)";
     static const char sq[] =
         "INSERT INTO samples(case_id, idx, kind, start, end, e2e_ns, h2d_bytes, h2d_count, h2d_ns, "
@@ -265,7 +266,7 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
         "memset_ns, gpu_ns, sm_clock_mhz, dropped, records_kept) "
         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     int64_t vid = 0, cid = 0, *sids = NULL;
-    int i, dev_null = r->device < 0;
+    int i, dev_null = r->device<0, floored = r->floor_ns> 0 && r->floor_bound[0];
     const char *cache = NULL; /* NULL for a CPU or skipped case, or when unknown */
     if ((r->variant->flags & VB_GPU) && r->status != VB_STATUS_SKIPPED && r->cold >= 0)
         cache = r->cold ? "cold" : "warm";
@@ -273,21 +274,22 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
      * never make this transaction's upgrade fail */
     if (vb_store_begin(s, err)) return -1;
     if (variant_id(s, r->family, r->variant, &vid, err)) goto fail;
-    if (vb_store_put(s, cq, &cid, err, "iiitttdduuntndddddddddununnnttddtdddtddn", run_id, vid,
-                     (int64_t)(dev_null ? 0 : r->device), r->axes, vb_status_name(r->status),
-                     r->reason[0] ? r->reason : NULL, r->max_abs_err, r->max_rel_err, r->start_ns,
-                     r->end_ns, r->ntimed, r->stop_reason, r->have_records, r->e2e_ms.median * 1e6,
-                     r->e2e_ms.min * 1e6, r->e2e_ms.max * 1e6, r->e2e_ms.mean * 1e6,
-                     r->e2e_ms.stdev * 1e6, r->e2e_ms.noise, r->kernel_ms.median * 1e6,
-                     r->h2d_ms.median * 1e6, r->d2h_ms.median * 1e6, r->h2d_bytes, r->h2d_count,
-                     r->d2h_bytes, r->d2h_count, r->kernel_count, r->traffic_varies,
-                     vb_metrics_status_name(r->metrics_status),
-                     r->metrics_reason[0] ? r->metrics_reason : NULL, r->gst_efficiency,
-                     r->metrics_status == VB_METRICS_OK ? r->metrics_ns : NAN, cache,
-                     r->have_records ? r->gpu_ms.median * 1e6 : NAN,
-                     r->have_records ? r->memset_ms.median * 1e6 : NAN, r->gpu_ci_pct,
-                     r->stop_detail[0] ? r->stop_detail : NULL, r->clock_min_mhz,
-                     r->clock_median_mhz, r->dropped))
+    if (vb_store_put(
+            s, cq, &cid, err, "iiitttdduuntndddddddddununnnttddtdddtddnddtt", run_id, vid,
+            (int64_t)(dev_null ? 0 : r->device), r->axes, vb_status_name(r->status),
+            r->reason[0] ? r->reason : NULL, r->max_abs_err, r->max_rel_err, r->start_ns, r->end_ns,
+            r->ntimed, r->stop_reason, r->have_records, r->e2e_ms.median * 1e6, r->e2e_ms.min * 1e6,
+            r->e2e_ms.max * 1e6, r->e2e_ms.mean * 1e6, r->e2e_ms.stdev * 1e6, r->e2e_ms.noise,
+            r->kernel_ms.median * 1e6, r->h2d_ms.median * 1e6, r->d2h_ms.median * 1e6, r->h2d_bytes,
+            r->h2d_count, r->d2h_bytes, r->d2h_count, r->kernel_count, r->traffic_varies,
+            vb_metrics_status_name(r->metrics_status),
+            r->metrics_reason[0] ? r->metrics_reason : NULL, r->gst_efficiency,
+            r->metrics_status == VB_METRICS_OK ? r->metrics_ns : NAN, cache,
+            r->have_records ? r->gpu_ms.median * 1e6 : NAN,
+            r->have_records ? r->memset_ms.median * 1e6 : NAN, r->gpu_ci_pct,
+            r->stop_detail[0] ? r->stop_detail : NULL, r->clock_min_mhz, r->clock_median_mhz,
+            r->dropped, floored ? r->floor_ns : NAN, floored ? r->floor_ratio : NAN,
+            floored ? r->floor_bound : NULL, floored ? r->floor_of : NULL))
         goto fail;
     if (dev_null &&
         vb_store_put(s, "UPDATE cases SET device_id = NULL WHERE id = ?", NULL, err, "i", cid))

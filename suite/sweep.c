@@ -180,6 +180,7 @@ static int run_case(struct vb_sweep *s, const struct vb_sweep_events *ev, const 
         vb_case_result_free(&r);
         return -1;
     }
+    vb_floor_case(dev >= 0 && s->floors ? &s->floors[dev] : NULL, &r);
     tally(&s->tally, &r);
     if ((v->flags & VB_GPU) && r.status == VB_STATUS_OK && ps->nrungs < VB_SWEEP_MAX_RUNGS) {
         struct vb_rung *g = &ps->rungs[ps->nrungs++];

@@ -12,6 +12,7 @@
 #define VB_SWEEP_H
 
 #include "axes.h"
+#include "floor.h"
 #include "registry.h"
 #include "runner.h"
 
@@ -42,12 +43,13 @@ struct vb_tally {
 };
 
 struct vb_sweep {
-    const char *filter;        /* family/variant glob (NULL: all) */
-    struct vb_overrides *axes; /* --axis values */
-    int all_devices;           /* CPU variants then run on the first device's pass only */
-    int first, last;           /* devices to run on; -1, -1: none (GPU variants skipped) */
-    const char *nodev;         /* why GPU variants are skipped when there is no device */
-    const double *peak_mhz;    /* each device's measured SM clock (NULL: unknown) */
+    const char *filter;                 /* family/variant glob (NULL: all) */
+    struct vb_overrides *axes;          /* --axis values */
+    int all_devices;                    /* CPU variants then run on the first device's pass only */
+    int first, last;                    /* devices to run on; -1, -1: none (GPU variants skipped) */
+    const char *nodev;                  /* why GPU variants are skipped when there is no device */
+    const double *peak_mhz;             /* each device's measured SM clock (NULL: unknown) */
+    const struct vb_floor_ceil *floors; /* each device's ceilings for the case's floor (NULL) */
     struct vb_sampling *sampling;
     struct vb_tally tally; /* filled by vb_sweep_run */
 };

@@ -70,10 +70,9 @@ int fx_write_run(struct vb_store *s, const char *gpu, const struct fx_case *case
     memset(&g, 0, sizeof g);
     snprintf(g.name, sizeof g.name, "%s", gpu);
     memset(c, 0, sizeof c);
-    c[0].name = "h2d_pinned", c[1].name = "d2h_pinned", c[2].name = "h2d_pageable";
-    c[3].name = "d2h_pageable", c[4].name = "d2d";
     for (k = 0; k < VB_CEIL_COUNT; k++)
-        c[k].gbps = 50.0 * (k + 1), c[k].bytes = 1 << 20, c[k].reps = 3;
+        c[k].name = vb_ceiling_name((enum vb_ceiling_id)k), c[k].gbps = 50.0 * (k + 1),
+        c[k].bytes = 1 << 20, c[k].reps = 3;
     if (vb_store_run_begin(s, &info, run_id, err) || vb_store_host(s, *run_id, &host, err) ||
         vb_store_gpu(s, *run_id, &g, err) || vb_store_ceilings(s, *run_id, 0, c, err))
         return -1;

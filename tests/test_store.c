@@ -99,8 +99,7 @@ int test_store_roundtrip(const char *arg)
     snprintf(gpu.name, sizeof gpu.name, "NVIDIA H200");
     memset(ceil, 0, sizeof ceil);
     for (i = 0; i < VB_CEIL_COUNT; i++)
-        ceil[i].name = i ? "d2h_pinned" : "h2d_pinned";
-    ceil[2].name = "h2d_pageable", ceil[3].name = "d2h_pageable", ceil[4].name = "d2d";
+        ceil[i].name = vb_ceiling_name((enum vb_ceiling_id)i);
     ASSERT_OK(vb_store_open(":memory:", &st, &err));
     ASSERT_OK(vb_store_run_begin(st, &info, &run_id, &err));
     ASSERT_OK(vb_store_run_status(st, run_id, status, sizeof status, &err));
@@ -601,9 +600,7 @@ int test_store_string_columns(const char *arg)
     snprintf(gpu.name, sizeof gpu.name, "NVIDIA H200");
     memset(ceil, 0, sizeof ceil);
     for (i = 0; i < VB_CEIL_COUNT; i++)
-        ceil[i].name = "h2d_pinned";
-    ceil[1].name = "d2h_pinned", ceil[2].name = "h2d_pageable", ceil[3].name = "d2h_pageable";
-    ceil[4].name = "d2d";
+        ceil[i].name = vb_ceiling_name((enum vb_ceiling_id)i);
     fx_tmp_path(src, sizeof src, "strings-src.db");
     fx_tmp_path(dst, sizeof dst, "strings-dst.db");
     ASSERT_OK(vb_store_open(src, &st, &err));

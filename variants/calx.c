@@ -17,7 +17,7 @@
 #include "phase.h"
 #include "registry.h"
 
-enum kind { NAIVE, SERIAL, REDUCE, CPU };
+enum kind { NAIVE, SERIAL, REDUCE, TILED, CPU };
 enum { AX_SIZE, AX_S };
 
 struct calx {
@@ -25,7 +25,8 @@ struct calx {
     long m;
     int S;
     size_t nz, na;
-    double *h_a, *h_z, *h_x; /* pageable, as numpy arrays in the seed */
+    double *h_a, *h_z, *h_x; /* pageable, as numpy arrays in the seed (pinned for TILED) */
+    int pinned;
     double *d_a, *d_z, *d_x;
     cudaStream_t s;
 };
@@ -78,9 +79,15 @@ static void teardown(void *state)
 {
     struct calx *c = state;
     if (!c) return;
-    free(c->h_a);
-    free(c->h_z);
-    free(c->h_x);
+    if (c->pinned) {
+        cudaFreeHost(c->h_a);
+        cudaFreeHost(c->h_z);
+        cudaFreeHost(c->h_x);
+    } else {
+        free(c->h_a);
+        free(c->h_z);
+        free(c->h_x);
+    }
     cudaFree(c->d_a);
     cudaFree(c->d_z);
     cudaFree(c->d_x);
@@ -102,9 +109,17 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
     c->S = (int)p->v[AX_S];
     c->na = 2 * (size_t)c->S + 1;
     c->nz = (size_t)c->m + 2 * (size_t)c->S + 2;
-    c->h_a = malloc(sizeof *c->h_a * c->na);
-    c->h_z = malloc(sizeof *c->h_z * c->nz);
-    c->h_x = malloc(sizeof *c->h_x * (size_t)c->m);
+    if (kind == TILED) { /* beyond the seed: page-locked host arrays, copied at PCIe's rate */
+        c->pinned = 1;
+        if (VB_CUDA(err, cudaMallocHost((void **)&c->h_a, sizeof *c->h_a * c->na)) ||
+            VB_CUDA(err, cudaMallocHost((void **)&c->h_z, sizeof *c->h_z * c->nz)) ||
+            VB_CUDA(err, cudaMallocHost((void **)&c->h_x, sizeof *c->h_x * (size_t)c->m)))
+            goto fail;
+    } else {
+        c->h_a = malloc(sizeof *c->h_a * c->na);
+        c->h_z = malloc(sizeof *c->h_z * c->nz);
+        c->h_x = malloc(sizeof *c->h_x * (size_t)c->m);
+    }
     if (!c->h_a || !c->h_z || !c->h_x) {
         vb_err_set(err, VB_E_SYS, "out of host memory (model_size %ld)", c->m);
         goto fail;
@@ -156,8 +171,10 @@ static int run_gpu(void *state, struct vb_err *err)
         launched = vb_launch_calx_naive_inner(c->d_a, c->d_z, c->d_x, c->m, c->S, c->s);
     else if (c->kind == SERIAL)
         launched = vb_launch_calx_serial_inner(c->d_a, c->d_z, c->d_x, c->m, c->S, c->s);
-    else
+    else if (c->kind == REDUCE)
         launched = vb_launch_calx_reduce_inner(c->d_a, c->d_z, c->d_x, c->m, c->S, c->s);
+    else
+        launched = vb_launch_calx_tiled(c->d_a, c->d_z, c->d_x, c->m, c->S, c->s);
     if (vb_phase_wait(launched, c->s, err)) return -1;
     return vb_phase_copy(VB_PHASE_D2H, c->h_x, c->d_x, sizeof(double) * (size_t)c->m,
                          cudaMemcpyDeviceToHost, c->s, err);
@@ -194,6 +211,13 @@ static const struct vb_axis axes[] = {
     {"smooth_steps", "S: 2S+1 terms per output (the seed's 12)", {12}, 1, 1, 255, NULL, NULL},
 };
 
+/* z and a read once, x written once (FP64): what any rung's kernel must move */
+static uint64_t kernel_bytes(const struct vb_point *p)
+{
+    uint64_t m = (uint64_t)p->v[AX_SIZE], S = (uint64_t)p->v[AX_S];
+    return ((m + 2 * S + 2) + (2 * S + 1) + m) * sizeof(double);
+}
+
 static const struct vb_problem calx_fn = {
     .name = "calx",
     .summary = "x[i]: 2S+1 terms of a triangular smoothing kernel over the state z, in double",
@@ -201,6 +225,7 @@ static const struct vb_problem calx_fn = {
     .naxes = 2,
     .out_len = out_len,
     .reference = reference,
+    .kernel_bytes = kernel_bytes,
     /* 2S+1 terms of size <= 1.1 summed in another order: float64 round-off is ~1e-15 */
     .atol = 1e-13,
     .rtol = 1e-12,
@@ -238,6 +263,14 @@ static const struct vb_variant variants[] = {
      .summary = "warp per output, lanes over the terms, warp-shuffle reduction",
      .flags = VB_GPU,
      .tag = REDUCE,
+     .run = run_gpu,
+     .traffic = traffic,
+     .problem = &calx_fn},
+    {.name = "tiled-pinned",
+     .summary = "beyond the seed: pinned host arrays; each block stages its window of z in shared "
+                "memory once",
+     .flags = VB_GPU,
+     .tag = TILED,
      .run = run_gpu,
      .traffic = traffic,
      .problem = &calx_fn},

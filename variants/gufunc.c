@@ -227,6 +227,12 @@ static const struct vb_axis axes[] = {
     {"cols", "values per row (N); the seed's 4", {4}, 1, 2, 64, NULL, NULL},
 };
 
+/* each scalar read once and its row written once: what any rung's kernel must move */
+static uint64_t kernel_bytes(const struct vb_point *p)
+{
+    return (uint64_t)p->v[AX_ROWS] * sizeof(float) + (uint64_t)out_len(p) * sizeof(float);
+}
+
 static const struct vb_problem gufunc_fn = {
     .name = "gufunc",
     .summary = "each scalar x to a row of cols values (powsum or hermite), in double",
@@ -234,6 +240,7 @@ static const struct vb_problem gufunc_fn = {
     .naxes = 3,
     .out_len = out_len,
     .reference = reference,
+    .kernel_bytes = kernel_bytes,
     /* float32 against double: the worst over x in [-1.5, 1.5] and cols up to 64 is 1/7 of this
      * (tests/test_gufunc.c holds it) */
     .atol = 5e-6,

@@ -11,6 +11,7 @@
  */
 #include <cuda.h>
 #include <cuda_runtime_api.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,7 @@
 #define A      2.0f                      /* the seed's a */
 #define KERNEL saxpy_nvrtc_driver_kernel /* the NVRTC copy's name */
 
-enum kind { NVRTC_DRIVER, NVCC_RUNTIME, CPU };
+enum kind { NVRTC_DRIVER, NVCC_RUNTIME, DEVICE_VEC4, CPU };
 
 struct saxpy {
     enum kind kind;
@@ -156,6 +157,11 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
         VB_CUDA(err, cudaMalloc((void **)&s->d_out, bytes)) ||
         VB_CUDA(err, cudaStreamCreateWithFlags(&s->s, cudaStreamNonBlocking)))
         goto fail;
+    /* device-vec4: x and y live on the device (copied once), as a resident array library's */
+    if (kind == DEVICE_VEC4 &&
+        (VB_CUDA(err, cudaMemcpy(s->d_x, s->h_x, bytes, cudaMemcpyHostToDevice)) ||
+         VB_CUDA(err, cudaMemcpy(s->d_y, s->h_y, bytes, cudaMemcpyHostToDevice))))
+        goto fail;
     return 0;
 fail:
     teardown(s);
@@ -189,6 +195,14 @@ static void fetch(void *state, double *out)
     size_t i;
     if (s->kind == CPU) {
         memcpy(out, s->h_ref, s->n * sizeof(double));
+        return;
+    }
+    /* device-vec4 (VB_RESIDENT): the answer is copied out here, outside every sample */
+    if (s->kind == DEVICE_VEC4 && cudaMemcpy(s->h_out, s->d_out, s->n * sizeof(float),
+                                             cudaMemcpyDeviceToHost) != cudaSuccess) {
+        cudaGetLastError();
+        for (i = 0; i < s->n; i++)
+            out[i] = NAN; /* fails verification, as it must */
         return;
     }
     for (i = 0; i < s->n; i++)
@@ -245,6 +259,14 @@ static int run_runtime(void *state, struct vb_err *err)
                          err);
 }
 
+/* run_vec4: the arrays on the device, the kernel alone (beyond the seed: float4, 2 a thread) */
+static int run_vec4(void *state, struct vb_err *err)
+{
+    struct saxpy *s = state;
+    vb_nvtx_phase_begin(VB_PHASE_KERNEL);
+    return vb_phase_wait(vb_launch_saxpy_vec4(A, s->d_x, s->d_y, s->d_out, s->n, s->s), s->s, err);
+}
+
 static int run_cpu(void *state, struct vb_err *err)
 {
     struct saxpy *s = state;
@@ -254,6 +276,12 @@ static int run_cpu(void *state, struct vb_err *err)
     rc = reference(&p, s->h_ref, err);
     vb_nvtx_phase_end();
     return rc;
+}
+
+/* device-vec4 moves nothing between host and device in a sample */
+static void traffic_resident(const struct vb_point *p, struct vb_traffic *t)
+{
+    memset(t, 0, sizeof *t);
 }
 
 /* x and y in (two copies), out back (one), pageable as in the seed */
@@ -310,6 +338,13 @@ static const struct vb_variant variants[] = {
      .tag = NVCC_RUNTIME,
      .run = run_runtime,
      .traffic = traffic,
+     .problem = &saxpy_fn},
+    {.name = "device-vec4",
+     .summary = "beyond the seed: x, y, out on the device, float4 loads and stores, 2 a thread",
+     .flags = VB_GPU | VB_RESIDENT,
+     .tag = DEVICE_VEC4,
+     .run = run_vec4,
+     .traffic = traffic_resident,
      .problem = &saxpy_fn},
 };
 

@@ -1,0 +1,77 @@
+/* floor: a case's floor and its line in `varbench run` (see floor.h). */
+#include "floor.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "table.h"
+
+/* kernel_floor_ns: the problem's kernel bytes at D2D, or the kernels' launches if longer. */
+static double kernel_floor_ns(const struct vb_floor_ceil *c, const struct vb_case_result *r,
+                              const char **bound)
+{
+    const struct vb_problem *pb = r->variant->problem;
+    double dram = NAN, launch = NAN;
+    if (pb->kernel_bytes && c->d2d_gbps > 0)
+        dram = (double)pb->kernel_bytes(&r->point) / c->d2d_gbps;
+    if (c->launch_ns > 0 && r->kernel_count > 0) launch = c->launch_ns * r->kernel_count;
+    if (isnan(dram) || (!isnan(launch) && launch > dram)) {
+        *bound = isnan(launch) ? "" : "launch";
+        return launch;
+    }
+    *bound = "dram";
+    return dram;
+}
+
+void vb_floor_case(const struct vb_floor_ceil *c, struct vb_case_result *r)
+{
+    const char *bound = "";
+    double kernel, copies = 0, measured;
+    int resident;
+    r->floor_ns = r->floor_ratio = NAN;
+    r->floor_bound[0] = r->floor_of[0] = '\0';
+    if (!c || !(r->variant->flags & VB_GPU) || r->status != VB_STATUS_OK || !r->have_records)
+        return;
+    resident = (r->variant->flags & VB_RESIDENT) || (!r->h2d_bytes && !r->d2h_bytes);
+    kernel = kernel_floor_ns(c, r, &bound);
+    if (!resident) {
+        if (!(c->h2d_gbps > 0) || !(c->d2h_gbps > 0)) return;
+        copies = (double)r->h2d_bytes / c->h2d_gbps + (double)r->d2h_bytes / c->d2h_gbps;
+        if (isnan(kernel) || copies >= kernel) {
+            kernel = copies;
+            bound = "pcie";
+        }
+    }
+    measured = resident ? r->kernel_ms.median * 1e6 : r->e2e_ms.median * 1e6;
+    if (!(kernel > 0) || !(measured > 0)) return;
+    r->floor_ns = kernel;
+    r->floor_ratio = measured / kernel;
+    snprintf(r->floor_bound, sizeof r->floor_bound, "%s", bound);
+    snprintf(r->floor_of, sizeof r->floor_of, "%s", resident ? "kernel" : "e2e");
+}
+
+char *vb_floor_line(const struct vb_floor_ceil *c, const struct vb_case_result *r, char *buf,
+                    size_t n)
+{
+    char b[32], b2[32], ms[32];
+    buf[0] = '\0';
+    if (isnan(r->floor_ns)) return buf;
+    vb_fmt_ms(r->floor_ns, ms, sizeof ms);
+    if (!strcmp(r->floor_bound, "dram"))
+        snprintf(buf, n, "floor %s ms (dram: %s B at %.0f GB/s): %s %.2fx floor", ms,
+                 vb_fmt_bytes(r->variant->problem->kernel_bytes(&r->point), b, sizeof b),
+                 c->d2d_gbps, r->floor_of, r->floor_ratio);
+    else if (!strcmp(r->floor_bound, "pcie"))
+        snprintf(buf, n,
+                 "floor %s ms (pcie: %s B in at %.1f GB/s, %s B out at %.1f GB/s, "
+                 "pinned): %s %.2fx floor",
+                 ms, vb_fmt_bytes(r->h2d_bytes, b, sizeof b), c->h2d_gbps,
+                 vb_fmt_bytes(r->d2h_bytes, b2, sizeof b2), c->d2h_gbps, r->floor_of,
+                 r->floor_ratio);
+    else
+        snprintf(buf, n, "floor %s ms (launch: %d kernel%s at %.2f us): %s %.2fx floor", ms,
+                 r->kernel_count, r->kernel_count == 1 ? "" : "s", c->launch_ns / 1e3, r->floor_of,
+                 r->floor_ratio);
+    return buf;
+}

@@ -1,0 +1,34 @@
+/*
+ * floor: the least time a GPU case can take on this device, from the bytes it must move and
+ * the ceilings the run measured (ceilings.h): its PCIe copies at the pinned rates, one after
+ * the other (a pass whose output needs its input), and its problem's kernel bytes (read plus
+ * written, problem->kernel_bytes) at the measured D2D rate, or the measured launch time of its
+ * kernels when that is longer. A device-resident case (VB_RESIDENT, or one that copies nothing
+ * in its samples) is held against its kernel floor on its kernel time; a case that moves its
+ * data against the larger of its copy and kernel floors on its end-to-end time. The ratio says
+ * how far a rung is from what the hardware can do: 1.00x is the physical limit.
+ */
+#ifndef VB_FLOOR_H
+#define VB_FLOOR_H
+
+#include "registry.h"
+#include "result.h"
+
+/* The ceilings a floor is made of (0: not measured, that bound then unknown). */
+struct vb_floor_ceil {
+    double h2d_gbps, d2h_gbps; /* pinned copies, GB/s */
+    double d2d_gbps;           /* device memory, bytes read plus written, GB/s */
+    double launch_ns;          /* one empty kernel, back to back */
+};
+
+/* vb_floor_case sets r->floor_ns, floor_ratio, floor_bound and floor_of for a verified GPU
+ * case with CUPTI records; leaves NaN and "" otherwise (CPU cases, skipped or failed ones, no
+ * ceilings, a problem without kernel bytes and a case without copies). */
+void vb_floor_case(const struct vb_floor_ceil *c, struct vb_case_result *r);
+
+/* vb_floor_line writes "floor 0.078 ms (dram: 320 MB at 4110 GB/s): kernel 1.08x floor" for
+ * r into buf, or "" when r has no floor; returns buf. */
+char *vb_floor_line(const struct vb_floor_ceil *c, const struct vb_case_result *r, char *buf,
+                    size_t n);
+
+#endif

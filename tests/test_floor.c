@@ -1,0 +1,77 @@
+/* Tests of suite/floor.c: which bound a case's floor takes, what it is held against, and when
+ * there is none. */
+#include <math.h>
+#include <string.h>
+
+#include "floor.h"
+#include "test.h"
+#include "tests.h"
+
+static uint64_t bytes_1e9(const struct vb_point *p)
+{
+    return p->v[0] ? 1000000000ull : 0;
+}
+
+int test_floor_bounds(const char *arg)
+{
+    static const struct vb_problem pb = {.name = "p", .kernel_bytes = bytes_1e9};
+    struct vb_variant resident = {.name = "r", .flags = VB_GPU | VB_RESIDENT, .problem = &pb};
+    struct vb_variant moving = {.name = "m", .flags = VB_GPU, .problem = &pb};
+    struct vb_variant cpu = {.name = "c", .flags = VB_REFERENCE, .problem = &pb};
+    const struct vb_floor_ceil c = {
+        .h2d_gbps = 50, .d2h_gbps = 40, .d2d_gbps = 2000, .launch_ns = 2000};
+    struct vb_case_result r;
+    char line[256];
+    memset(&r, 0, sizeof r);
+    r.status = VB_STATUS_OK;
+    r.have_records = 1;
+    r.kernel_count = 1;
+    r.point.v[0] = 1;
+    /* resident: 1 GB at 2000 GB/s = 0.5 ms of DRAM, held against the kernel's 0.6 ms */
+    r.variant = &resident;
+    r.kernel_ms.median = 0.6;
+    r.e2e_ms.median = 5;
+    vb_floor_case(&c, &r);
+    ASSERT(fabs(r.floor_ns - 500000) < 1e-6);
+    ASSERT(fabs(r.floor_ratio - 1.2) < 1e-9);
+    ASSERT_STR_EQ(r.floor_bound, "dram");
+    ASSERT_STR_EQ(r.floor_of, "kernel");
+    ASSERT_CONTAINS(vb_floor_line(&c, &r, line, sizeof line), "1.20x floor");
+    /* moving its data: 100 MB in at 50 GB/s + 40 MB out at 40 GB/s = 3 ms > 0.5 ms of DRAM,
+     * held against the end-to-end time */
+    r.variant = &moving;
+    r.h2d_bytes = 100000000;
+    r.d2h_bytes = 40000000;
+    vb_floor_case(&c, &r);
+    ASSERT(fabs(r.floor_ns - 3000000) < 1e-3);
+    ASSERT(fabs(r.floor_ratio - 5.0 / 3.0) < 1e-9);
+    ASSERT_STR_EQ(r.floor_bound, "pcie");
+    ASSERT_STR_EQ(r.floor_of, "e2e");
+    /* a tiny kernel: three launches at 2 us outweigh no bytes */
+    r.variant = &resident;
+    r.point.v[0] = 0;
+    r.kernel_count = 3;
+    r.kernel_ms.median = 0.0075;
+    vb_floor_case(&c, &r);
+    ASSERT_STR_EQ(r.floor_bound, "launch");
+    ASSERT(fabs(r.floor_ns - 6000) < 1e-9);
+    ASSERT(fabs(r.floor_ratio - 1.25) < 1e-9);
+    /* none: a CPU case, a wrong answer, no records, no ceilings */
+    r.point.v[0] = 1;
+    r.variant = &cpu;
+    vb_floor_case(&c, &r);
+    ASSERT(isnan(r.floor_ns) && !r.floor_bound[0]);
+    ASSERT_STR_EQ(vb_floor_line(&c, &r, line, sizeof line), "");
+    r.variant = &resident;
+    r.status = VB_STATUS_WRONG;
+    vb_floor_case(&c, &r);
+    ASSERT(isnan(r.floor_ratio));
+    r.status = VB_STATUS_OK;
+    r.have_records = 0;
+    vb_floor_case(&c, &r);
+    ASSERT(isnan(r.floor_ratio));
+    r.have_records = 1;
+    vb_floor_case(NULL, &r);
+    ASSERT(isnan(r.floor_ratio));
+    return 0;
+}
