@@ -37,3 +37,26 @@ extern "C" cudaError_t vb_launch_probe_empty(cudaStream_t stream)
     probe_empty_kernel<<<1, 32, 0, stream>>>();
     return cudaGetLastError();
 }
+
+__global__ void probe_stream_copy_kernel(float4 *__restrict__ dst, const float4 *__restrict__ src,
+                                         size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x * 2 + threadIdx.x, j = i + blockDim.x;
+    float4 a, b;
+    if (i < n) a = src[i];
+    if (j < n) b = src[j];
+    if (i < n) dst[i] = a;
+    if (j < n) dst[j] = b;
+}
+
+extern "C" cudaError_t vb_launch_probe_stream_copy(void *dst, const void *src, size_t n16,
+                                                   cudaStream_t stream)
+{
+    const unsigned t = 256;
+    size_t blocks = (n16 + 2 * t - 1) / (2 * t);
+    if (n16 == 0) return cudaSuccess;
+    if (blocks > 0x7fffffffu) return cudaErrorInvalidConfiguration;
+    probe_stream_copy_kernel<<<(unsigned)blocks, t, 0, stream>>>(
+        static_cast<float4 *>(dst), static_cast<const float4 *>(src), n16);
+    return cudaGetLastError();
+}

@@ -15,6 +15,12 @@ extern "C" {
  * writes {elapsed globaltimer ns, elapsed clock64 cycles} to out2 (device memory). */
 cudaError_t vb_launch_probe_clock(uint64_t *out2, uint64_t spin_ns, cudaStream_t stream);
 
+/* vb_launch_probe_stream_copy copies n16 16-byte words from src to dst with a streaming
+ * kernel: float4 loads and stores, two a thread, both loads issued first (the pattern of the
+ * vec4 rungs), so the DRAM ceiling is what such a kernel can reach. */
+cudaError_t vb_launch_probe_stream_copy(void *dst, const void *src, size_t n16,
+                                        cudaStream_t stream);
+
 /* vb_launch_probe_empty launches one empty kernel (one block of 32 threads) on stream. */
 cudaError_t vb_launch_probe_empty(cudaStream_t stream);
 

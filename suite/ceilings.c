@@ -50,6 +50,33 @@ static int time_copy(void *dst, const void *src, uint64_t n, enum cudaMemcpyKind
     return 0;
 }
 
+/* time_stream times reps streaming-kernel copies of n bytes (a multiple of 16) from src to
+ * dst; c gets the median, counting bytes read plus written. */
+static int time_stream(void *dst, const void *src, uint64_t n, int reps, cudaStream_t s,
+                       cudaEvent_t e0, cudaEvent_t e1, struct vb_ceiling *c, struct vb_err *err)
+{
+    double *ns = malloc((size_t)reps * sizeof *ns);
+    float ms;
+    int i;
+    if (!ns) return vb_err_set(err, VB_E_SYS, "out of memory");
+    for (i = -1; i < reps; i++) {
+        if (VB_CUDA(err, cudaEventRecord(e0, s)) ||
+            VB_CUDA(err, vb_launch_probe_stream_copy(dst, src, (size_t)n / 16, s)) ||
+            VB_CUDA(err, cudaEventRecord(e1, s)) || VB_CUDA(err, cudaEventSynchronize(e1)) ||
+            VB_CUDA(err, cudaEventElapsedTime(&ms, e0, e1))) {
+            free(ns);
+            return -1;
+        }
+        if (i >= 0) ns[i] = (double)ms * 1e6;
+    }
+    c->bytes = n;
+    c->reps = reps;
+    c->median_ns = vb_stats_median(ns, (size_t)reps);
+    c->gbps = 2.0 * (double)n / c->median_ns;
+    free(ns);
+    return 0;
+}
+
 /* time_launch times reps batches of LAUNCHES empty kernels back to back on s; c gets one
  * launch's median time (the floor of a kernel too small for its bytes to matter). */
 #define LAUNCHES 200
@@ -117,6 +144,7 @@ int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_
                   &out[VB_CEIL_D2H_PAGEABLE], err) ||
         time_copy(d1, d0, bytes, cudaMemcpyDeviceToDevice, reps, s, e0, e1, &out[VB_CEIL_D2D],
                   err) ||
+        time_stream(d1, d0, bytes & ~(uint64_t)15, reps, s, e0, e1, &out[VB_CEIL_DRAM], err) ||
         time_launch(reps, s, e0, e1, &out[VB_CEIL_LAUNCH], err))
         goto out;
     rc = 0;

@@ -1,8 +1,10 @@
 /*
  * ceilings: the device's own physical limits, measured once per run so that every
  * variant can be shown as a fraction of them: pinned and pageable H2D and D2H copy
- * bandwidth, D2D copy bandwidth (counting bytes read plus bytes written, as nvbench), and the
- * time of one empty kernel launched back to back (launch: median_ns, no bytes, gbps 0).
+ * bandwidth, D2D copy bandwidth (counting bytes read plus bytes written, as nvbench), the same
+ * copy done by a streaming kernel (dram: float4 loads and stores, two a thread; SMs stream
+ * faster than cudaMemcpy's D2D on an H100, so a floor built on D2D alone would be beaten), and
+ * the time of one empty kernel launched back to back (launch: median_ns, no bytes, gbps 0).
  */
 #ifndef VB_CEILINGS_H
 #define VB_CEILINGS_H
@@ -17,6 +19,7 @@
     X(H2D_PAGEABLE, "h2d_pageable")                                                                \
     X(D2H_PAGEABLE, "d2h_pageable")                                                                \
     X(D2D, "d2d")                                                                                  \
+    X(DRAM, "dram")                                                                                \
     X(LAUNCH, "launch")
 
 enum vb_ceiling_id {

@@ -24,11 +24,24 @@ static double kernel_floor_ns(const struct vb_floor_ceil *c, const struct vb_cas
     return dram;
 }
 
+/* pageable: did the case copy from (h2d) or to (d2h) pageable host memory? (CUPTI's memory
+ * kinds: 1 pageable; copy kinds: 1 HtoD, 2 DtoH) */
+static void pageable(const struct vb_case_result *r, int *h2d, int *d2h)
+{
+    size_t i;
+    *h2d = *d2h = 0;
+    for (i = 0; i < r->activity.ncopies; i++) {
+        const struct vb_copy_rec *k = &r->activity.copies[i];
+        *h2d |= k->copy_kind == 1 && k->src_kind == 1;
+        *d2h |= k->copy_kind == 2 && k->dst_kind == 1;
+    }
+}
+
 void vb_floor_case(const struct vb_floor_ceil *c, struct vb_case_result *r)
 {
     const char *bound = "";
-    double kernel, copies = 0, measured;
-    int resident;
+    double kernel, copies = 0, measured, h2d, d2h;
+    int resident, ph, pd;
     r->floor_ns = r->floor_ratio = NAN;
     r->floor_bound[0] = r->floor_of[0] = '\0';
     if (!c || !(r->variant->flags & VB_GPU) || r->status != VB_STATUS_OK || !r->have_records)
@@ -36,8 +49,12 @@ void vb_floor_case(const struct vb_floor_ceil *c, struct vb_case_result *r)
     resident = (r->variant->flags & VB_RESIDENT) || (!r->h2d_bytes && !r->d2h_bytes);
     kernel = kernel_floor_ns(c, r, &bound);
     if (!resident) {
-        if (!(c->h2d_gbps > 0) || !(c->d2h_gbps > 0)) return;
-        copies = (double)r->h2d_bytes / c->h2d_gbps + (double)r->d2h_bytes / c->d2h_gbps;
+        pageable(r, &ph, &pd);
+        h2d = ph ? c->h2d_pageable_gbps : c->h2d_gbps;
+        d2h = pd ? c->d2h_pageable_gbps : c->d2h_gbps;
+        if ((r->h2d_bytes && !(h2d > 0)) || (r->d2h_bytes && !(d2h > 0))) return;
+        copies = (r->h2d_bytes ? (double)r->h2d_bytes / h2d : 0) +
+                 (r->d2h_bytes ? (double)r->d2h_bytes / d2h : 0);
         if (isnan(kernel) || copies >= kernel) {
             kernel = copies;
             bound = "pcie";

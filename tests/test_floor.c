@@ -47,6 +47,14 @@ int test_floor_bounds(const char *arg)
     ASSERT(fabs(r.floor_ratio - 5.0 / 3.0) < 1e-9);
     ASSERT_STR_EQ(r.floor_bound, "pcie");
     ASSERT_STR_EQ(r.floor_of, "e2e");
+    /* the same copies with the H2D from pageable memory, as its record says: 10 + 1 ms */
+    r.activity.copies = &in;
+    r.activity.ncopies = 1;
+    vb_floor_case(&c, &r);
+    ASSERT(fabs(r.floor_ns - 11000000) < 1e-3);
+    ASSERT_CONTAINS(vb_floor_line(&c, &r, line, sizeof line), "at 10.0 GB/s pageable");
+    r.activity.copies = NULL;
+    r.activity.ncopies = 0;
     /* a tiny kernel: three launches at 2 us outweigh no bytes */
     r.variant = &resident;
     r.point.v[0] = 0;
