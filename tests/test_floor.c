@@ -18,8 +18,13 @@ int test_floor_bounds(const char *arg)
     struct vb_variant resident = {.name = "r", .flags = VB_GPU | VB_RESIDENT, .problem = &pb};
     struct vb_variant moving = {.name = "m", .flags = VB_GPU, .problem = &pb};
     struct vb_variant cpu = {.name = "c", .flags = VB_REFERENCE, .problem = &pb};
-    const struct vb_floor_ceil c = {
-        .h2d_gbps = 50, .d2h_gbps = 40, .d2d_gbps = 2000, .launch_ns = 2000};
+    const struct vb_floor_ceil c = {.h2d_gbps = 50,
+                                    .d2h_gbps = 40,
+                                    .h2d_pageable_gbps = 10,
+                                    .d2h_pageable_gbps = 8,
+                                    .d2d_gbps = 2000,
+                                    .launch_ns = 2000};
+    struct vb_copy_rec in = {.copy_kind = 1, .src_kind = 1, .dst_kind = 3}; /* pageable H2D */
     struct vb_case_result r;
     char line[256];
     memset(&r, 0, sizeof r);
