@@ -79,14 +79,17 @@ char *vb_floor_line(const struct vb_floor_ceil *c, const struct vb_case_result *
         snprintf(buf, n, "floor %s ms (dram: %s B at %.0f GB/s): %s %.2fx floor", ms,
                  vb_fmt_bytes(r->variant->problem->kernel_bytes(&r->point), b, sizeof b),
                  c->d2d_gbps, r->floor_of, r->floor_ratio);
-    else if (!strcmp(r->floor_bound, "pcie"))
+    else if (!strcmp(r->floor_bound, "pcie")) {
+        int ph, pd;
+        pageable(r, &ph, &pd);
         snprintf(buf, n,
-                 "floor %s ms (pcie: %s B in at %.1f GB/s, %s B out at %.1f GB/s, "
-                 "pinned): %s %.2fx floor",
-                 ms, vb_fmt_bytes(r->h2d_bytes, b, sizeof b), c->h2d_gbps,
-                 vb_fmt_bytes(r->d2h_bytes, b2, sizeof b2), c->d2h_gbps, r->floor_of,
-                 r->floor_ratio);
-    else
+                 "floor %s ms (pcie: %s B in at %.1f GB/s %s, %s B out at %.1f GB/s %s): %s "
+                 "%.2fx floor",
+                 ms, vb_fmt_bytes(r->h2d_bytes, b, sizeof b),
+                 ph ? c->h2d_pageable_gbps : c->h2d_gbps, ph ? "pageable" : "pinned",
+                 vb_fmt_bytes(r->d2h_bytes, b2, sizeof b2), pd ? c->d2h_pageable_gbps : c->d2h_gbps,
+                 pd ? "pageable" : "pinned", r->floor_of, r->floor_ratio);
+    } else
         snprintf(buf, n, "floor %s ms (launch: %d kernel%s at %.2f us): %s %.2fx floor", ms,
                  r->kernel_count, r->kernel_count == 1 ? "" : "s", c->launch_ns / 1e3, r->floor_of,
                  r->floor_ratio);
