@@ -263,8 +263,6 @@ static int gpus(struct vb_store *st, int64_t run_id, int first, int last,
         if (d < MAX_DEVICES) {
             floors[d].h2d_gbps = c[VB_CEIL_H2D_PINNED].gbps;
             floors[d].d2h_gbps = c[VB_CEIL_D2H_PINNED].gbps;
-            floors[d].h2d_pageable_gbps = c[VB_CEIL_H2D_PAGEABLE].gbps;
-            floors[d].d2h_pageable_gbps = c[VB_CEIL_D2H_PAGEABLE].gbps;
             floors[d].d2d_gbps = c[VB_CEIL_D2D].gbps > c[VB_CEIL_DRAM].gbps ? c[VB_CEIL_D2D].gbps
                                                                             : c[VB_CEIL_DRAM].gbps;
             floors[d].launch_ns = c[VB_CEIL_LAUNCH].median_ns;

@@ -1,13 +1,16 @@
 /*
  * floor: the least time a GPU case can take on this device, from the bytes it must move and
  * the ceilings the run measured (ceilings.h): its PCIe copies one after the other (a pass whose
- * output needs its input) at the measured rate of their kind, pinned or pageable as CUPTI's
- * records say (pinned when no record was kept), and its problem's kernel bytes (read plus
- * written, problem->kernel_bytes) at the faster of the measured D2D copy and streaming-kernel
- * rates, or the measured launch time of its kernels when that is longer. A device-resident case
- * (VB_RESIDENT, or one that copies nothing in its samples) is held against its kernel floor on its
- * kernel time; a case that moves its data against the larger of its copy and kernel floors on its
- * end-to-end time. The ratio says how far a rung is from what the hardware can do: 1.00x is the
+ * output needs its input) at the measured pinned rates (pageable memory is a rung's choice,
+ * shown by its ratio), and its problem's kernel bytes (read plus written,
+ * problem->kernel_bytes) at the faster of the measured D2D copy and streaming-kernel rates, or,
+ * for an end-to-end time, the measured launch time of its kernels when that is longer. Every
+ * written byte is counted as reaching DRAM; on the cold, discarded L2 a sample starts with, up
+ * to an L2's worth of the last writes are still in L2 when the kernel ends (ncu: 377 MB of
+ * gaussian-vec4's 400 MB of writes), so a rung can come in a little under 1.00x. A device-resident
+ * case (VB_RESIDENT, or one that copies nothing in its samples) is held against its kernel floor on
+ * its kernel time; a case that moves its data against the larger of its copy and kernel floors on
+ * its end-to-end time. The ratio says how far a rung is from what the hardware can do: 1.00x is the
  * physical limit.
  */
 #ifndef VB_FLOOR_H
@@ -18,8 +21,7 @@
 
 /* The ceilings a floor is made of (0: not measured, that bound then unknown). */
 struct vb_floor_ceil {
-    double h2d_gbps, d2h_gbps;                   /* pinned copies, GB/s */
-    double h2d_pageable_gbps, d2h_pageable_gbps; /* pageable copies, GB/s */
+    double h2d_gbps, d2h_gbps; /* pinned copies, GB/s */
     double d2d_gbps;  /* device memory, bytes read plus written, GB/s: the faster of the D2D
                          copy and the streaming kernel */
     double launch_ns; /* one empty kernel, back to back */

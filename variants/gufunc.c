@@ -19,7 +19,7 @@
 
 #define X_SEED 0x6775 /* the input stream of x values */
 
-enum kind { ROW_SLICED, SCALAR_IN, COLUMN_SLICED, ROW_SLICED_SMEM, CPU };
+enum kind { ROW_SLICED, SCALAR_IN, COLUMN_SLICED, ROW_SLICED_SMEM, SMEM_PINNED, CPU };
 enum { AX_FUNC, AX_ROWS, AX_COLS };
 
 struct gufunc {
@@ -27,8 +27,9 @@ struct gufunc {
     int func, cols;
     long rows;
     size_t n;                  /* rows * cols */
-    float *h_x, *h_in, *h_out; /* pageable, as numpy arrays in the seed */
-    double *h_ref;             /* the cpu-reference variant's answer */
+    float *h_x, *h_in, *h_out; /* pageable, as numpy arrays in the seed (pinned: SMEM_PINNED) */
+    int pinned;
+    double *h_ref; /* the cpu-reference variant's answer */
     float *d_x, *d_buf;
     cudaStream_t s;
 };
@@ -62,9 +63,14 @@ static void teardown(void *state)
 {
     struct gufunc *g = state;
     if (!g) return;
-    free(g->h_x);
+    if (g->pinned) {
+        cudaFreeHost(g->h_x);
+        cudaFreeHost(g->h_out);
+    } else {
+        free(g->h_x);
+        free(g->h_out);
+    }
     free(g->h_in);
-    free(g->h_out);
     free(g->h_ref);
     cudaFree(g->d_x);
     cudaFree(g->d_buf);
@@ -88,7 +94,16 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
         if (!(g->h_ref = vb_host_alloc(g->n * sizeof(double), err))) goto fail;
         return 0;
     }
-    if (!(g->h_out = vb_host_alloc(g->n * sizeof(float), err))) goto fail;
+    if (kind == SMEM_PINNED) { /* beyond the seed: page-locked host arrays */
+        g->pinned = 1;
+        if (VB_CUDA(err, cudaMallocHost((void **)&g->h_out, g->n * sizeof(float))) ||
+            VB_CUDA(err, cudaMallocHost((void **)&g->h_x, (size_t)g->rows * sizeof(float))))
+            goto fail;
+    } else if (!(g->h_out = vb_host_alloc(g->n * sizeof(float), err)) ||
+               (kind != ROW_SLICED &&
+                !(g->h_x = vb_host_alloc((size_t)g->rows * sizeof(float), err)))) {
+        goto fail;
+    }
     if (kind == ROW_SLICED) {
         /* the seed's input array: zeros, with x in column 0 (powsum) or 1 and 1 in column 0 */
         if (!(g->h_in = vb_host_alloc(g->n * sizeof(float), err))) goto fail;
@@ -103,7 +118,6 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
             }
         }
     } else {
-        if (!(g->h_x = vb_host_alloc((size_t)g->rows * sizeof(float), err))) goto fail;
         for (r = 0; r < g->rows; r++)
             g->h_x[r] = (float)x_of(r);
         if (VB_CUDA(err, cudaMalloc((void **)&g->d_x, (size_t)g->rows * sizeof(float)))) goto fail;
@@ -165,7 +179,7 @@ static int run_scalar(void *state, struct vb_err *err)
     else if (g->kind == COLUMN_SLICED)
         launched =
             vb_launch_gufunc_column_sliced(g->func, g->d_x, g->d_buf, g->rows, g->cols, g->s);
-    else
+    else /* row-sliced-smem, and smem-pinned */
         launched =
             vb_launch_gufunc_row_sliced_smem(g->func, g->d_x, g->d_buf, g->rows, g->cols, g->s);
     if (vb_phase_wait(launched, g->s, err)) return -1;
@@ -286,6 +300,13 @@ static const struct vb_variant variants[] = {
      .summary = "row-major [rows][cols] staged in shared memory, written out coalesced",
      .flags = VB_GPU,
      .tag = ROW_SLICED_SMEM,
+     .run = run_scalar,
+     .traffic = traffic_scalar,
+     .problem = &gufunc_fn},
+    {.name = "smem-pinned",
+     .summary = "beyond the seed: row-sliced-smem's kernel with page-locked host arrays",
+     .flags = VB_GPU,
+     .tag = SMEM_PINNED,
      .run = run_scalar,
      .traffic = traffic_scalar,
      .problem = &gufunc_fn},
