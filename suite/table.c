@@ -101,6 +101,10 @@ void vb_table_gpu(FILE *out, const struct vb_gpu_env *g, const struct vb_ceiling
     if (!c) return;
     fprintf(out, "ceilings:");
     for (i = 0; i < VB_CEIL_COUNT; i++)
-        fprintf(out, " %s %.1f GB/s%s", c[i].name, c[i].gbps, i + 1 < VB_CEIL_COUNT ? "," : "");
+        if (c[i].bytes) /* a copy: its bandwidth */
+            fprintf(out, " %s %.1f GB/s%s", c[i].name, c[i].gbps, i + 1 < VB_CEIL_COUNT ? "," : "");
+        else /* the launch: its time */
+            fprintf(out, " %s %.2f us%s", c[i].name, c[i].median_ns / 1e3,
+                    i + 1 < VB_CEIL_COUNT ? "," : "");
     fprintf(out, " (%.0f MiB copies, median of %d)\n", (double)c[0].bytes / (1 << 20), c[0].reps);
 }
