@@ -1,6 +1,7 @@
 /*
  * ceilings: copy bandwidth measured with CUDA events around single cudaMemcpyAsync calls
- * on one stream (median of reps). Pageable copies go through the same call from malloc'd,
+ * on one stream (median of reps), and the same around the streaming kernel's copy and a batch
+ * of empty launches. Pageable copies go through the same call from malloc'd,
  * pre-touched memory, which is what a variant using pageable buffers gets.
  */
 #include "ceilings.h"
@@ -23,85 +24,58 @@ const char *vb_ceiling_name(enum vb_ceiling_id id)
     return id < VB_CEIL_COUNT ? names[id] : "?";
 }
 
-/* time_copy times reps copies of n bytes from src to dst; fills c. */
-static int time_copy(void *dst, const void *src, uint64_t n, enum cudaMemcpyKind kind, int reps,
-                     cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1, struct vb_ceiling *c,
-                     struct vb_err *err)
-{
-    double *ns = malloc((size_t)reps * sizeof *ns);
-    float ms;
-    int i;
-    if (!ns) return vb_err_set(err, VB_E_SYS, "out of memory");
-    for (i = -1; i < reps; i++) {
-        if (VB_CUDA(err, cudaEventRecord(e0, s)) ||
-            VB_CUDA(err, cudaMemcpyAsync(dst, src, (size_t)n, kind, s)) ||
-            VB_CUDA(err, cudaEventRecord(e1, s)) || VB_CUDA(err, cudaEventSynchronize(e1)) ||
-            VB_CUDA(err, cudaEventElapsedTime(&ms, e0, e1))) {
-            free(ns);
-            return -1;
-        }
-        if (i >= 0) ns[i] = (double)ms * 1e6;
-    }
-    c->bytes = n;
-    c->reps = reps;
-    c->median_ns = vb_stats_median(ns, (size_t)reps);
-    c->gbps = (double)n * (kind == cudaMemcpyDeviceToDevice ? 2.0 : 1.0) / c->median_ns;
-    free(ns);
-    return 0;
-}
-
-/* time_stream times reps streaming-kernel copies of n bytes (a multiple of 16) from src to
- * dst; c gets the median, counting bytes read plus written. */
-static int time_stream(void *dst, const void *src, uint64_t n, int reps, cudaStream_t s,
-                       cudaEvent_t e0, cudaEvent_t e1, struct vb_ceiling *c, struct vb_err *err)
-{
-    double *ns = malloc((size_t)reps * sizeof *ns);
-    float ms;
-    int i;
-    if (!ns) return vb_err_set(err, VB_E_SYS, "out of memory");
-    for (i = -1; i < reps; i++) {
-        if (VB_CUDA(err, cudaEventRecord(e0, s)) ||
-            VB_CUDA(err, vb_launch_probe_stream_copy(dst, src, (size_t)n / 16, s)) ||
-            VB_CUDA(err, cudaEventRecord(e1, s)) || VB_CUDA(err, cudaEventSynchronize(e1)) ||
-            VB_CUDA(err, cudaEventElapsedTime(&ms, e0, e1))) {
-            free(ns);
-            return -1;
-        }
-        if (i >= 0) ns[i] = (double)ms * 1e6;
-    }
-    c->bytes = n;
-    c->reps = reps;
-    c->median_ns = vb_stats_median(ns, (size_t)reps);
-    c->gbps = 2.0 * (double)n / c->median_ns;
-    free(ns);
-    return 0;
-}
-
-/* time_launch times reps batches of LAUNCHES empty kernels back to back on s; c gets one
- * launch's median time (the floor of a kernel too small for its bytes to matter). */
+/* One thing timed: a copy of n bytes of the given kind, the streaming kernel's copy of n bytes,
+ * or LAUNCHES empty kernels back to back. */
 #define LAUNCHES 200
-static int time_launch(int reps, cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1,
-                       struct vb_ceiling *c, struct vb_err *err)
+enum op { OP_COPY, OP_STREAM, OP_LAUNCH };
+struct timed {
+    enum op op;
+    void *dst;
+    const void *src;
+    uint64_t n;
+    enum cudaMemcpyKind kind;
+};
+
+/* issue queues one repetition of t on s. */
+static cudaError_t issue(const struct timed *t, cudaStream_t s)
 {
-    double *ns = malloc((size_t)reps * sizeof *ns);
+    cudaError_t rc = cudaSuccess;
+    int k;
+    if (t->op == OP_COPY) return cudaMemcpyAsync(t->dst, t->src, (size_t)t->n, t->kind, s);
+    if (t->op == OP_STREAM)
+        return vb_launch_probe_stream_copy(t->dst, t->src, (size_t)t->n / 16, s);
+    for (k = 0; k < LAUNCHES && rc == cudaSuccess; k++)
+        rc = vb_launch_probe_empty(s);
+    return rc;
+}
+
+/* time_op times reps repetitions of t (after one warm-up) between events on s; c gets the
+ * median time (of one launch, for the launches) and the bandwidth, counting bytes read plus
+ * written for a device-to-device copy (0 for the launches). 0 or -1 with err. */
+static int time_op(const struct timed *t, int reps, cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1,
+                   struct vb_ceiling *c, struct vb_err *err)
+{
+    double *ns = malloc((size_t)reps * sizeof *ns), per = t->op == OP_LAUNCH ? LAUNCHES : 1;
     float ms;
-    int i, k;
+    int i;
     if (!ns) return vb_err_set(err, VB_E_SYS, "out of memory");
     for (i = -1; i < reps; i++) {
-        int bad = VB_CUDA(err, cudaEventRecord(e0, s));
-        for (k = 0; k < LAUNCHES && !bad; k++)
-            bad = VB_CUDA(err, vb_launch_probe_empty(s));
-        if (bad || VB_CUDA(err, cudaEventRecord(e1, s)) || VB_CUDA(err, cudaEventSynchronize(e1)) ||
+        if (VB_CUDA(err, cudaEventRecord(e0, s)) || VB_CUDA(err, issue(t, s)) ||
+            VB_CUDA(err, cudaEventRecord(e1, s)) || VB_CUDA(err, cudaEventSynchronize(e1)) ||
             VB_CUDA(err, cudaEventElapsedTime(&ms, e0, e1))) {
             free(ns);
             return -1;
         }
-        if (i >= 0) ns[i] = (double)ms * 1e6 / LAUNCHES;
+        if (i >= 0) ns[i] = (double)ms * 1e6 / per;
     }
-    c->bytes = 0;
+    c->bytes = t->op == OP_LAUNCH ? 0 : t->n;
     c->reps = reps;
     c->median_ns = vb_stats_median(ns, (size_t)reps);
-    c->gbps = 0;
+    c->gbps = t->op == OP_LAUNCH
+                  ? 0
+                  : (double)t->n *
+                        (t->op == OP_STREAM || t->kind == cudaMemcpyDeviceToDevice ? 2 : 1) /
+                        c->median_ns;
     free(ns);
     return 0;
 }
@@ -134,19 +108,18 @@ int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_
     memset(pin, 0x5a, bytes);
     if (VB_CUDA(err, cudaMemset(d0, 0x3c, bytes)) || VB_CUDA(err, cudaMemset(d1, 0x3c, bytes)))
         goto out;
-    if (time_copy(d0, pin, bytes, cudaMemcpyHostToDevice, reps, s, e0, e1, &out[VB_CEIL_H2D_PINNED],
-                  err) ||
-        time_copy(pin, d0, bytes, cudaMemcpyDeviceToHost, reps, s, e0, e1, &out[VB_CEIL_D2H_PINNED],
-                  err) ||
-        time_copy(d0, page, bytes, cudaMemcpyHostToDevice, reps, s, e0, e1,
-                  &out[VB_CEIL_H2D_PAGEABLE], err) ||
-        time_copy(page, d0, bytes, cudaMemcpyDeviceToHost, reps, s, e0, e1,
-                  &out[VB_CEIL_D2H_PAGEABLE], err) ||
-        time_copy(d1, d0, bytes, cudaMemcpyDeviceToDevice, reps, s, e0, e1, &out[VB_CEIL_D2D],
-                  err) ||
-        time_stream(d1, d0, bytes & ~(uint64_t)15, reps, s, e0, e1, &out[VB_CEIL_DRAM], err) ||
-        time_launch(reps, s, e0, e1, &out[VB_CEIL_LAUNCH], err))
-        goto out;
+    {
+        const struct timed ops[VB_CEIL_COUNT] = {
+            [VB_CEIL_H2D_PINNED] = {OP_COPY, d0, pin, bytes, cudaMemcpyHostToDevice},
+            [VB_CEIL_D2H_PINNED] = {OP_COPY, pin, d0, bytes, cudaMemcpyDeviceToHost},
+            [VB_CEIL_H2D_PAGEABLE] = {OP_COPY, d0, page, bytes, cudaMemcpyHostToDevice},
+            [VB_CEIL_D2H_PAGEABLE] = {OP_COPY, page, d0, bytes, cudaMemcpyDeviceToHost},
+            [VB_CEIL_D2D] = {OP_COPY, d1, d0, bytes, cudaMemcpyDeviceToDevice},
+            [VB_CEIL_DRAM] = {OP_STREAM, d1, d0, bytes & ~(uint64_t)15, cudaMemcpyDeviceToDevice},
+            [VB_CEIL_LAUNCH] = {OP_LAUNCH, NULL, NULL, 0, cudaMemcpyDefault}};
+        for (i = 0; i < VB_CEIL_COUNT; i++)
+            if (time_op(&ops[i], reps, s, e0, e1, &out[i], err)) goto out;
+    }
     rc = 0;
 out:
     free(page);
