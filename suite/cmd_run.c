@@ -305,6 +305,7 @@ static int devices(const struct opts *o, int *first, int *last, char *nodev, siz
     }
     *first = o->device < 0 ? 0 : o->device;
     *last = o->device < 0 ? ndev - 1 : o->device;
+    if (*last >= MAX_DEVICES) *last = MAX_DEVICES - 1; /* the per-device tables' size */
     return 0;
 }
 
