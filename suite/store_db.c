@@ -407,6 +407,26 @@ int vb_store_read_rows(struct vb_store *s, sqlite3_stmt *st, size_t sz,
     return 0;
 }
 
+int vb_store_count_query(struct vb_store *s, const char *q, int64_t bind, int64_t *n,
+                         struct vb_err *err)
+{
+    sqlite3_stmt *st = vb_store_once(s, q, err);
+    int rc;
+    if (!st) return -1;
+    if (bind > 0 && sqlite3_bind_int64(st, 1, bind) != SQLITE_OK) {
+        vb_store_fail(s, err, "bind");
+        sqlite3_finalize(st);
+        return -1;
+    }
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *n = sqlite3_column_int64(st, 0);
+    else
+        vb_store_fail(s, err, q);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : -1;
+}
+
 int vb_store_first_id(struct vb_store *s, const char *q, int64_t *id, struct vb_err *err)
 {
     sqlite3_stmt *st = vb_store_stmt(s, q, err);

@@ -446,21 +446,6 @@ static int ro_uri(const char *path, char *buf, size_t n)
     return 0;
 }
 
-/* count_rows sets *n to the first column of q's first row. 0 or -1 with err. */
-static int count_rows(struct vb_store *s, const char *q, int *n, struct vb_err *err)
-{
-    sqlite3_stmt *st = vb_store_once(s, q, err);
-    int rc;
-    if (!st) return -1;
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        *n = sqlite3_column_int(st, 0);
-    else
-        vb_store_fail(s, err, q);
-    sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 0 : -1;
-}
-
 /* attach attaches the database at path, read-only, as src. 0 or -1 with err. */
 static int attach(struct vb_store *s, const char *path, struct vb_err *err)
 {
@@ -482,7 +467,8 @@ int vb_store_merge(struct vb_store *s, const char *path, int *added, int *replac
 {
     struct vb_store *in;
     struct plan *p = calloc(1, sizeof *p);
-    int k, nrep = 0, nnew = 0;
+    int64_t nrep = 0, nnew = 0;
+    int k;
     *added = 0;
     if (replaced) *replaced = 0;
     if (!p) return vb_err_set(err, VB_E_SYS, "out of memory");
@@ -513,14 +499,14 @@ int vb_store_merge(struct vb_store *s, const char *path, int *added, int *replac
         goto rollback;
     for (k = 0; k < p->norder; k++)
         if (copy_table(s, p, &p->t[p->order[k]], err)) goto rollback;
-    if (count_rows(s, "SELECT count(*) FROM temp.merge_replace", &nrep, err) ||
-        count_rows(s, "SELECT count(*) FROM temp.merge_runs", &nnew, err) ||
+    if (vb_store_count_query(s, "SELECT count(*) FROM temp.merge_replace", 0, &nrep, err) ||
+        vb_store_count_query(s, "SELECT count(*) FROM temp.merge_runs", 0, &nnew, err) ||
         vb_store_exec(s, "DROP TABLE temp.merge_runs", err) ||
         vb_store_exec(s, "DROP TABLE temp.merge_replace", err) || vb_store_commit(s, err))
         goto rollback;
     vb_store_forget_strings(s);
-    *added = nnew - nrep;
-    if (replaced) *replaced = nrep;
+    *added = (int)(nnew - nrep);
+    if (replaced) *replaced = (int)nrep;
     free(p);
     /* the merge is committed: a file left attached is closed with the store */
     sqlite3_exec(s->db, "DETACH DATABASE src", NULL, NULL, NULL);

@@ -249,19 +249,7 @@ int vb_store_count(struct vb_store *s, const char *table, int64_t case_id, int64
         return vb_err_set(err, VB_E_USAGE, "no table '%s' in the schema", table);
     snprintf(q, sizeof q, "SELECT count(*) FROM \"%s\"%s", name,
              case_id > 0 ? " WHERE case_id = ?" : "");
-    if (!(st = vb_store_once(s, q, err))) return -1;
-    if (case_id > 0 && sqlite3_bind_int64(st, 1, case_id) != SQLITE_OK) {
-        vb_store_fail(s, err, "bind");
-        sqlite3_finalize(st);
-        return -1;
-    }
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        *n = sqlite3_column_int64(st, 0);
-    else
-        vb_store_fail(s, err, q);
-    sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 0 : -1;
+    return vb_store_count_query(s, q, case_id, n, err);
 }
 
 int vb_store_run_status(struct vb_store *s, int64_t run_id, char *buf, size_t n, struct vb_err *err)
