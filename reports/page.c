@@ -139,42 +139,41 @@ void vb_page_list_end(struct page *p)
     p->in_list = 0;
 }
 
+/* cells writes one row of p->ncols cells: an HTML <tr attrs> of <tag> cells, a Markdown
+ * "| a | b |" line. */
+static void cells(struct page *p, const char *attrs, const char *tag, const char *const *text)
+{
+    int k;
+    fprintf(p->html, "<tr%s>", attrs);
+    fprintf(p->md, "|");
+    for (k = 0; k < p->ncols; k++) {
+        fprintf(p->html, "<%s>", tag);
+        fprintf(p->md, " ");
+        both(p, text[k]);
+        fprintf(p->html, "</%s>", tag);
+        fprintf(p->md, " |");
+    }
+    fprintf(p->html, "</tr>\n");
+    fprintf(p->md, "\n");
+}
+
 void vb_page_table(struct page *p, int ncols, const char *const *head, const char *align)
 {
     int k;
     assert(!p->ncols && !p->in_list && ncols > 0 && strlen(align) == (size_t)ncols);
     p->ncols = ncols;
-    fprintf(p->html, "<table><tr>");
+    fprintf(p->html, "<table>");
+    cells(p, "", "th", head);
     fprintf(p->md, "|");
-    for (k = 0; k < ncols; k++) {
-        fprintf(p->html, "<th>");
-        fprintf(p->md, " ");
-        both(p, head[k]);
-        fprintf(p->html, "</th>");
-        fprintf(p->md, " |");
-    }
-    fprintf(p->html, "</tr>\n");
-    fprintf(p->md, "\n|");
     for (k = 0; k < ncols; k++)
         fprintf(p->md, " %s |", align[k] == 'r' ? "---:" : "---");
     fprintf(p->md, "\n");
 }
 
-void vb_page_row(struct page *p, int bad, const char *const *cells)
+void vb_page_row(struct page *p, int bad, const char *const *text)
 {
-    int k;
     assert(p->ncols);
-    fprintf(p->html, "<tr%s>", bad ? " class=\"bad\"" : "");
-    fprintf(p->md, "|");
-    for (k = 0; k < p->ncols; k++) {
-        fprintf(p->html, "<td>");
-        fprintf(p->md, " ");
-        both(p, cells[k]);
-        fprintf(p->html, "</td>");
-        fprintf(p->md, " |");
-    }
-    fprintf(p->html, "</tr>\n");
-    fprintf(p->md, "\n");
+    cells(p, bad ? " class=\"bad\"" : "", "td", text);
 }
 
 void vb_page_table_end(struct page *p)
