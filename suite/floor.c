@@ -40,8 +40,24 @@ static void pageable(const struct vb_case_result *r, int *h2d, int *d2h)
     }
 }
 
+/* copy_bytes: what a sample must copy each way: the variant's declared traffic (the promise
+ * the gpu tests hold against CUPTI), else the median sample's records. The declaration is the
+ * one to trust: a record CUPTI stamps outside every sample's window would shrink the floor. */
+static void copy_bytes(const struct vb_case_result *r, uint64_t *h2d, uint64_t *d2h)
+{
+    struct vb_traffic t;
+    *h2d = r->h2d_bytes;
+    *d2h = r->d2h_bytes;
+    if (!r->variant->traffic) return;
+    memset(&t, 0, sizeof t);
+    r->variant->traffic(&r->point, &t);
+    *h2d = t.h2d_bytes;
+    *d2h = t.d2h_bytes;
+}
+
 void vb_floor_case(const struct vb_floor_ceil *c, struct vb_case_result *r)
 {
+    uint64_t in, out;
     const char *bound = "";
     double kernel, copies = 0, measured, h2d, d2h;
     int resident;
@@ -49,7 +65,8 @@ void vb_floor_case(const struct vb_floor_ceil *c, struct vb_case_result *r)
     r->floor_bound[0] = r->floor_of[0] = '\0';
     if (!c || !(r->variant->flags & VB_GPU) || r->status != VB_STATUS_OK || !r->have_records)
         return;
-    resident = (r->variant->flags & VB_RESIDENT) || (!r->h2d_bytes && !r->d2h_bytes);
+    copy_bytes(r, &in, &out);
+    resident = (r->variant->flags & VB_RESIDENT) || (!in && !out);
     kernel = kernel_floor_ns(c, r, !resident, &bound);
     if (!resident) {
         /* the physical limit is the pinned rate: pageable memory is the rung's choice, and
@@ -57,9 +74,8 @@ void vb_floor_case(const struct vb_floor_ceil *c, struct vb_case_result *r)
          * the 256 MiB pageable ceiling by up to 22%), so it is no floor */
         h2d = c->h2d_gbps;
         d2h = c->d2h_gbps;
-        if ((r->h2d_bytes && !(h2d > 0)) || (r->d2h_bytes && !(d2h > 0))) return;
-        copies = (r->h2d_bytes ? (double)r->h2d_bytes / h2d : 0) +
-                 (r->d2h_bytes ? (double)r->d2h_bytes / d2h : 0);
+        if ((in && !(h2d > 0)) || (out && !(d2h > 0))) return;
+        copies = (in ? (double)in / h2d : 0) + (out ? (double)out / d2h : 0);
         if (isnan(kernel) || copies >= kernel) {
             kernel = copies;
             bound = "pcie";
@@ -85,15 +101,17 @@ char *vb_floor_line(const struct vb_floor_ceil *c, const struct vb_case_result *
                  vb_fmt_bytes(r->variant->problem->kernel_bytes(&r->point), b, sizeof b),
                  c->d2d_gbps, r->floor_of, r->floor_ratio);
     else if (!strcmp(r->floor_bound, "pcie")) {
+        uint64_t in, out;
         int ph, pd;
         pageable(r, &ph, &pd);
+        copy_bytes(r, &in, &out);
         snprintf(buf, n,
                  "floor %s ms (pcie: %s B in at %.1f GB/s %s, %s B out at %.1f GB/s %s): %s "
                  "%.2fx floor",
-                 ms, vb_fmt_bytes(r->h2d_bytes, b, sizeof b), c->h2d_gbps,
-                 ph ? "pinned; its copies pageable" : "pinned",
-                 vb_fmt_bytes(r->d2h_bytes, b2, sizeof b2), c->d2h_gbps,
-                 pd ? "pinned; its copies pageable" : "pinned", r->floor_of, r->floor_ratio);
+                 ms, vb_fmt_bytes(in, b, sizeof b), c->h2d_gbps,
+                 ph ? "pinned; its copies pageable" : "pinned", vb_fmt_bytes(out, b2, sizeof b2),
+                 c->d2h_gbps, pd ? "pinned; its copies pageable" : "pinned", r->floor_of,
+                 r->floor_ratio);
     } else
         snprintf(buf, n, "floor %s ms (launch: %d kernel%s at %.2f us): %s %.2fx floor", ms,
                  r->kernel_count, r->kernel_count == 1 ? "" : "s", c->launch_ns / 1e3, r->floor_of,

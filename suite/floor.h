@@ -1,6 +1,7 @@
 /*
  * floor: the least time a GPU case can take on this device, from the bytes it must move and
- * the ceilings the run measured (ceilings.h): its PCIe copies one after the other (a pass whose
+ * the ceilings the run measured (ceilings.h): its PCIe copies (the variant's declared traffic)
+ * one after the other (a pass whose
  * output needs its input) at the measured pinned rates (pageable memory is a rung's choice,
  * shown by its ratio), and its problem's kernel bytes (read plus written,
  * problem->kernel_bytes) at the faster of the measured D2D copy and streaming-kernel rates, or,

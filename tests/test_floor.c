@@ -12,12 +12,22 @@ static uint64_t bytes_1e9(const struct vb_point *p)
     return p->v[0] ? 1000000000ull : 0;
 }
 
+/* 100 MB in, 40 MB out a sample */
+static void traffic_140(const struct vb_point *p, struct vb_traffic *t)
+{
+    t->h2d_bytes = 100000000;
+    t->d2h_bytes = 40000000;
+    t->h2d_count = t->d2h_count = 1;
+}
+
 int test_floor_bounds(const char *arg)
 {
     static const struct vb_problem pb = {.name = "p", .kernel_bytes = bytes_1e9};
     struct vb_variant resident = {.name = "r", .flags = VB_GPU | VB_RESIDENT, .problem = &pb};
     struct vb_variant moving = {.name = "m", .flags = VB_GPU, .problem = &pb};
     struct vb_variant cpu = {.name = "c", .flags = VB_REFERENCE, .problem = &pb};
+    struct vb_variant declared = {
+        .name = "d", .flags = VB_GPU, .traffic = traffic_140, .problem = &pb};
     const struct vb_floor_ceil c = {
         .h2d_gbps = 50, .d2h_gbps = 40, .d2d_gbps = 2000, .launch_ns = 2000};
     struct vb_copy_rec in = {.copy_kind = 1, .src_kind = 1, .dst_kind = 3}; /* pageable H2D */
@@ -58,6 +68,14 @@ int test_floor_bounds(const char *arg)
                     "at 50.0 GB/s pinned; its copies pageable");
     r.activity.copies = NULL;
     r.activity.ncopies = 0;
+    /* a declared traffic is the one trusted: a copy record stamped outside every sample (one
+     * H2D of 200 B where 100 MB were declared) does not shrink the floor */
+    r.variant = &declared;
+    r.h2d_bytes = 200;
+    vb_floor_case(&c, &r);
+    ASSERT(fabs(r.floor_ns - 3000000) < 1e-3);
+    ASSERT_CONTAINS(vb_floor_line(&c, &r, line, sizeof line), "100,000,000 B in");
+    r.h2d_bytes = 100000000;
     /* a tiny kernel: three launches at 2 us outweigh no bytes in an end-to-end time; against
      * a kernel time there is no launch floor, and no bytes: no floor */
     r.variant = &resident;
