@@ -19,6 +19,7 @@
 #include "env.h"
 #include "floor.h"
 #include "gpu.h"
+#include "hostmem.h"
 #include "opt.h"
 #include "phase.h"
 #include "progress.h"
@@ -240,6 +241,8 @@ static void options_line(const struct opts *o, char *buf, size_t n)
                              o->sampling.precision, o->sampling.min_samples, o->sampling.budget_s,
                              o->sampling.cpu_budget_s, o->sampling.max_samples,
                              o->sampling.cold ? "cold" : "warm", o->sampling.keep_records);
+    if (vb_pinned_pageable() && used < n) /* the test switch: this run is not a measurement */
+        used += (size_t)snprintf(buf + used, n - used, " test:VARBENCH_TEST_PAGEABLE=1");
     for (i = 0; i < o->axes.n && used < n; i++) {
         used += (size_t)snprintf(buf + used, n - used, " axis:%s=", o->axes.o[i].name);
         for (k = 0; k < o->axes.o[i].n && used < n; k++)
@@ -377,6 +380,9 @@ int vb_cmd_run(int argc, char **argv)
     if (vb_store_open(o.db, &st, &err)) return vb_report_error("run", &err);
     ctx.st = st;
     options_line(&o, optline, sizeof optline);
+    if (vb_pinned_pageable())
+        fprintf(stderr, "varbench run: VARBENCH_TEST_PAGEABLE=1: the pinned rungs' host buffers "
+                        "are pageable in this run (a test of the gates, not a measurement)\n");
     info.kind = "suite";
     info.command_line = vb_command_line;
     info.cwd = getcwd(cwd, sizeof cwd) ? cwd : NULL;

@@ -13,6 +13,7 @@
 
 #include "calx.h"
 #include "calx_math.h"
+#include "hostmem.h"
 #include "data.h"
 #include "phase.h"
 #include "registry.h"
@@ -80,9 +81,9 @@ static void teardown(void *state)
     struct calx *c = state;
     if (!c) return;
     if (c->pinned) {
-        cudaFreeHost(c->h_a);
-        cudaFreeHost(c->h_z);
-        cudaFreeHost(c->h_x);
+        vb_pinned_free(c->h_a);
+        vb_pinned_free(c->h_z);
+        vb_pinned_free(c->h_x);
     } else {
         free(c->h_a);
         free(c->h_z);
@@ -111,9 +112,9 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
     c->nz = (size_t)c->m + 2 * (size_t)c->S + 2;
     if (kind == TILED) { /* beyond the seed: page-locked host arrays, copied at PCIe's rate */
         c->pinned = 1;
-        if (VB_CUDA(err, cudaMallocHost((void **)&c->h_a, sizeof *c->h_a * c->na)) ||
-            VB_CUDA(err, cudaMallocHost((void **)&c->h_z, sizeof *c->h_z * c->nz)) ||
-            VB_CUDA(err, cudaMallocHost((void **)&c->h_x, sizeof *c->h_x * (size_t)c->m)))
+        if (vb_pinned_alloc((void **)&c->h_a, sizeof *c->h_a * c->na, err) ||
+            vb_pinned_alloc((void **)&c->h_z, sizeof *c->h_z * c->nz, err) ||
+            vb_pinned_alloc((void **)&c->h_x, sizeof *c->h_x * (size_t)c->m, err))
             goto fail;
     } else {
         c->h_a = malloc(sizeof *c->h_a * c->na);

@@ -14,6 +14,7 @@
 #include "data.h"
 #include "gufunc.h"
 #include "gufunc_math.h"
+#include "hostmem.h"
 #include "phase.h"
 #include "registry.h"
 
@@ -64,8 +65,8 @@ static void teardown(void *state)
     struct gufunc *g = state;
     if (!g) return;
     if (g->pinned) {
-        cudaFreeHost(g->h_x);
-        cudaFreeHost(g->h_out);
+        vb_pinned_free(g->h_x);
+        vb_pinned_free(g->h_out);
     } else {
         free(g->h_x);
         free(g->h_out);
@@ -96,8 +97,8 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
     }
     if (kind == SMEM_PINNED) { /* beyond the seed: page-locked host arrays */
         g->pinned = 1;
-        if (VB_CUDA(err, cudaMallocHost((void **)&g->h_out, g->n * sizeof(float))) ||
-            VB_CUDA(err, cudaMallocHost((void **)&g->h_x, (size_t)g->rows * sizeof(float))))
+        if (vb_pinned_alloc((void **)&g->h_out, g->n * sizeof(float), err) ||
+            vb_pinned_alloc((void **)&g->h_x, (size_t)g->rows * sizeof(float), err))
             goto fail;
     } else if (!(g->h_out = vb_host_alloc(g->n * sizeof(float), err)) ||
                (kind != ROW_SLICED &&

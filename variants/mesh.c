@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hostmem.h"
 #include "mesh.h"
 #include "mesh_math.h"
 #include "phase.h"
@@ -62,7 +63,7 @@ static void teardown(void *state)
     free(m->h_lon2);
     free(m->h_a);
     if (m->kind == PINNED || m->kind == OVERLAP)
-        cudaFreeHost(m->h_out);
+        vb_pinned_free(m->h_out);
     else
         free(m->h_out);
     cudaFree(m->d_lat1);
@@ -97,7 +98,7 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
     bytes = m->n * sizeof(double);
     *state = m;
     if (kind == PINNED || kind == OVERLAP) {
-        if (VB_CUDA(err, cudaMallocHost((void **)&m->h_out, bytes))) goto fail;
+        if (vb_pinned_alloc((void **)&m->h_out, bytes, err)) goto fail;
         memset(m->h_out, 0xff, bytes);
     } else if (host_alloc(&m->h_out, m->n, err)) {
         goto fail;

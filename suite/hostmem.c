@@ -1,0 +1,34 @@
+/* hostmem: pinned host buffers, pageable under VARBENCH_TEST_PAGEABLE=1 (see hostmem.h). */
+#include "hostmem.h"
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+int vb_pinned_pageable(void)
+{
+    static int mode = -1; /* read once: an allocation and its free agree */
+    if (mode < 0) {
+        const char *v = getenv("VARBENCH_TEST_PAGEABLE");
+        mode = v && !strcmp(v, "1");
+    }
+    return mode;
+}
+
+int vb_pinned_alloc(void **p, size_t bytes, struct vb_err *err)
+{
+    *p = NULL;
+    if (!vb_pinned_pageable()) return VB_CUDA(err, cudaMallocHost(p, bytes));
+    if (!(*p = malloc(bytes ? bytes : 1)))
+        return vb_err_set(err, VB_E_SYS, "out of memory (%zu bytes of host memory)", bytes);
+    return 0;
+}
+
+void vb_pinned_free(void *p)
+{
+    if (!p) return;
+    if (vb_pinned_pageable())
+        free(p);
+    else
+        cudaFreeHost(p);
+}
