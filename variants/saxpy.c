@@ -92,7 +92,10 @@ static void teardown(void *state)
         if (s->dy) s->drv->MemFree(s->dy);
         if (s->dout) s->drv->MemFree(s->dout);
         if (s->cs) s->drv->StreamDestroy(s->cs);
-        if (s->mod) s->drv->ModuleUnload(s->mod);
+        /* s->mod stays loaded until the context goes at exit: unloading a module whose kernel
+         * CUPTI's range profiler profiled crashed the next profiled launch inside CUPTI (H100,
+         * CUDA 13.0, driver 580: a default run, saxpy then ufunc, segfaulted in 3 of 3 tries
+         * and in none of 3 without the unload). A case leaks one small module. */
     }
     free(s);
 }
