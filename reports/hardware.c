@@ -1,23 +1,37 @@
 /*
- * hardware: what the report says across its runs. The hardware comparison sets the GPU cases
- * that every selected suite run holds (same variant, same point, correct on each) side by side,
- * in ms and as a fraction of each device's own transfer floor (its bytes at the device's
- * measured pinned bandwidth). The metrics section shows the hardware metric the store keeps
- * per case, the global store efficiency of its metrics pass, or says that none is stored and,
- * when a case says so, why.
+ * hardware: what the report says across its runs. The hardware comparison sets each suite run
+ * against the first (two GPU models: the H200 against the H100): per case correct in both, the
+ * measured ratio of its times beside the ratio its bound predicts (the ratio of its floors,
+ * each from its own device's measured ceilings), grouped by bound (PCIe, HBM, launch, CPU) and
+ * sorted, so a case 1.4x faster because it is HBM-bound reads apart from one unchanged because
+ * it is PCIe-bound. The metrics section shows the hardware metric the store keeps per case, the
+ * global store efficiency of its metrics pass, or says that none is stored and why.
  */
 #include <stdlib.h>
 
 #include "report_int.h"
 #include "table.h"
 
-/* floor_ms: the transfer floor of case r on device rd: its bytes at pinned bandwidth, or NaN
- * without those ceilings or without copy records. */
-static double floor_ms(const struct vb_case_row *r, const struct run_data *rd)
+/* The bounds a case can sit on, in the order the comparison groups them. */
+static const char *const bound_key[] = {"pcie", "dram", "launch", "cpu", ""};
+static const char *const bound_label[] = {"PCIe (pinned copies)", "HBM (DRAM)", "launch/latency",
+                                          "CPU (host)", "unknown"};
+#define NBOUNDS 5
+
+/* bound_of: the index of the bound case r sits on (its floor's; a CPU-only case the CPU). */
+static int bound_of(const struct vb_case_row *r)
 {
-    double h = rd->gbps[VB_CEIL_H2D_PINNED], d = rd->gbps[VB_CEIL_D2H_PINNED];
-    if (h <= 0 || d <= 0 || !r->have_records) return NAN;
-    return ((double)r->h2d_bytes / h + (double)r->d2h_bytes / d) / 1e6;
+    int k;
+    if (!r->needs_gpu) return 3;
+    for (k = 0; k < 3 && strcmp(r->floor_bound, bound_key[k]); k++) {
+    }
+    return k < 3 ? k : 4;
+}
+
+/* timed: the time a case is compared on: its kernel when its floor is the kernel's, else e2e. */
+static double timed(const struct vb_case_row *r)
+{
+    return !strcmp(r->floor_of, "kernel") ? r->kernel_median_ns : r->e2e_median_ns;
 }
 
 /* twin: the correct case of run rd with a's variant and point, or NULL. */
@@ -32,69 +46,141 @@ static const struct vb_case_row *twin(const struct run_data *rd, const struct vb
     return m;
 }
 
-int vb_hardware_compare(struct ctx *c, const struct run_data *rd, int nr)
+/* One compared case: the base's, the candidate's, its bound, the ratios (candidate / base). */
+struct pair {
+    const struct vb_case_row *b, *c;
+    int bound;
+    double measured, predicted;
+};
+
+static int by_bound_then_ratio(const void *x, const void *y)
 {
-    enum { MAXC = 3 + 2 * VB_REPORT_MAX_RUNS };
-    const struct vb_case_row **m = calloc((size_t)rd[0].n * (size_t)nr + 1, sizeof *m), **mi;
-    const char *head[MAXC], *row[MAXC];
-    char gpu[VB_REPORT_MAX_RUNS][300], cell[MAXC][64], align[MAXC + 1];
-    int i, k, ncol = 3 + 2 * nr, nrows = 0, rc;
-    if (!m) return vb_err_set(c->err, VB_E_SYS, "out of memory");
-    for (i = 0; i < rd[0].n; i++) { /* the rows: m[row * nr + k] is its case on device k */
-        mi = m + (size_t)nrows * (size_t)nr;
-        mi[0] = &rd[0].cases[i];
-        if (!mi[0]->needs_gpu || !is_ok(mi[0])) continue;
-        for (k = 1; k < nr && (mi[k] = twin(&rd[k], mi[0])); k++) {
-        }
-        if (k == nr) nrows++; /* on every device */
+    const struct pair *a = x, *b = y;
+    if (a->bound != b->bound) return a->bound - b->bound;
+    return (a->measured > b->measured) - (a->measured < b->measured);
+}
+
+/* chart: the measured ratios as horizontal bars, grouped by bound, the predicted ones as
+ * marks; a row per case, so 90 cases stay readable. */
+static int chart(struct ctx *c, const struct run_data *base, const struct run_data *cand,
+                 const struct pair *p, int n)
+{
+    char id[16], lab[300], ax[256], title[700], body[3000];
+    size_t len = 0;
+    FILE *f;
+    int i, y = 0;
+    if (c->no_plots || !n) return 0;
+    if (!(f = vb_plot_data(c, id, sizeof id))) return -1;
+    for (i = 0; i < n; i++) { /* rows: y measured predicted bound "label"; a gap between bounds */
+        if (i && p[i].bound != p[i - 1].bound) y++;
+        vb_plot_safe(p[i].b->variant, lab, sizeof lab);
+        vb_plot_safe(p[i].b->axes, ax, sizeof ax);
+        fprintf(f, "%d %.6g %.6g %d \"%s %s\"\n", -y, p[i].measured,
+                isfinite(p[i].predicted) ? p[i].predicted : -1, p[i].bound + 1, lab, ax);
+        y++;
     }
-    vb_page_heading(&c->page, 2, "Hardware comparison");
-    if (!nrows) {
-        vb_page_para(&c->page, NULL,
-                     "No GPU case is correct on all %d devices: nothing to "
-                     "compare.",
-                     nr);
-        free(m);
+    if (vb_plot_data_end(c, f, id)) return -1;
+    vb_plot_append(body, sizeof body, &len,
+                   "set datafile missing 'NaN'\nset logscale x 2\nset format x '%%gx'\n"
+                   "set xlabel 'time on the candidate / time on the base (under 1: faster)'\n"
+                   "set yrange [%d.7:0.7]\nset ytics font ',8'\nset grid xtics noytics\n"
+                   "set key below\nset style fill solid 0.8 noborder\nset lmargin 44\n"
+                   "set arrow from 1, graph 0 to 1, graph 1 nohead lc rgb 'black'\n"
+                   "plot '%s.dat' using (sqrt($2)):1:($2<1?$2:1):($2<1?1:$2):($1-0.38):($1+0.38):4:"
+                   "ytic(5) with boxxyerror lc variable notitle, '' using ($3 > 0 ? $3 : 1/0):1 "
+                   "with points pt 7 "
+                   "ps 0.7 lc rgb 'black' title 'predicted by the measured ceilings'",
+                   -y, id);
+    /* the colours by bound, as keys only */
+    for (i = 0; i < NBOUNDS - 1; i++)
+        vb_plot_append(body, sizeof body, &len, ", NaN with boxes lc %d title '%s'", i + 1,
+                       bound_label[i]);
+    vb_plot_append(body, sizeof body, &len, "\n");
+    snprintf(title, sizeof title, "%s against %s: measured and predicted ratio per case, by bound",
+             cand->run.gpu, base->run.gpu);
+    return vb_plot_render(c, id, "hardware", title, 960, 300 + 16 * y, body, len, sizeof body);
+}
+
+/* pairs_of fills p with the cases of base that cand holds correct too; returns how many. */
+static int pairs_of(const struct run_data *base, const struct run_data *cand, struct pair *p)
+{
+    int i, n = 0;
+    for (i = 0; i < base->n; i++) {
+        const struct vb_case_row *b = &base->cases[i], *m;
+        if (!is_ok(b) || !(m = twin(cand, b)) || !(timed(b) > 0) || !(timed(m) > 0)) continue;
+        p[n].b = b;
+        p[n].c = m;
+        p[n].bound = bound_of(b);
+        p[n].measured = timed(m) / timed(b);
+        p[n].predicted =
+            b->needs_gpu && b->floor_ms > 0 && m->floor_ms > 0 && !strcmp(b->floor_of, m->floor_of)
+                ? m->floor_ms / b->floor_ms
+                : NAN;
+        n++;
+    }
+    qsort(p, (size_t)n, sizeof *p, by_bound_then_ratio);
+    return n;
+}
+
+/* one_pair: the table and chart of cand against base. */
+static int one_pair(struct ctx *c, const struct run_data *base, const struct run_data *cand)
+{
+    static const char *const head[] = {"variant",        "axes",
+                                       "bound",          "base ms",
+                                       "candidate ms",   "predicted ratio",
+                                       "measured ratio", "measured / predicted"};
+    struct pair *p = calloc((size_t)base->n + 1, sizeof *p);
+    char cell[8][64];
+    const char *row[8];
+    int i, k, n;
+    if (!p) return vb_err_set(c->err, VB_E_SYS, "out of memory");
+    n = pairs_of(base, cand, p);
+    vb_page_heading(&c->page, "%s (run %lld) against %s (run %lld)", cand->run.gpu,
+                    (long long)cand->run.id, base->run.gpu, (long long)base->run.id);
+    if (!n) {
+        vb_page_para(&c->page, NULL, "No case is correct in both runs: nothing to compare.");
+        free(p);
         return 0;
     }
-    head[0] = "variant";
-    head[1] = "axes";
-    for (k = 0; k < nr; k++) {
-        snprintf(gpu[k], sizeof gpu[k], "%s ms", rd[k].run.gpu);
-        head[2 + 2 * k] = gpu[k];
-        head[3 + 2 * k] = "% of its floor";
-    }
-    head[ncol - 1] = "ratio to the first";
-    memset(align, 'r', (size_t)ncol);
-    align[0] = align[1] = 'l';
-    align[ncol] = '\0';
-    for (k = 2; k < ncol; k++)
+    for (k = 0; k < 8; k++)
         row[k] = cell[k];
-    vb_page_table(&c->page, ncol, head, align);
-    for (i = 0; i < nrows; i++) {
-        mi = m + (size_t)i * (size_t)nr;
-        row[0] = mi[0]->variant;
-        row[1] = mi[0]->axes;
-        for (k = 0; k < nr; k++) {
-            double fl = floor_ms(mi[k], &rd[k]);
-            vb_fmt_ms(mi[k]->e2e_median_ns, cell[2 + 2 * k], sizeof cell[0]);
-            if (isfinite(fl) && fl > 0)
-                snprintf(cell[3 + 2 * k], sizeof cell[0], "%.0f%%",
-                         100 * fl / ms(mi[k]->e2e_median_ns));
-            else
-                snprintf(cell[3 + 2 * k], sizeof cell[0], "-");
+    vb_page_table(&c->page, 8, head, "lllrrrrr");
+    for (i = 0; i < n; i++) {
+        row[0] = p[i].b->variant;
+        row[1] = p[i].b->axes;
+        row[2] = bound_label[p[i].bound];
+        vb_fmt_ms(timed(p[i].b), cell[3], sizeof cell[3]);
+        vb_fmt_ms(timed(p[i].c), cell[4], sizeof cell[4]);
+        if (isfinite(p[i].predicted)) {
+            snprintf(cell[5], sizeof cell[5], "%.2f", p[i].predicted);
+            snprintf(cell[7], sizeof cell[7], "%.2f", p[i].measured / p[i].predicted);
+        } else {
+            snprintf(cell[5], sizeof cell[5], "-");
+            snprintf(cell[7], sizeof cell[7], "-");
         }
-        snprintf(cell[ncol - 1], sizeof cell[0], "%.2f",
-                 mi[nr - 1]->e2e_median_ns / mi[0]->e2e_median_ns);
+        snprintf(cell[6], sizeof cell[6], "%.2f", p[i].measured);
         vb_page_row(&c->page, 0, row);
     }
     vb_page_table_end(&c->page);
+    k = chart(c, base, cand, p, n);
+    free(p);
+    return k;
+}
+
+int vb_hardware_compare(struct ctx *c, const struct run_data *rd, int nr)
+{
+    int k;
+    vb_page_section(&c->page, "hardware", "Hardware comparison");
     vb_page_para(&c->page, NULL,
-                 "%% of its floor: the case's bytes at the device's own measured pinned H2D/D2H "
-                 "bandwidth, over its end-to-end time (100%% = at the floor).");
-    rc = vb_plot_hardware(c, rd, nr, m, nrows);
-    free(m);
-    return rc;
+                 "Each case correct in both runs, timed on its kernel when its floor is the "
+                 "kernel's, else end to end. Ratio: candidate over base (0.71 = 1.4x faster). "
+                 "Predicted: the ratio of the case's floors on the two devices, from each "
+                 "device's measured ceilings for the bound the case sits on (PCIe: pinned "
+                 "copies; HBM: DRAM streaming; launch: an empty launch); CPU cases have none. "
+                 "Measured / predicted near 1: the case moved as its bound did.");
+    for (k = 1; k < nr; k++)
+        if (one_pair(c, &rd[0], &rd[k])) return -1;
+    return 0;
 }
 
 /* no_metric says that none of the cases of rd[0..nr) has a stored metric, and the first reason
@@ -137,7 +223,7 @@ void vb_hardware_metrics(struct ctx *c, const struct run_data *rd, int nr)
             /* as `run` shows it: a value of a metrics pass that ended well */
             if (!isfinite(r->gst_efficiency) || strcmp(r->metrics_status, "ok")) continue;
             if (!shown++) {
-                vb_page_heading(&c->page, 2, "Hardware metrics");
+                vb_page_section(&c->page, "metrics", "Hardware metrics");
                 vb_page_para(&c->page, NULL,
                              "Global store efficiency from each case's metrics pass (nvprof's "
                              "gst_efficiency: bytes requested per 32-byte sector stored), for "

@@ -15,21 +15,17 @@
 
 extern char **environ;
 
-/* safe copies s into out keeping only characters that need no quoting in gnuplot strings. */
-static void safe(const char *s, char *out, size_t n)
+void vb_plot_safe(const char *s, char *out, size_t n)
 {
     static const char ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                             "_.,=:/+- ()";
+                             "_.,=:/+- ()|";
     size_t k = 0;
     for (; *s && k + 1 < n; s++)
         out[k++] = strchr(ok, *s) ? *s : '_';
     out[k] = '\0';
 }
 
-/* append formats onto buf[*len..cap), never past its end (the text is cut instead). */
-static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
+void vb_plot_append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
 {
     va_list ap;
     int k;
@@ -55,9 +51,7 @@ static int run_gnuplot(struct ctx *c, const char *script)
     return 0;
 }
 
-/* data names the next figure (id: "figNN") and opens its .dat file; the FILE, or NULL with
- * c->err. */
-static FILE *data(struct ctx *c, char *id, size_t n)
+FILE *vb_plot_data(struct ctx *c, char *id, size_t n)
 {
     char path[1200];
     FILE *f;
@@ -68,18 +62,15 @@ static FILE *data(struct ctx *c, char *id, size_t n)
     return f;
 }
 
-/* data_end closes a figure's .dat file, checking its writes; 0, or -1 with c->err. */
-static int data_end(struct ctx *c, FILE *f, const char *id)
+int vb_plot_data_end(struct ctx *c, FILE *f, const char *id)
 {
     int bad = ferror(f);
     bad |= fclose(f);
     return bad ? vb_err_set(c->err, VB_E_SYS, "cannot write '%s/%s.dat'", c->dir, id) : 0;
 }
 
-/* render writes id.gp (the common header, then body), runs gnuplot and embeds the figure;
- * 0, or -1 with c->err (a body cut at its buffer's end is refused, never drawn). */
-static int render(struct ctx *c, const char *id, const char *title, const char *body, size_t len,
-                  size_t cap)
+int vb_plot_render(struct ctx *c, const char *id, const char *kind, const char *title, int w, int h,
+                   const char *body, size_t len, size_t cap)
 {
     char path[1200], t[300];
     FILE *f;
@@ -88,44 +79,28 @@ static int render(struct ctx *c, const char *id, const char *title, const char *
     snprintf(path, sizeof path, "%s/%s.gp", c->dir, id);
     if (!(f = fopen(path, "w")))
         return vb_err_set(c->err, VB_E_SYS, "cannot write '%s': %s", path, strerror(errno));
-    safe(title, t, sizeof t);
+    vb_plot_safe(title, t, sizeof t);
     fprintf(f,
-            "set terminal svg size 960,440 dynamic noenhanced font 'sans,11' background rgb "
+            "set terminal svg size %d,%d dynamic noenhanced font 'sans,11' background rgb "
             "'white'\nset output '%s/%s.svg'\nset title '%s'\nset grid ytics\n"
             "set key outside right top\ncd '%s'\n%s",
-            c->dir, id, t, c->dir, body);
+            w, h, c->dir, id, t, c->dir, body);
     bad = ferror(f);
     bad |= fclose(f);
     if (bad) return vb_err_set(c->err, VB_E_SYS, "cannot write '%s'", path);
     if (run_gnuplot(c, path)) return -1;
-    vb_page_figure(&c->page, id, title);
+    vb_page_figure(&c->page, id, kind, title);
     return 0;
 }
 
-int vb_plot_breakdown(struct ctx *c, const char *title, struct vb_case_row *const *cs, int n)
+int vb_plot_sweep_floors(const struct run_data *rd, const struct sweep_pt *pts, int n)
 {
-    char id[16], lab[200], body[1400];
-    size_t len = 0;
-    FILE *f;
     int i;
-    if (c->no_plots) return 0;
-    if (!(f = data(c, id, sizeof id))) return -1;
-    for (i = 0; i < n; i++) {
-        const struct vb_case_row *r = cs[i];
-        safe(r->name, lab, sizeof lab);
-        fprintf(f, "\"%s%s\" %.6f %.6f %.6f %.6f\n", lab, is_ok(r) ? "" : " (WRONG)",
-                ms(r->h2d_median_ns), ms(r->kernel_median_ns), ms(r->d2h_median_ns), other_ms(r));
-    }
-    if (data_end(c, f, id)) return -1;
-    append(body, sizeof body, &len,
-           "set style data histograms\nset style histogram rowstacked\n"
-           "set style fill solid 0.85 border -1\nset boxwidth 0.7\nset ylabel 'ms (medians)'\n"
-           "set yrange [0:*]\nset xtics rotate by -20\n"
-           "plot '%s.dat' using 2:xtic(1) title 'H2D' lc rgb '#4e79a7', '' using 3 title "
-           "'kernel' lc rgb '#e15759', '' using 4 title 'D2H' lc rgb '#f28e2b', '' using 5 "
-           "title 'host and other' lc rgb '#bab0ac'\n",
-           id);
-    return render(c, id, title, body, len, sizeof body);
+    if (!rd->run.gpu[0] || rd->gbps[VB_CEIL_D2H_PINNED] <= 0 || rd->gbps[VB_CEIL_D2D] <= 0)
+        return 0;
+    for (i = 0; i < n; i++)
+        if (pts[i].r->needs_gpu && pts[i].r->d2h_bytes) return 1;
+    return 0;
 }
 
 int vb_plot_sweep(struct ctx *c, const struct run_data *rd, const char *title, const char *axis,
@@ -137,7 +112,7 @@ int vb_plot_sweep(struct ctx *c, const struct run_data *rd, const char *title, c
     FILE *f;
     int i, k;
     if (c->no_plots) return 0;
-    if (!(f = data(c, id, sizeof id))) return -1;
+    if (!(f = vb_plot_data(c, id, sizeof id))) return -1;
     for (k = 0; k < nv; k++) { /* one block per variant, rows: value e2e_ms */
         for (i = 0; i < n; i++)
             if (is_ok(pts[i].r) && !strcmp(pts[i].r->name, names[k]))
@@ -145,62 +120,105 @@ int vb_plot_sweep(struct ctx *c, const struct run_data *rd, const char *title, c
         fprintf(f, "\n\n");
     }
     /* then the floors, from the output each GPU case copies back at its value */
-    for (i = 0; i < n && d2h > 0 && hbm > 0; i++)
+    for (i = 0; i < n && vb_plot_sweep_floors(rd, pts, n); i++)
         if (pts[i].r->needs_gpu && pts[i].r->d2h_bytes)
             fprintf(f, "%lld %.6f %.6f\n", (long long)pts[i].x,
                     (double)pts[i].r->d2h_bytes / d2h / 1e6,
                     (double)pts[i].r->d2h_bytes / hbm / 1e6);
-    if (data_end(c, f, id)) return -1;
-    safe(axis, lab, sizeof lab);
-    append(body, sizeof body, &len,
-           "set logscale xy\nset format y '%%g'\nset format x '%%g'\nset xlabel '%s'\n"
-           "set ylabel 'ms per sample (median)'\nset key inside top left\nplot ",
-           lab);
+    if (vb_plot_data_end(c, f, id)) return -1;
+    vb_plot_safe(axis, lab, sizeof lab);
+    vb_plot_append(body, sizeof body, &len,
+                   "set logscale xy\nset format y '%%g'\nset format x '%%g'\nset xlabel '%s'\n"
+                   "set ylabel 'ms per sample (median)'\nset key inside top left\nplot ",
+                   lab);
     for (k = 0; k < nv; k++) {
-        safe(names[k], lab, sizeof lab);
-        append(body, sizeof body, &len,
-               "'%s.dat' index %d using 1:2 with linespoints lw 2 title '%s', ", id, k, lab);
+        vb_plot_safe(names[k], lab, sizeof lab);
+        vb_plot_append(body, sizeof body, &len,
+                       "'%s.dat' index %d using 1:2 with linespoints lw 2 title '%s', ", id, k,
+                       lab);
     }
-    if (d2h > 0 && hbm > 0 && rd->run.gpu[0])
-        append(body, sizeof body, &len,
-               "'%s.dat' index %d using 1:2 with lines dt 2 lc rgb 'black' title 'pinned D2H "
-               "floor (output / %.1f GB/s)', '' index %d using 1:3 with lines dt 3 lc rgb "
-               "'gray30' title 'HBM floor (output written once / %.0f GB/s)'\n",
-               id, nv, d2h, nv, hbm);
+    if (vb_plot_sweep_floors(rd, pts, n))
+        vb_plot_append(
+            body, sizeof body, &len,
+            "'%s.dat' index %d using 1:2 with lines dt 2 lc rgb 'black' title 'pinned D2H "
+            "floor (output / %.1f GB/s)', '' index %d using 1:3 with lines dt 3 lc rgb "
+            "'gray30' title 'HBM floor (output written once / %.0f GB/s)'\n",
+            id, nv, d2h, nv, hbm);
     else
-        append(body, sizeof body, &len, "1/0 notitle\n");
-    return render(c, id, title, body, len, sizeof body);
+        vb_plot_append(body, sizeof body, &len, "1/0 notitle\n");
+    return vb_plot_render(c, id, "sweep", title, 960, 440, body, len, sizeof body);
 }
 
-int vb_plot_hardware(struct ctx *c, const struct run_data *rd, int nr,
-                     const struct vb_case_row *const *m, int nrows)
+/* rung_label writes a ladder bar's label: "4.61x | 1.11x fl", its speed-up over the previous
+ * correct rung (under 1: slower) and its time over its floor. */
+static void rung_label(const struct vb_case_row *r, const struct vb_case_row *prev, char *out,
+                       size_t n)
 {
-    char id[16], title[64], lab[300], ax[256], body[8000];
     size_t len = 0;
+    out[0] = '\0';
+    if (prev && r->e2e_median_ns > 0)
+        len = (size_t)snprintf(out, n, "%.3gx", prev->e2e_median_ns / r->e2e_median_ns);
+    if (isfinite(r->floor_ratio) && len < n)
+        snprintf(out + len, n - len, "%s%.2fx fl", len ? " | " : "", r->floor_ratio);
+}
+
+int vb_plot_ladder(struct ctx *c, const char *title, struct vb_case_row *const *cs, int n)
+{
+    const struct vb_case_row *prev = NULL;
+    char id[16], lab[200], rl[120], fs[32], body[2400];
+    size_t len = 0;
+    int i, drawn = 0, floors = 0, bad = 0;
+    double lo = INFINITY, hi = 0;
     FILE *f;
-    int i, k;
-    if (c->no_plots || !nrows) return 0;
-    if (!(f = data(c, id, sizeof id))) return -1;
-    for (i = 0; i < nrows; i++) {
-        safe(m[i * nr]->variant, lab, sizeof lab);
-        safe(m[i * nr]->axes, ax, sizeof ax);
-        fprintf(f, "\"%s %s\"", lab, ax);
-        for (k = 0; k < nr; k++)
-            fprintf(f, " %.6f", ms(m[i * nr + k]->e2e_median_ns));
-        fprintf(f, "\n");
+    if (c->no_plots) return 0;
+    for (i = 0; i < n; i++) {
+        drawn += is_ok(cs[i]) || is_bad(cs[i]);
+        bad += is_bad(cs[i]);
     }
-    if (data_end(c, f, id)) return -1;
-    append(body, sizeof body, &len,
-           "set style data histograms\nset style histogram clustered gap 1\n"
-           "set style fill solid 0.85 border -1\nset logscale y\n"
-           "set ylabel 'ms end to end (median), log scale'\nset xtics rotate by -40 font ',8'\n"
-           "set bmargin 12\nplot ");
-    for (k = 0; k < nr; k++) {
-        safe(rd[k].run.gpu, lab, sizeof lab);
-        append(body, sizeof body, &len, "%s'%s.dat' using %d%s title '%s'", k ? ", " : "", id,
-               k + 2, k ? "" : ":xtic(1)", lab);
+    if (!drawn) return 0; /* nothing timed: the sentences say why */
+    if (!(f = vb_plot_data(c, id, sizeof id))) return -1;
+    /* rows: x name e2e_ms floor_ms label ok; a wrong or failed rung is drawn red, labelled so,
+     * never compared; skipped rungs have no bar */
+    for (i = 0; i < n; i++) {
+        const struct vb_case_row *r = cs[i];
+        double fl = isfinite(r->floor_ms) && r->floor_ms > 0 ? r->floor_ms : NAN;
+        if (!is_ok(r) && !is_bad(r)) continue;
+        vb_plot_safe(r->name, lab, sizeof lab);
+        if (is_ok(r))
+            rung_label(r, prev, rl, sizeof rl);
+        else
+            snprintf(rl, sizeof rl, "%s: not compared", r->status);
+        vb_plot_safe(rl, rl, sizeof rl);
+        floors += isfinite(fl);
+        lo = fmin(lo, isfinite(fl) ? fmin(fl, ms(r->e2e_median_ns)) : ms(r->e2e_median_ns));
+        hi = fmax(hi, ms(r->e2e_median_ns));
+        if (isfinite(fl))
+            snprintf(fs, sizeof fs, "%.6g", fl);
+        else
+            snprintf(fs, sizeof fs, "NaN");
+        fprintf(f, "%d \"%s\" %.6g %s \"%s\" %d\n", i, lab, ms(r->e2e_median_ns), fs, rl, is_ok(r));
+        if (is_ok(r)) prev = r;
     }
-    append(body, sizeof body, &len, "\n");
-    snprintf(title, sizeof title, "the same cases on %d devices", nr);
-    return render(c, id, title, body, len, sizeof body);
+    if (vb_plot_data_end(c, f, id)) return -1;
+    vb_plot_append(body, sizeof body, &len,
+                   "set datafile missing 'NaN'\nset logscale y\nset format y '%%g'\nset ylabel 'ms "
+                   "end to end (median), log "
+                   "scale'\nset style fill solid 0.85 border -1\nset boxwidth 0.6\n"
+                   "set yrange [%.3g:%.3g]\n"
+                   "set xrange [-0.6:%d.6]\nset xtics rotate by -20 font ',10'\nset bmargin 7\n"
+                   "set key below\nset offsets 0,0,graph 0.12,0\n"
+                   "plot '%s.dat' using 1:($6 > 0 ? $3 : 1/0):xtic(2) with boxes lc rgb '#4e79a7' "
+                   "title 'end to end (label: x over the previous rung | x over its floor)', '' "
+                   "using 1:3:5 with labels offset 0,0.8 font ',10' notitle",
+                   lo > 0 && isfinite(lo) ? lo / 2 : 1e-3, hi > 0 ? hi * 4 : 1, n - 1, id);
+    if (bad)
+        vb_plot_append(body, sizeof body, &len,
+                       ", '' using 1:($6 > 0 ? 1/0 : $3):xtic(2) with boxes lc rgb '#e15759' title "
+                       "'wrong or failed (not compared)'");
+    if (floors)
+        vb_plot_append(body, sizeof body, &len,
+                       ", '' using 1:4:(0.3) with xerrorbars pt 0 lw 2 lc rgb 'black' title "
+                       "'floor'");
+    vb_plot_append(body, sizeof body, &len, "\n");
+    return vb_plot_render(c, id, "ladder", title, 960, 400, body, len, sizeof body);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "registry.h"
 #include "report_int.h"
 
 static const char *const ceil_names[] = {
@@ -16,6 +17,20 @@ static const char *const ceil_names[] = {
     VB_CEILINGS(X)
 #undef X
 };
+
+/* problem_of: the name of the problem case r computes, from the registry (the store keeps the
+ * variant, not its problem); the family's name for a variant this build does not know. */
+static const char *problem_of(const struct vb_case_row *r)
+{
+    int f, v;
+    for (f = 0; vb_families[f]; f++) {
+        if (strcmp(vb_families[f]->name, r->family)) continue;
+        for (v = 0; v < vb_families[f]->nvariants; v++)
+            if (!strcmp(vb_families[f]->variants[v].name, r->name))
+                return vb_families[f]->variants[v].problem->name;
+    }
+    return r->family;
+}
 
 /* load_run reads run's cases into rd, with device 0's ceilings among cr[0..ncr); 0, or -1 with
  * err and nothing held. */
@@ -30,7 +45,14 @@ static int load_run(struct vb_store *s, const struct vb_run_row *run,
         for (k = 0; k < VB_CEIL_COUNT; k++)
             if (cr[i].run_id == run->id && cr[i].device == 0 && !strcmp(cr[i].name, ceil_names[k]))
                 rd->gbps[k] = cr[i].gbps;
-    return vb_store_cases(s, run->id, &rd->cases, &rd->n, err);
+    if (vb_store_cases(s, run->id, &rd->cases, &rd->n, err)) return -1;
+    if (!(rd->problem = calloc((size_t)rd->n + 1, sizeof *rd->problem))) {
+        free(rd->cases);
+        return vb_err_set(err, VB_E_SYS, "out of memory");
+    }
+    for (i = 0; i < rd->n; i++)
+        rd->problem[i] = problem_of(&rd->cases[i]);
+    return 0;
 }
 
 /* same_slot: runs a and b stand for one another in a default report: the same kind on the same
@@ -116,23 +138,91 @@ static int suite_run(struct ctx *c, const struct run_data *rd)
     return 0;
 }
 
-/* pages writes both pages of runs rd[0..nr) (as_asked: the runs were named, so a traced run
- * without processes is shown too); 0 or -1 (c->err). */
+/* pages writes the pages of runs rd[0..nr) (as_asked: the runs were named, so a traced run
+ * without processes is shown too): each suite run's families, the traced programs, the
+ * hardware comparison of the suite's GPU runs, the metrics; 0 or -1 (c->err). */
 static int pages(struct ctx *c, struct run_data *rd, int nr, int as_asked)
 {
-    struct run_data gpus[VB_REPORT_MAX_RUNS];
-    int k, ns = 0;
+    struct run_data gpus[VB_REPORT_MAX_RUNS], traced[VB_REPORT_MAX_RUNS];
+    int k, ns = 0, nt = 0;
     for (k = 0; k < nr; k++) {
-        int trace = !strcmp(rd[k].run.kind, "trace");
-        if (trace && !rd[k].n && !as_asked) continue; /* a program that made no CUDA calls */
+        if (!strcmp(rd[k].run.kind, "trace")) {
+            if (rd[k].n || as_asked) traced[nt++] = rd[k]; /* else: no CUDA calls */
+            continue;
+        }
         run_header(c, &rd[k]);
-        if (trace ? vb_section_trace(c, &rd[k]) : suite_run(c, &rd[k])) return -1;
-        if (!trace && rd[k].run.gpu[0]) gpus[ns++] = rd[k];
+        if (suite_run(c, &rd[k])) return -1;
+        if (rd[k].run.gpu[0]) gpus[ns++] = rd[k];
+    }
+    if (nt && vb_section_traced(c, traced, nt)) return -1;
+    /* oldest first: the first GPU run is the base the others are held against */
+    for (k = 0; k + 1 < ns; k++) {
+        int j, old = k;
+        struct run_data t;
+        for (j = k + 1; j < ns; j++)
+            if (strcmp(gpus[j].run.start_utc, gpus[old].run.start_utc) < 0) old = j;
+        t = gpus[k];
+        gpus[k] = gpus[old];
+        gpus[old] = t;
     }
     /* the hardware comparison is of the suite's GPU runs (a traced program has no twin) */
     if (ns > 1 && vb_hardware_compare(c, gpus, ns)) return -1;
     vb_hardware_metrics(c, rd, nr);
     return 0;
+}
+
+/* headline appends family's ladder headline in run rd to line: at its last point, the first
+ * rung against the fastest correct one ("mesh nx=4000,ny=4000: cpu-reference 487 ms ->
+ * device-mesh-overlap 2.40 ms, 203x"). */
+static void headline(const struct run_data *rd, const char *family, char *line, size_t cap)
+{
+    const struct vb_case_row *first = NULL, *best = NULL, *last = NULL;
+    size_t len = strlen(line);
+    int i;
+    for (i = 0; i < rd->n; i++)
+        if (!strcmp(rd->cases[i].family, family)) last = &rd->cases[i];
+    for (i = 0; last && i < rd->n; i++) {
+        const struct vb_case_row *r = &rd->cases[i];
+        if (strcmp(r->family, family) || strcmp(r->axes, last->axes) ||
+            strcmp(rd->problem[i], rd->problem[last - rd->cases]))
+            continue;
+        if (!first) first = r;
+        if (is_ok(r) && (!best || r->e2e_median_ns < best->e2e_median_ns)) best = r;
+    }
+    if (!first || !best || !is_ok(first) || best == first || len + 1 >= cap) return;
+    snprintf(line + len, cap - len, "%s%s %s: %s %.3g ms -> %s %.3g ms, %.3gx", len ? "; " : "",
+             family, last->axes, first->name, ms(first->e2e_median_ns), best->name,
+             ms(best->e2e_median_ns), first->e2e_median_ns / best->e2e_median_ns);
+}
+
+/* summary prints the section list and three lines: the first run's cases, its ladders'
+ * headlines and where the report is. */
+static void summary(FILE *out, const struct ctx *c, const struct run_data *rd)
+{
+    char line[2048] = "";
+    const char *fams[64];
+    int i, j, nf = 0, ok = 0, wrong = 0, skipped = 0, other = 0;
+    fprintf(out, "sections:\n");
+    for (i = 0; i < c->page.nsections; i++)
+        fprintf(out, "  %s\n", c->page.sections[i]);
+    for (i = 0; i < rd->n; i++) {
+        const struct vb_case_row *r = &rd->cases[i];
+        ok += is_ok(r);
+        wrong += !strcmp(r->status, "wrong-result");
+        skipped += !strcmp(r->status, "skipped");
+        other += !is_ok(r) && strcmp(r->status, "wrong-result") && strcmp(r->status, "skipped");
+        for (j = 0; j < nf && strcmp(fams[j], r->family); j++) {
+        }
+        if (j == nf && nf < 64) fams[nf++] = r->family;
+    }
+    fprintf(out,
+            "cases: %d ok, %d wrong-result (rungs wrong on purpose included), %d skipped, %d "
+            "failed or interrupted (run %lld, %s)\n",
+            ok, wrong, skipped, other, (long long)rd->run.id,
+            rd->run.gpu[0] ? rd->run.gpu : "no GPU");
+    for (j = 0; j < nf; j++)
+        headline(rd, fams[j], line, sizeof line);
+    fprintf(out, "ladders: %s\n", line[0] ? line : "none with a correct rung past the first");
 }
 
 int vb_report_write(struct vb_store *s, const struct vb_report_opts *o, int *nplots,
@@ -153,6 +243,7 @@ int vb_report_write(struct vb_store *s, const struct vb_report_opts *o, int *npl
     c.dir = o->outdir;
     c.gnuplot = o->gnuplot;
     c.no_plots = o->no_plots;
+    c.store = s;
     c.err = err;
     if (vb_store_runs(s, &runs, &nruns, err) || vb_store_ceiling_rows(s, &cr, &ncr, err)) goto out;
     if (o->nruns > VB_REPORT_MAX_RUNS) {
@@ -169,10 +260,13 @@ int vb_report_write(struct vb_store *s, const struct vb_report_opts *o, int *npl
     if (vb_page_open(&c.page, o->outdir, err)) goto out;
     opened = 1;
     rc = pages(&c, rd, npick, o->nruns > 0);
+    if (!rc && o->summary && npick) summary(o->summary, &c, &rd[0]);
 out:
     if (opened && vb_page_close(&c.page, o->outdir, !rc, rc ? NULL : err)) rc = -1;
-    for (k = 0; k < loaded; k++)
+    for (k = 0; k < loaded; k++) {
         free(rd[k].cases);
+        free(rd[k].problem);
+    }
     free(runs);
     free(cr);
     *nplots = c.nplots;

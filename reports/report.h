@@ -14,6 +14,7 @@
 #define VB_REPORT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "store.h"
 
@@ -24,6 +25,7 @@ struct vb_report_opts {
     const char *outdir;
     const char *gnuplot; /* the gnuplot program ("gnuplot") */
     int no_plots;        /* tables and text only: gnuplot is not needed */
+    FILE *summary;       /* where the section list and a three-line summary go, or NULL */
 };
 
 /* vb_report_write writes outdir/index.html, outdir/report.md and the SVGs (with their .dat

@@ -15,6 +15,7 @@
 
 #include "ceilings.h"
 #include "report.h"
+#include "sink.h"
 
 #define VB_REPORT_MAX_RUNS 16
 
@@ -24,14 +25,21 @@ struct run_data {
     struct vb_case_row *cases;
     int n;
     double gbps[VB_CEIL_COUNT]; /* GB/s; 0 when not measured */
+    const char **problem;       /* problem[i]: the problem cases[i] computes (the registry's
+                                 * name; the family's for a variant it does not know) */
 };
 
-/* The two pages, written side by side: every call writes both, escaped for each. A table or a
- * list is open between its first call and its end; nothing else is written inside it. */
+#define VB_PAGE_SINKS    2  /* sink.h: index.html, report.md */
+#define VB_PAGE_SECTIONS 64 /* the section list `report` prints */
+
+/* The pages, written side by side through their sinks (page.c). A table or a list is open
+ * between its first call and its end; nothing else is written inside it. */
 struct page {
-    FILE *html, *md;
+    FILE *f[VB_PAGE_SINKS];
     int ncols;   /* columns of the open table; 0 when none is open */
     int in_list; /* a list is open */
+    char sections[VB_PAGE_SECTIONS][160];
+    int nsections;
 };
 
 /* The report being written. */
@@ -39,6 +47,7 @@ struct ctx {
     struct page page;
     const char *dir, *gnuplot; /* output folder (no quotes in it), the gnuplot program */
     int nplots, no_plots;      /* figures written so far; tables and text only */
+    struct vb_store *store;    /* the database, read for the timelines */
     struct vb_err *err;
 };
 
@@ -61,39 +70,65 @@ static inline int is_ok(const struct vb_case_row *c)
     return !strcmp(c->status, "ok");
 }
 
-/* page.c. vb_page_open creates dir/index.html and dir/report.md with their heads; 0, or -1
- * with err (VB_E_SYS) and nothing left open. */
+/* is_bad: a wrong answer or a failure (red in the tables); skipped and interrupted are not. */
+static inline int is_bad(const struct vb_case_row *c)
+{
+    return !strcmp(c->status, "wrong-result") || !strcmp(c->status, "failed");
+}
+
+/* page.c. vb_page_open creates each sink's page in dir with its head; 0, or -1 with err
+ * (VB_E_SYS) and nothing left open. */
 int vb_page_open(struct page *p, const char *dir, struct vb_err *err);
-/* vb_page_close writes the tails and closes both pages (also after a failure, when they are
- * left without tails); 0, or -1 with err (VB_E_SYS) when a write failed. */
+/* vb_page_close writes the tails (tails: the report is complete) and closes the pages (also
+ * after a failure); 0, or -1 with err (VB_E_SYS) when a write failed. */
 int vb_page_close(struct page *p, const char *dir, int tails, struct vb_err *err);
-/* vb_page_heading writes a heading of level 2 or 3; vb_page_para a paragraph (cls: its HTML
- * class, or NULL). Both take printf formats; the text is escaped after formatting and cut at
- * 4 KiB. */
-void vb_page_heading(struct page *p, int level, const char *fmt, ...)
+/* vb_page_section starts a section (level 2; id: its anchor, [a-z0-9-], or NULL) and adds it
+ * to the section list; vb_page_heading a subsection (level 3); vb_page_para a paragraph (cls:
+ * its HTML class, or NULL). They take printf formats; the text is escaped after formatting
+ * and cut at 4 KiB. */
+void vb_page_section(struct page *p, const char *id, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+void vb_page_heading(struct page *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void vb_page_para(struct page *p, const char *cls, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* vb_page_item adds an item to the open list, opening one first when none is; vb_page_list_end
  * ends it (nothing when none is open, so an empty list writes nothing). */
 void vb_page_item(struct page *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void vb_page_list_end(struct page *p);
-/* vb_page_table opens a table of ncols columns named head[0..ncols); align[k] is 'l' or 'r'
- * (Markdown's alignment; the HTML page aligns by its style sheet). vb_page_row writes one row
- * (bad: marked as a wrong result) and vb_page_table_end closes the table. */
+/* vb_page_table opens a table of ncols columns named head[0..ncols); align[k] is 'l' or 'r'.
+ * vb_page_row writes one row (bad: marked as a wrong result) and vb_page_table_end closes it. */
 void vb_page_table(struct page *p, int ncols, const char *const *head, const char *align);
 void vb_page_row(struct page *p, int bad, const char *const *cells);
 void vb_page_table_end(struct page *p);
-/* vb_page_figure embeds id.svg with title as its caption (HTML) and alt text (both). */
-void vb_page_figure(struct page *p, const char *id, const char *title);
+/* vb_page_figure embeds id.svg of kind (ladder, timeline, hardware, history, sweep, traced,
+ * spread) with title as its caption and alt text. */
+void vb_page_figure(struct page *p, const char *id, const char *kind, const char *title);
 
-/* plot.c. Each writes figNN.dat and figNN.gp into the folder, runs gnuplot on it (figNN.svg)
- * and embeds the figure; with no_plots each returns 0 at once. 0, or -1 with c->err (VB_E_SYS:
- * a file not writable, gnuplot missing or failing). */
+/* plot.c: the figures. A figure is figNN.dat (numbers) and figNN.gp (its script) in the
+ * folder; gnuplot draws figNN.svg from them and the pages embed it. With no_plots every
+ * vb_plot_* but the primitives returns 0 at once. 0, or -1 with c->err (VB_E_SYS: a file not
+ * writable, gnuplot missing or failing). */
 
-/* vb_plot_breakdown: one stacked bar per case of where its time goes (H2D, kernel, D2H, the
- * rest on the host). */
-int vb_plot_breakdown(struct ctx *c, const char *title, struct vb_case_row *const *cs, int n);
+/* vb_plot_safe copies s into out keeping only characters that need no quoting in gnuplot
+ * strings (the rest become '_'); s and out may be the same buffer. */
+void vb_plot_safe(const char *s, char *out, size_t n);
+/* vb_plot_append formats onto buf[*len..cap), never past its end (the text is cut instead). */
+void vb_plot_append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* vb_plot_data names the next figure (id: "figNN") and opens its .dat file; NULL with c->err. */
+FILE *vb_plot_data(struct ctx *c, char *id, size_t n);
+/* vb_plot_data_end closes a figure's .dat file, checking its writes; 0, or -1 with c->err. */
+int vb_plot_data_end(struct ctx *c, FILE *f, const char *id);
+/* vb_plot_render writes id.gp (the common head: w x h SVG, title; then body), runs gnuplot and
+ * embeds the figure as kind; a body cut at its buffer's end (len + 2 >= cap) is refused. */
+int vb_plot_render(struct ctx *c, const char *id, const char *kind, const char *title, int w, int h,
+                   const char *body, size_t len, size_t cap);
+
+/* vb_plot_ladder: the point's rungs cs[0..n) as bars of end-to-end time on a log axis (every
+ * rung readable), each labelled with its x over the previous correct rung and over its floor,
+ * the floor drawn on the bar; wrong or failed rungs red and not compared, skipped ones left
+ * out. */
+int vb_plot_ladder(struct ctx *c, const char *title, struct vb_case_row *const *cs, int n);
 
 /* A case of a sweep and its value on the swept axis. */
 struct sweep_pt {
@@ -101,25 +136,35 @@ struct sweep_pt {
     int64_t x;
 };
 
+/* vb_plot_sweep_floors: does the sweep pts[0..n) of run rd get the device's floors (a GPU run
+ * with its pinned D2H and D2D ceilings, and a GPU case with output)? */
+int vb_plot_sweep_floors(const struct run_data *rd, const struct sweep_pt *pts, int n);
 /* vb_plot_sweep: end-to-end time over axis, one line per variant names[0..nv) (its ok cases
- * among pts[0..n)), with the device's pinned D2H and HBM floors for each GPU case's output. */
+ * among pts[0..n)), with the device's pinned D2H and HBM floors when vb_plot_sweep_floors. */
 int vb_plot_sweep(struct ctx *c, const struct run_data *rd, const char *title, const char *axis,
                   const struct sweep_pt *pts, int n, const char *const *names, int nv);
 
-/* vb_plot_hardware: the end-to-end time of the same cases on nr devices, clustered bars on a log
- * scale; m[i * nr + k] is row i's case on device k (rd[k]). */
-int vb_plot_hardware(struct ctx *c, const struct run_data *rd, int nr,
-                     const struct vb_case_row *const *m, int nrows);
+/* timeline.c. vb_plot_timeline: one sample of each GPU case of cs[0..n) (the store's
+ * vb_store_timeline) on one time axis, a lane per variant and stream, H2D, kernel, D2H and
+ * memset coloured; nothing when no case has records. vb_plot_traced_timeline: the same for
+ * traced programs, a lane per program and stream, from each process's first record. */
+int vb_plot_timeline(struct ctx *c, const struct run_data *rd, const char *title,
+                     struct vb_case_row *const *cs, int n);
+int vb_plot_traced_timeline(struct ctx *c, const char *title, struct vb_case_row *const *cs, int n);
 
-/* sections.c. vb_section_family: every point of one family in one run (a heading, the ladder's
- * sentences, the case table, the breakdown), then its sweeps. vb_section_trace: the processes
- * of a run of `varbench trace` in the same columns, and where their time went. 0 or -1 (err). */
+/* family.c. vb_section_family: every problem and point of one family in one run (a heading,
+ * the ladder's sentences, chart and timeline, the case table), then its sweeps; 0 or -1. */
 int vb_section_family(struct ctx *c, const struct run_data *rd, const char *family);
-int vb_section_trace(struct ctx *c, const struct run_data *rd);
 
-/* hardware.c. vb_hardware_compare: the GPU cases that every run rd[0..nr) holds, in ms and
- * against each device's floor, with their plot; 0 or -1 (err). vb_hardware_metrics: the stored
- * hardware metric of every case that has one, or a sentence saying none is stored. */
+/* traced.c. vb_section_traced: the traced programs of runs rd[0..nr) (kind trace), grouped by
+ * program: their GPU time in ms as bars, each process's life as a number, their timeline and
+ * their metrics; 0 or -1 (err). */
+int vb_section_traced(struct ctx *c, const struct run_data *rd, int nr);
+
+/* hardware.c. vb_hardware_compare: the cases that every suite run rd[0..nr) holds, each run
+ * against the first: per case the measured ratio beside the one its bound's measured ceilings
+ * predict, grouped by bound, with its chart; 0 or -1 (err). vb_hardware_metrics: the stored
+ * hardware metric of every case that has one, or a sentence saying none is stored and why. */
 int vb_hardware_compare(struct ctx *c, const struct run_data *rd, int nr);
 void vb_hardware_metrics(struct ctx *c, const struct run_data *rd, int nr);
 

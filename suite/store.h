@@ -194,6 +194,21 @@ int vb_store_count(struct vb_store *s, const char *table, int64_t case_id, int64
 int vb_store_run_status(struct vb_store *s, int64_t run_id, char *buf, size_t n,
                         struct vb_err *err);
 
+/* One CUPTI record of a timeline: what (VB_TL_*), on which stream, when (ns from the sample's
+ * start, or from a traced process's first record), and the bytes of a copy or memset. */
+enum { VB_TL_KERNEL, VB_TL_H2D, VB_TL_D2H, VB_TL_MEMSET, VB_TL_OTHER_COPY };
+struct vb_tl_event {
+    int kind, stream;
+    double start_ns, end_ns;
+    int64_t bytes;
+};
+/* vb_store_timeline returns (malloc'd, caller frees, in start order) the records of one sample
+ * of case case_id: the timed sample with records kept whose e2e is nearest the case's median,
+ * or all the records of a traced case; *span_ns is that sample's e2e (at least its last
+ * record's end). No records: *n 0. 0 or -1 (VB_E_DB). */
+int vb_store_timeline(struct vb_store *s, int64_t case_id, struct vb_tl_event **ev, int *n,
+                      double *span_ns, struct vb_err *err);
+
 /* Trace summaries (varbench trace and summary). */
 
 /* A run's row as `varbench summary` heads its tables. */

@@ -35,6 +35,7 @@ merge-partial        cpu  -
 merge-export         cpu  -
 exit-codes           cpu  -
 report               cpu  -
+report-cpu-only      cpu  -
 gpu-mesh-run         gpu  -
 gpu-under-ncu        gpu  -
 gpu-racecheck        gpu  -      gpu.cli.calx-racecheck
@@ -451,6 +452,22 @@ report)
   VARBENCH_GNUPLOT=/nonexistent/gnuplot "$vb" report --db all.db -o rep3 >out 2>err
   [ $? -eq 6 ] && grep -q "gnuplot" err || fail "missing gnuplot not reported"
   python3 "$(dirname "$0")/report_check.py" rep || fail "chromium check" ;;
+report-cpu-only)
+  # a run without a GPU: skipped is not wrong, each problem's ladder apart, no floor claimed
+  command -v gnuplot >/dev/null || { echo "gnuplot not installed"; exit 77; }
+  CUDA_VISIBLE_DEVICES= "$vb" run --quick --filter 'ufunc/[gc]*' --axis n=100000 --db cpu.db \
+    >/dev/null 2>&1
+  [ $? -eq 4 ] || fail "the run without a GPU did not exit 4"
+  expect 0 "ladders: none" "$vb" report --db cpu.db -o rep
+  grep -q "6 GPU cases skipped: no CUDA device" rep/report.md || fail "the no-GPU reason is not shown"
+  grep -q "gaussian-host was skipped: no CUDA device: no time to compare" rep/report.md ||
+    fail "a skipped rung is not said to be skipped"
+  grep -qi "wrong" rep/report.md && fail "'wrong' in the report of a run with no wrong case"
+  grep -q 'class="bad"' rep/index.html && fail "a skipped case marked red"
+  grep -q "clamp-cpu against gaussian-cpu" rep/report.md && fail "two problems compared"
+  grep -q "floors" rep/report.md && fail "floors claimed where none is drawn"
+  grep -q "^### ufunc/clamp at n=100000" rep/report.md || fail "no section of the clamp problem"
+  python3 "$(dirname "$0")/report_check.py" rep --require ladder || fail "chromium check" ;;
 gpu-under-ncu)
   # under another CUPTI client (ncu), a run still completes with timings, and every GPU case
   # says why its metrics are missing
@@ -602,13 +619,13 @@ report-trace)
   "$vbtest" make_trace_fixture "$tmp" >/dev/null || fail "fixture"
   expect 0 "report: rep/index.html" "$vb" report --no-plots --db trace.db -o rep
   grep -q "Traced programs" rep/report.md || fail "no traced programs section"
-  grep -q "| trace/t38\.py |" rep/report.md || fail "the traced program is not in report.md"
+  grep -q "| t38\.py | " rep/report.md || fail "the traced program is not in report.md"
   grep -q "| mesh/device-mesh |" rep/report.md || fail "the suite case is not in report.md"
   grep -q "varbench trace -- python3 t38.py" rep/report.md || fail "no command line"
   ls rep/*.svg >/dev/null 2>&1 && fail "plots without gnuplot"
   if command -v gnuplot >/dev/null; then
     expect 0 "report: rep2/index.html" "$vb" report --db trace.db -o rep2
-    grep -q "trace/t38.py" rep2/index.html || fail "the traced program is not in index.html"
+    grep -q "<td>t38.py</td>" rep2/index.html || fail "the traced program is not in index.html"
   fi ;;
 gpu-trace-c)
   # a CUDA C program traced on the GPU: exact copies, memset, launches, NVTX ranges, API calls

@@ -1,10 +1,11 @@
 /*
- * sections: what the report says about one run. Per family and point: a sentence per ladder
- * step (each variant against the last correct one before it: what moved, by how much, in
- * which part), the table of its cases and the breakdown of their time; per family, a sweep
- * plot for every group of cases that differ only in a number axis. A traced run gets the same
- * table for its processes. The sweeps read the cases' structured axes (vb_case_row.axis), never
- * the "a=1,b=2" text, which is only shown.
+ * family: what the report says about one family in one run. Per problem and point: a sentence
+ * per ladder step (each variant against the last correct one before it of the same problem:
+ * what moved, by how much, in which part; a skipped or failed variant says why, a wrong one
+ * that it is not compared), the ladder chart, the timeline of one sample of each variant, and
+ * the table of its cases; per problem, a sweep plot for every group of cases that differ only
+ * in a number axis. The sweeps read the cases' structured axes (vb_case_row.axis), never the
+ * "a=1,b=2" text, which is only shown.
  */
 #include <stdlib.h>
 
@@ -74,9 +75,18 @@ static void case_table(struct ctx *c, struct vb_case_row *const *cs, int n)
         else
             snprintf(cell[13], sizeof cell[13], "-");
         snprintf(cell[14], sizeof cell[14], "%d", r->dropped_samples);
-        vb_page_row(&c->page, !is_ok(r), row);
+        vb_page_row(&c->page, is_bad(r), row);
     }
     vb_page_table_end(&c->page);
+}
+
+/* head_len: the length of reason's head, the text before its first " (" detail. */
+static int head_len(const char *reason)
+{
+    size_t k = strcspn(reason, "(");
+    while (k && reason[k - 1] == ' ')
+        k--;
+    return (int)k;
 }
 
 /* step_sentence writes into s what moved between ladder steps a and b (b correct: by how much,
@@ -95,10 +105,14 @@ static void step_sentence(const struct vb_case_row *a, const struct vb_case_row 
     size_t len;
     int k, big = 0;
     if (!is_ok(b)) {
-        snprintf(s, n,
-                 "%s gives a wrong answer (%s, max error %.3g): it is not a result and its "
-                 "time is not compared.",
-                 b->name, b->status, b->max_abs_err);
+        if (!strcmp(b->status, "wrong-result"))
+            snprintf(s, n,
+                     "%s gives a wrong answer (max error %.3g): it is not a result and its "
+                     "time is not compared.",
+                     b->name, b->max_abs_err);
+        else /* the reason's head: its detail (the CUDA call) is in the family's note */
+            snprintf(s, n, "%s was %s%s%.*s: no time to compare.", b->name, b->status,
+                     b->reason[0] ? ": " : "", head_len(b->reason), b->reason);
         return;
     }
     for (k = 1; k < 4; k++)
@@ -133,8 +147,8 @@ static void ladder(struct ctx *c, struct vb_case_row *const *cs, int n)
     char s[1200];
     int i;
     for (i = 0; i < n; i++) {
-        if (prev) {
-            step_sentence(prev, cs[i], s, sizeof s);
+        if (prev || !is_ok(cs[i])) { /* a first rung that is not ok says why too */
+            step_sentence(prev ? prev : cs[i], cs[i], s, sizeof s);
             vb_page_item(&c->page, "%s", s);
         }
         if (is_ok(cs[i])) prev = cs[i];
@@ -191,9 +205,9 @@ static void group_key(struct vb_case_row *const *cs, int n, const struct vb_case
     }
 }
 
-/* sweeps: a plot of end-to-end time over the family's sweep axis for every group of its cases
- * cs[0..n) with more than one value of it; 0 or -1 (c->err). */
-static int sweeps(struct ctx *c, const struct run_data *rd, const char *family,
+/* sweeps: a plot of end-to-end time over the sweep axis of one problem (label) for every group of
+ * its cases cs[0..n) with more than one value of it; 0 or -1 (c->err). */
+static int sweeps(struct ctx *c, const struct run_data *rd, const char *label,
                   struct vb_case_row *const *cs, int n)
 {
     enum { KEY = 256, NAMES = 64 };
@@ -229,9 +243,9 @@ static int sweeps(struct ctx *c, const struct run_data *rd, const char *family,
             if (k == nv && nv < NAMES) names[nv++] = cs[j]->name;
         }
         if (!values) continue; /* one value only: nothing to sweep */
-        snprintf(title, sizeof title,
-                 "%s over %s%s%s on %s: end to end, with the measured floors of the device", family,
-                 axis, key[0] ? " at " : "", key, rd->run.gpu[0] ? rd->run.gpu : "the CPU");
+        snprintf(title, sizeof title, "%s over %s%s%s on %s: end to end%s", label, axis,
+                 key[0] ? " at " : "", key, rd->run.gpu[0] ? rd->run.gpu : "the CPU",
+                 vb_plot_sweep_floors(rd, pts, np) ? ", with the device's measured floors" : "");
         if (vb_plot_sweep(c, rd, title, axis, pts, np, names, nv)) goto out;
     }
     rc = 0;
@@ -242,67 +256,94 @@ out:
     return rc;
 }
 
+/* point: one point of one problem: its heading, the ladder's sentences, chart and timeline,
+ * and the table of its cases pt[0..np); 0 or -1 (c->err). */
+static int point(struct ctx *c, const struct run_data *rd, const char *label,
+                 struct vb_case_row *const *pt, int np)
+{
+    const char *on = rd->run.gpu[0] ? rd->run.gpu : "the CPU";
+    char title[800];
+    vb_page_heading(&c->page, "%s at %s", label, pt[0]->axes);
+    ladder(c, pt, np);
+    snprintf(title, sizeof title, "%s at %s on %s: the ladder", label, pt[0]->axes, on);
+    if (vb_plot_ladder(c, title, pt, np)) return -1;
+    snprintf(title, sizeof title, "%s at %s on %s: one sample of each variant", label, pt[0]->axes,
+             on);
+    if (vb_plot_timeline(c, rd, title, pt, np)) return -1;
+    case_table(c, pt, np);
+    return 0;
+}
+
+/* skipped_note says once per family why its GPU variants were skipped (no GPU in the run). */
+static void skipped_note(struct ctx *c, struct vb_case_row *const *cs, int n)
+{
+    const struct vb_case_row *why = NULL;
+    int i, k = 0;
+    for (i = 0; i < n; i++)
+        if (!strcmp(cs[i]->status, "skipped") && cs[i]->needs_gpu) {
+            if (!why) why = cs[i];
+            k++;
+        }
+    if (why)
+        vb_page_para(&c->page, "note",
+                     "%d GPU case%s skipped%s%s: they have no time, and are not failures.", k,
+                     k == 1 ? "" : "s", why->reason[0] ? ": " : "", why->reason);
+}
+
 int vb_section_family(struct ctx *c, const struct run_data *rd, const char *family)
 {
     struct vb_case_row **cs = calloc((size_t)rd->n + 1, sizeof *cs);
+    struct vb_case_row **pc = calloc((size_t)rd->n + 1, sizeof *pc);
     struct vb_case_row **pt = calloc((size_t)rd->n + 1, sizeof *pt);
-    char *seen = calloc((size_t)rd->n + 1, 1), title[800];
-    const char *gpu = rd->run.gpu[0] ? rd->run.gpu : NULL;
-    int i, j, n = 0, np, rc = -1;
-    if (!cs || !pt || !seen) {
+    const char **prob = calloc((size_t)rd->n + 1, sizeof *prob);
+    char *seen = calloc((size_t)rd->n + 1, 1), label[200], id[120];
+    int i, j, n = 0, nc, np, rc = -1, nprob = 0, q;
+    if (!cs || !pc || !pt || !prob || !seen) {
         vb_err_set(c->err, VB_E_SYS, "out of memory");
         goto out;
     }
     for (i = 0; i < rd->n; i++)
-        if (!strcmp(rd->cases[i].family, family)) cs[n++] = &rd->cases[i];
-    vb_page_heading(&c->page, 2, "%s on %s", family,
-                    gpu ? gpu : "the CPU only (no GPU in this run)");
-    for (i = 0; i < n; i++) { /* the points, in the order of their first case */
-        if (seen[i]) continue;
-        for (np = 0, j = i; j < n; j++)
-            if (!seen[j] && !strcmp(cs[j]->axes, cs[i]->axes)) {
-                seen[j] = 1;
-                pt[np++] = cs[j];
-            }
-        vb_page_heading(&c->page, 3, "%s", cs[i]->axes);
-        ladder(c, pt, np);
-        case_table(c, pt, np);
-        snprintf(title, sizeof title, "%s at %s on %s: where the time of one sample goes", family,
-                 cs[i]->axes, gpu ? gpu : "the CPU");
-        if (vb_plot_breakdown(c, title, pt, np)) goto out;
+        if (!strcmp(rd->cases[i].family, family)) {
+            prob[n] = rd->problem[i];
+            cs[n++] = &rd->cases[i];
+        }
+    for (i = 0; i < n; i++) { /* the problems, in the order of their first case */
+        for (j = 0; j < i && strcmp(prob[j], prob[i]); j++) {
+        }
+        if (j == i) nprob++;
     }
-    rc = sweeps(c, rd, family, cs, n);
+    snprintf(id, sizeof id, "run%lld-%s", (long long)rd->run.id, family);
+    vb_page_section(&c->page, id, "%s on %s", family,
+                    rd->run.gpu[0] ? rd->run.gpu : "the CPU only (no GPU in this run)");
+    skipped_note(c, cs, n);
+    for (q = 0; q < n; q++) {
+        for (j = 0; j < q && strcmp(prob[j], prob[q]); j++) {
+        }
+        if (j < q) continue; /* not the problem's first case */
+        if (nprob > 1)
+            snprintf(label, sizeof label, "%s/%s", family, prob[q]);
+        else
+            snprintf(label, sizeof label, "%s", family);
+        for (nc = 0, i = q; i < n; i++)
+            if (!strcmp(prob[i], prob[q])) pc[nc++] = cs[i];
+        memset(seen, 0, (size_t)nc);
+        for (i = 0; i < nc; i++) { /* the points, in the order of their first case */
+            if (seen[i]) continue;
+            for (np = 0, j = i; j < nc; j++)
+                if (!seen[j] && !strcmp(pc[j]->axes, pc[i]->axes)) {
+                    seen[j] = 1;
+                    pt[np++] = pc[j];
+                }
+            if (point(c, rd, label, pt, np)) goto out;
+        }
+        if (sweeps(c, rd, label, pc, nc)) goto out;
+    }
+    rc = 0;
 out:
     free(cs);
+    free(pc);
     free(pt);
+    free(prob);
     free(seen);
-    return rc;
-}
-
-int vb_section_trace(struct ctx *c, const struct run_data *rd)
-{
-    struct vb_case_row **cs = calloc((size_t)rd->n + 1, sizeof *cs);
-    const char *gpu = rd->run.gpu[0] ? rd->run.gpu : "an unknown GPU";
-    char title[800];
-    int i, nok = 0, rc = 0;
-    if (!cs) return vb_err_set(c->err, VB_E_SYS, "out of memory");
-    vb_page_heading(&c->page, 2, "Traced programs on %s", gpu);
-    vb_page_para(&c->page, NULL,
-                 "%d process%s of an unmodified program, traced with varbench trace; e2e is each "
-                 "process's traced life, H2D, kernel and D2H the sums of its copies and kernels. "
-                 "'varbench summary --run %lld' lists its kernels and API calls.",
-                 rd->n, rd->n == 1 ? "" : "es", (long long)rd->run.id);
-    if (rd->n) {
-        for (i = 0; i < rd->n; i++)
-            cs[i] = &rd->cases[i];
-        case_table(c, cs, rd->n);
-        /* the plot: the traced processes (untraced ones have no parts) */
-        for (i = 0; i < rd->n; i++)
-            if (is_ok(&rd->cases[i])) cs[nok++] = &rd->cases[i];
-        snprintf(title, sizeof title, "traced programs on %s: where the time of each process goes",
-                 gpu);
-        if (nok) rc = vb_plot_breakdown(c, title, cs, nok);
-    }
-    free(cs);
     return rc;
 }
