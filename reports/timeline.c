@@ -110,6 +110,27 @@ static int draw(struct ctx *c, const char *kind, const char *title, struct lane_
     return vb_plot_render(c, id, kind, title, 960, 190 + 22 * total, body, len, sizeof body);
 }
 
+/* zoom draws the fast rungs again on their own axis when the slow ones flatten them: the
+ * sources whose span is under a tenth of the longest (mesh: a 2.5 ms overlapped sample beside a
+ * 560 ms host-built one), when there are any. 0 or -1. */
+static int zoom(struct ctx *c, const char *kind, const char *title, const struct lane_src *src,
+                int ns, int spans)
+{
+    struct lane_src *fast = calloc((size_t)ns, sizeof *fast);
+    char t[900];
+    double longest = 0;
+    int i, nf = 0, rc;
+    if (!fast) return vb_err_set(c->err, VB_E_SYS, "out of memory");
+    for (i = 0; i < ns; i++)
+        if (src[i].span_ns > longest) longest = src[i].span_ns;
+    for (i = 0; i < ns; i++)
+        if (src[i].span_ns < longest / 10) fast[nf++] = src[i]; /* shares the records */
+    snprintf(t, sizeof t, "%s (the rungs under a tenth of the longest sample, zoomed)", title);
+    rc = nf ? draw(c, kind, t, fast, nf, spans) : 0;
+    free(fast);
+    return rc;
+}
+
 /* timeline loads the records of cs[0..n) (those that have any) and draws them; 0 or -1. */
 static int timeline(struct ctx *c, const char *kind, const char *title,
                     struct vb_case_row *const *cs, int n, int spans)
@@ -130,6 +151,7 @@ static int timeline(struct ctx *c, const char *kind, const char *title,
         }
     }
     rc = ns ? draw(c, kind, title, src, ns, spans) : 0;
+    if (!rc && ns > 1) rc = zoom(c, kind, title, src, ns, spans);
 out:
     for (i = 0; i <= ns && i < n; i++)
         free(src[i].ev);
