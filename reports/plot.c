@@ -207,13 +207,16 @@ int vb_plot_ladder(struct ctx *c, const char *title, struct vb_case_row *const *
                    "set yrange [%.3g:%.3g]\n"
                    "set xrange [-0.6:%d.6]\nset xtics rotate by -20 font ',10'\nset bmargin 7\n"
                    "set key below\nset offsets 0,0,graph 0.12,0\n"
-                   "plot '%s.dat' using 1:($6 > 0 ? $3 : 1/0):xtic(2) with boxes lc rgb '#4e79a7' "
-                   "title 'end to end (label: x over the previous rung | x over its floor)', '' "
-                   "using 1:3:5 with labels offset 0,0.8 font ',10' notitle",
+                   "plot '%s.dat' using 1:3:5:xtic(2) with labels offset 0,0.8 font ',10' "
+                   "notitle",
                    lo > 0 && isfinite(lo) ? lo / 2 : 1e-3, hi > 0 ? hi * 4 : 1, n - 1, id);
+    if (drawn > bad) /* gnuplot refuses a plot whose every point is undefined */
+        vb_plot_append(body, sizeof body, &len,
+                       ", '' using 1:($6 > 0 ? $3 : 1/0) with boxes lc rgb '#4e79a7' title 'end to "
+                       "end (label: x over the previous rung | x over its floor)'");
     if (bad)
         vb_plot_append(body, sizeof body, &len,
-                       ", '' using 1:($6 > 0 ? 1/0 : $3):xtic(2) with boxes lc rgb '#e15759' title "
+                       ", '' using 1:($6 > 0 ? 1/0 : $3) with boxes lc rgb '#e15759' title "
                        "'wrong or failed (not compared)'");
     if (floors)
         vb_plot_append(body, sizeof body, &len,
