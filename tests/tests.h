@@ -44,6 +44,10 @@
     T(compare_throttled, cpu)                                                                      \
     T(compare_refuses_incomplete, cpu)                                                             \
     T(compare_nothing_compared, cpu)                                                               \
+    T(changepoint_noise, cpu)                                                                      \
+    T(changepoint_steps, cpu)                                                                      \
+    T(changepoint_two_steps, cpu)                                                                  \
+    T(changepoint_edges, cpu)                                                                      \
     T(mann_whitney, cpu)                                                                           \
     T(merge_idempotent, cpu)                                                                       \
     T(store_roundtrip, cpu)                                                                        \
