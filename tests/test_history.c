@@ -220,3 +220,209 @@ int test_changepoint_edges(const char *arg)
     ASSERT_NEAR(vb_cp_sigma(x, 60), 0.02, 0.004);
     return 0;
 }
+
+/* One case of a history run: mesh/<variant> at nx = ny = 1000 with 5 timed samples whose median
+ * is gpu_ms (0: no GPU time, a CPU-only case) and e2e_ms exactly. */
+struct hx_case {
+    const char *variant;
+    double gpu_ms, e2e_ms;
+    const char *status;
+};
+
+static int put_case(struct vb_store *s, int64_t run, const struct hx_case *c, struct vb_err *err)
+{
+    struct vb_case_result r;
+    struct vb_sample smp[5];
+    double e2e[5], gpu[5];
+    char full[128];
+    int k;
+    memset(&r, 0, sizeof r);
+    memset(smp, 0, sizeof smp);
+    snprintf(full, sizeof full, "mesh/%s", c->variant);
+    if (fx_variant(full, &r.family, &r.variant))
+        return vb_err_set(err, VB_E_USAGE, "fixture: no variant '%s'", full);
+    r.point.v[0] = r.point.v[1] = 1000;
+    vb_point_format(r.variant->problem, &r.point, r.axes, sizeof r.axes);
+    r.device = (r.variant->flags & VB_GPU) ? 0 : -1;
+    for (k = 0; k < VB_STATUS_COUNT; k++)
+        if (!strcmp(vb_status_name((enum vb_status)k), c->status)) r.status = (enum vb_status)k;
+    r.stop_reason = "converged";
+    r.have_records = c->gpu_ms > 0;
+    r.cold = 1;
+    r.clock_min_mhz = r.clock_median_mhz = 1980;
+    r.gst_efficiency = r.floor_ns = r.floor_ratio = NAN;
+    r.samples = smp;
+    r.nsamples = r.ntimed = 5;
+    for (k = 0; k < 5; k++) { /* the middle sample is the median */
+        e2e[k] = c->e2e_ms * (1 + (k - 2) * 0.001);
+        gpu[k] = c->gpu_ms * (1 + (k - 2) * 0.001);
+        smp[k].kind = VB_SAMPLE_TIMED;
+        smp[k].start = 10000000 * (uint64_t)(k + 1);
+        smp[k].end = smp[k].start + (uint64_t)(e2e[k] * 1e6);
+        smp[k].e2e_ns = e2e[k] * 1e6;
+        smp[k].gpu_ns = smp[k].kernel_ns = gpu[k] * 1e6;
+        smp[k].kernel_count = c->gpu_ms > 0;
+        smp[k].sm_clock_mhz = 1980;
+    }
+    vb_stats_compute(e2e, 5, &r.e2e_ms);
+    vb_stats_compute(gpu, 5, &r.gpu_ms);
+    r.kernel_ms = r.gpu_ms;
+    return vb_store_case(s, run, &r, NULL, err);
+}
+
+/* put_run writes a suite run of the cases on GPU `gpu` (NULL: none) at git commit `commit`,
+ * ended with status (NULL: left 'running'). */
+static int put_run(struct vb_store *s, const char *gpu, const char *commit,
+                   const struct hx_case *cases, int n, const char *status, struct vb_err *err)
+{
+    struct vb_run_info info = {"suite", "history fixture", NULL, commit, "0", ""};
+    struct vb_host_env host = {"fixture-host", "Debian", "Linux", "Fixture CPU", 4, 1 << 30};
+    struct vb_gpu_env g;
+    int64_t run;
+    int i;
+    memset(&g, 0, sizeof g);
+    snprintf(g.name, sizeof g.name, "%s", gpu ? gpu : "");
+    if (vb_store_run_begin(s, &info, &run, err) || vb_store_host(s, run, &host, err) ||
+        (gpu && vb_store_gpu(s, run, &g, err)))
+        return -1;
+    for (i = 0; i < n; i++)
+        if (put_case(s, run, &cases[i], err)) return -1;
+    return status ? vb_store_run_end(s, run, status, 0, "fixture", err) : 0;
+}
+
+/* write_history writes the history database: runs 1-10 on an H200 with device-mesh-pinned's GPU
+ * time 0.171 ms in runs 1-5 and 0.316 ms (1.85x) from run 6, e2e 0.25 -> 0.40 ms; device-mesh
+ * flat at 0.6 ms (wrong in run 3); cpu-reference flat at 20 ms (no GPU time); every median
+ * within 0.2% of its level, the middle run of each level exactly on it. Runs 11-12 on an H100
+ * (device-mesh-pinned, 0.5 ms), 13 on the H200 left 'running' (5 ms: no history shows it), 14-15
+ * without a GPU (cpu-reference). */
+static int write_history(struct vb_store *s, struct vb_err *err)
+{
+    static const double jitter[] = {1.001, 0.999, 1.0, 1.002, 0.998,
+                                    0.999, 1.001, 1.0, 0.998, 1.002};
+    const struct hx_case h100 = {"device-mesh-pinned", 0.5, 0.7, "ok"};
+    const struct hx_case late = {"device-mesh-pinned", 5.0, 7.0, "ok"};
+    const struct hx_case cpu = {"cpu-reference", 0, 20, "ok"};
+    char commit[48];
+    int i;
+    for (i = 0; i < 10; i++) {
+        double j = jitter[i], j2 = jitter[(i + 3) % 10];
+        struct hx_case c[3] = {
+            {"device-mesh", 0.6 * j2, 0.9 * j2, i == 2 ? "wrong-result" : "ok"},
+            {"device-mesh-pinned", (i < 5 ? 0.171 : 0.316) * j, (i < 5 ? 0.25 : 0.40) * j, "ok"},
+            {"cpu-reference", 0, 20 * j2, "ok"}};
+        snprintf(commit, sizeof commit, "c0ffee%02d89abcdef0123456789abcdef01234567", i + 1);
+        if (put_run(s, "NVIDIA H200", commit, c, 3, "complete", err)) return -1;
+    }
+    for (i = 0; i < 2; i++)
+        if (put_run(s, "NVIDIA H100 80GB HBM3", "", &h100, 1, "complete", err)) return -1;
+    if (put_run(s, "NVIDIA H200", "", &late, 1, NULL, err)) return -1;
+    for (i = 0; i < 2; i++)
+        if (put_run(s, NULL, "", &cpu, 1, "complete", err)) return -1;
+    return 0;
+}
+
+int test_make_history_fixture(const char *dir)
+{
+    struct vb_store *s;
+    struct vb_err err;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/history.db", dir);
+    unlink(path);
+    ASSERT_OK(vb_store_open(path, &s, &err));
+    ASSERT_OK(write_history(s, &err));
+    vb_store_close(s);
+    return 0;
+}
+
+int test_store_history(const char *arg)
+{
+    struct vb_store *s;
+    struct vb_history *h;
+    struct vb_err err;
+    int64_t ids[100];
+    int n, i, cp[8];
+    ASSERT_OK(vb_store_open(":memory:", &s, &err));
+    ASSERT_OK(write_history(s, &err));
+    /* GPU time: the cases that have it, by variant, axes, GPU; the 'running' run left out */
+    ASSERT_OK(vb_store_history(s, NULL, "gpu", &h, &n, &err));
+    ASSERT_INT_EQ(n, 3);
+    ASSERT_STR_EQ(h[0].variant, "mesh/device-mesh");
+    ASSERT_STR_EQ(h[0].axes, "nx=1000,ny=1000");
+    ASSERT_INT_EQ(h[0].n, 9); /* wrong in run 3 */
+    ASSERT_INT_EQ(h[0].pts[2].run_id, 4);
+    ASSERT_STR_EQ(h[1].gpu, "NVIDIA H100 80GB HBM3");
+    ASSERT_INT_EQ(h[1].n, 2);
+    ASSERT_INT_EQ(h[1].pts[0].run_id, 11);
+    ASSERT_STR_EQ(h[2].variant, "mesh/device-mesh-pinned");
+    ASSERT_STR_EQ(h[2].gpu, "NVIDIA H200");
+    ASSERT_INT_EQ(h[2].n, 10);
+    for (i = 0; i < 10; i++)
+        ASSERT_INT_EQ(h[2].pts[i].run_id, i + 1); /* oldest first */
+    ASSERT_STR_EQ(h[2].pts[0].git_commit, "c0ffee0189abcdef0123456789abcdef01234567");
+    ASSERT_NEAR(h[2].pts[2].value_ns, 0.171e6, 1e-6);
+    ASSERT_NEAR(h[2].pts[7].value_ns, 0.316e6, 1e-6);
+    ASSERT(h[2].pts[0].start_utc[0] == '2');
+    /* the step from run 6 is the one change point; device-mesh has none */
+    {
+        double x[10];
+        for (i = 0; i < 10; i++)
+            x[i] = h[2].pts[i].value_ns;
+        ASSERT_INT_EQ(vb_changepoints(x, 10, NULL, cp, 8), 1);
+        ASSERT_INT_EQ(cp[0], 5);
+        for (i = 0; i < 9; i++)
+            x[i] = h[0].pts[i].value_ns;
+        ASSERT_INT_EQ(vb_changepoints(x, 9, NULL, cp, 8), 0);
+    }
+    vb_store_history_free(h, n);
+    /* e2e: every case, the CPU-only one too, on the runs' GPUs ("" without one) */
+    ASSERT_OK(vb_store_history(s, NULL, "e2e", &h, &n, &err));
+    ASSERT_INT_EQ(n, 5);
+    ASSERT_STR_EQ(h[0].variant, "mesh/cpu-reference");
+    ASSERT_STR_EQ(h[0].gpu, "");
+    ASSERT_INT_EQ(h[0].n, 2);
+    ASSERT_STR_EQ(h[1].gpu, "NVIDIA H200");
+    ASSERT_INT_EQ(h[1].n, 10);
+    ASSERT_NEAR(h[4].pts[9].value_ns, 0.40e6 * 1.002, 1e-6);
+    vb_store_history_free(h, n);
+    /* globs as `run --filter` takes them; a phase the cases lack has no history */
+    ASSERT_OK(vb_store_history(s, "mesh/*-pinned", "gpu", &h, &n, &err));
+    ASSERT_INT_EQ(n, 2);
+    vb_store_history_free(h, n);
+    ASSERT_OK(vb_store_history(s, "mesh", "e2e", &h, &n, &err));
+    ASSERT_INT_EQ(n, 5);
+    vb_store_history_free(h, n);
+    ASSERT_OK(vb_store_history(s, "calx/*", "gpu", &h, &n, &err));
+    ASSERT_INT_EQ(n, 0);
+    vb_store_history_free(h, n);
+    ASSERT_OK(vb_store_history(s, NULL, "h2d", &h, &n, &err));
+    ASSERT_INT_EQ(n, 0);
+    vb_store_history_free(h, n);
+    ASSERT_INT_EQ(vb_store_history(s, NULL, "memset", &h, &n, &err), -1);
+    ASSERT_INT_EQ(err.code, VB_E_USAGE);
+    ASSERT_CONTAINS(err.msg, "unknown metric 'memset'");
+    /* the pool of a baseline: the run, then the complete runs before it on its GPU model */
+    ASSERT_OK(vb_store_run_pool(s, 10, ids, 3, &n, &err));
+    ASSERT_INT_EQ(n, 3);
+    ASSERT_INT_EQ(ids[0], 10);
+    ASSERT_INT_EQ(ids[1], 9);
+    ASSERT_INT_EQ(ids[2], 8);
+    ASSERT_OK(vb_store_run_pool(s, 10, ids, 100, &n, &err));
+    ASSERT_INT_EQ(n, 10);
+    ASSERT_INT_EQ(ids[9], 1);
+    ASSERT_OK(vb_store_run_pool(s, 13, ids, 100, &n, &err)); /* H200: not the H100 runs */
+    ASSERT_INT_EQ(n, 11);
+    ASSERT_INT_EQ(ids[1], 10);
+    ASSERT_OK(vb_store_run_pool(s, 12, ids, 100, &n, &err));
+    ASSERT_INT_EQ(n, 2);
+    ASSERT_INT_EQ(ids[1], 11);
+    ASSERT_OK(vb_store_run_pool(s, 15, ids, 100, &n, &err)); /* no GPU: the runs without one */
+    ASSERT_INT_EQ(n, 2);
+    ASSERT_INT_EQ(ids[1], 14);
+    ASSERT_OK(vb_store_run_pool(s, 2, ids, 1, &n, &err));
+    ASSERT_INT_EQ(n, 1);
+    ASSERT_INT_EQ(vb_store_run_pool(s, 99, ids, 3, &n, &err), -1);
+    ASSERT_INT_EQ(err.code, VB_E_USAGE);
+    vb_store_close(s);
+    return 0;
+}
