@@ -175,6 +175,37 @@ int vb_store_ceiling_rows(struct vb_store *s, struct vb_ceiling_row **rows, int 
 int vb_store_samples(struct vb_store *s, int64_t case_id, const char *metric, double **x, int *n,
                      struct vb_err *err);
 
+/* One run of a case's history. */
+struct vb_history_point {
+    int64_t run_id;
+    char start_utc[40], git_commit[64];
+    double value_ns; /* the case's stored median of the metric in that run */
+};
+/* One case (variant, axes) on one GPU model (gpu: the run's device 0 name, "" for a CPU-only
+ * run) across runs, oldest first (the store's newest rule reversed). */
+struct vb_history {
+    char variant[160], axes[256], gpu[256];
+    struct vb_history_point *pts;
+    int n;
+};
+/* vb_store_history returns every case of the complete suite runs whose "family/variant" matches
+ * glob (fnmatch; a glob without '/' also matches the family, as `run --filter`; NULL = all), its
+ * metric ("e2e", "gpu", "kernel", "h2d", "d2h"; the cases' *_median_ns columns) per run where the
+ * case is ok and has that median (a median of 0, a phase the case lacks, is none); series
+ * ordered by variant, axes, gpu. A run that ran the case on several devices gives its device 0's.
+ * Malloc'd; free with vb_store_history_free. 0 or -1 (VB_E_USAGE for an unknown metric, VB_E_DB,
+ * VB_E_SYS out of memory). */
+int vb_store_history(struct vb_store *s, const char *glob, const char *metric,
+                     struct vb_history **out, int *n, struct vb_err *err);
+/* vb_store_history_free frees what vb_store_history returned (NULL allowed). */
+void vb_store_history_free(struct vb_history *h, int n);
+/* vb_store_run_pool writes run_id, then the complete suite runs before it by the newest rule on
+ * the same GPU model (device 0's name; "" matches "") newest first, into ids: at most cap in all,
+ * *n of them. The base side of a pooled baseline (compare --baseline-runs). 0 or -1 (VB_E_USAGE
+ * when the database has no run run_id, VB_E_DB). */
+int vb_store_run_pool(struct vb_store *s, int64_t run_id, int64_t *ids, int cap, int *n,
+                      struct vb_err *err);
+
 /* vb_store_merge copies every run of the database at `path` whose uuid this database lacks,
  * with everything that belongs to it, in one transaction; `path` is opened read-only. A run
  * this database holds a partial copy of (still 'running' here and finished there, or with

@@ -22,6 +22,14 @@
  * largest id alone: after a merge that is the last run merged, not the last run taken. `r` is
  * the runs table's alias with its dot ("r.") or "". */
 #define VB_STORE_NEWEST_FIRST(r) r "start_utc DESC, " r "id DESC"
+/* The same rule, oldest first (a history, vb_store_runs). */
+#define VB_STORE_OLDEST_FIRST(r) r "start_utc, " r "id"
+
+/* A run's GPU, as every reader names it: its device 0's name (its lowest device id), NULL
+ * without a GPU. `r` is the runs table's alias with its dot ("r."); the subquery's own alias
+ * is g. */
+#define VB_STORE_RUN_GPU(r)                                                                        \
+    "(SELECT g.name FROM TARGET_INFO_GPU g WHERE g.run_id = " r "id ORDER BY g.id LIMIT 1)"
 
 struct vb_store {
     sqlite3 *db;

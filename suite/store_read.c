@@ -145,12 +145,13 @@ static void fill_run(sqlite3_stmt *st, void *p)
 
 int vb_store_runs(struct vb_store *s, struct vb_run_row **rows, int *n, struct vb_err *err)
 {
+    /* clang-format off */
     static const char q[] =
         "SELECT r.id, r.uuid, r.kind, r.status, r.command_line, r.git_commit, r.start_utc, "
-        "h.hostname, h.cpu_model, (SELECT name FROM TARGET_INFO_GPU g WHERE g.run_id = r.id "
-        "ORDER BY g.id LIMIT 1), r.exit_code, h.cpu_count FROM runs r "
-        "LEFT JOIN host_env h ON h.run_id = r.id "
-        "ORDER BY r.start_utc, r.id";
+        "h.hostname, h.cpu_model, " VB_STORE_RUN_GPU("r.") ", r.exit_code, h.cpu_count "
+        "FROM runs r LEFT JOIN host_env h ON h.run_id = r.id "
+        "ORDER BY " VB_STORE_OLDEST_FIRST("r.");
+    /* clang-format on */
     sqlite3_stmt *st = vb_store_stmt(s, q, err);
     *rows = NULL;
     *n = 0;
@@ -303,8 +304,8 @@ int vb_store_run_list(struct vb_store *s, struct vb_run_list_row **rows, int *n,
 #define TALLY(cond) "count(CASE WHEN " cond " THEN 1 END)"
 #define PURPOSE "instr(IFNULL(c.reason, ''), ?1) = 1"
     static const char q[] =
-        "SELECT r.id, r.uuid, r.kind, r.status, r.start_utc, (SELECT g.name FROM TARGET_INFO_GPU g "
-        "WHERE g.run_id = r.id ORDER BY g.id LIMIT 1), r.git_commit, count(c.id), "
+        "SELECT r.id, r.uuid, r.kind, r.status, r.start_utc, " VB_STORE_RUN_GPU("r.") ", "
+        "r.git_commit, count(c.id), "
         TALLY("c.status = 'ok'") ", " TALLY("c.status = 'wrong-result' AND NOT " PURPOSE) ", "
         TALLY("c.status = 'wrong-result' AND " PURPOSE) ", " TALLY("c.status = 'failed'") ", "
         TALLY("c.status = 'skipped'") ", " TALLY("c.status = 'interrupted'") " "

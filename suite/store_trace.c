@@ -39,10 +39,12 @@ int vb_store_latest_trace(struct vb_store *s, int64_t *run_id, struct vb_err *er
 int vb_store_run_info(struct vb_store *s, int64_t run_id, struct vb_run_info_row *r,
                       struct vb_err *err)
 {
+    /* clang-format off */
     static const char q[] =
         "SELECT r.id, r.kind, r.status, r.command_line, r.start_utc, r.end_utc, r.exit_code, "
-        "r.message, (SELECT name FROM TARGET_INFO_GPU g WHERE g.run_id = r.id ORDER BY g.id "
-        "LIMIT 1), (SELECT count(*) FROM cases c WHERE c.run_id = r.id) FROM runs r WHERE r.id = ?";
+        "r.message, " VB_STORE_RUN_GPU("r.") ", "
+        "(SELECT count(*) FROM cases c WHERE c.run_id = r.id) FROM runs r WHERE r.id = ?";
+    /* clang-format on */
     sqlite3_stmt *st = vb_store_once(s, q, err);
     int rc;
     memset(r, 0, sizeof *r);

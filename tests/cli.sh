@@ -27,6 +27,8 @@ no-gpu-run           cpu  -
 list                 cpu  -
 compare-codes        cpu  -
 compare-real         cpu  -
+history              cpu  -
+history-errors       cpu  -
 migrate-v2           cpu  -
 db-paths             cpu  -
 concurrent-writers   cpu  -
@@ -142,6 +144,43 @@ compare-real)
   cp b.db r.db
   sqlite3 r.db "UPDATE runs SET status = 'running', end_utc = NULL" || fail "sqlite3"
   expect 2 "is 'running'" "$vb" compare --cand-run 1 a.db r.db ;;
+history)
+  # a 10-run history with a 1.85x step of one case from run 6 (tests/test_history.c's
+  # write_history): that change point and no other; --all shows the flat cases too
+  "$vbtest" make_history_fixture "$tmp" >/dev/null || fail "fixture"
+  cp history.db history.db.orig
+  expect 0 "history: 5 series over 14 runs, 1 change point (PELT on log medians, penalty 10*sigma^2*log n, min change 5%)" \
+    "$vb" history --db history.db
+  grep -qxF "mesh/device-mesh-pinned nx=1000,ny=1000 on NVIDIA H200: gpu median, 10 runs" out ||
+    fail "no header for the stepped case"
+  [ "$(grep -c "change point:" out)" -eq 1 ] || fail "not exactly one change point"
+  grep -qE "^ +6  .* c0ffee0689ab +0\.3157  <- change point: 1\.85x slower than runs 1-5 \(median 0\.1710 -> 0\.3160 ms\)$" out ||
+    fail "the change point is not at run 6"
+  grep -q "^mesh/device-mesh nx" out && fail "a series without a change point is printed"
+  expect 0 "history: 5 series over 14 runs, 1 change point" "$vb" history --db history.db --all
+  grep -qxF "mesh/device-mesh nx=1000,ny=1000 on NVIDIA H200: gpu median, 9 runs" out ||
+    fail "--all does not print the flat case"
+  grep -qxF "mesh/cpu-reference nx=1000,ny=1000 on NVIDIA H200: e2e median (no GPU time), 10 runs" out ||
+    fail "the CPU-only case does not fall back to e2e"
+  expect 0 "1.60x slower than runs 1-5 (median 0.2500 -> 0.4000 ms)" "$vb" history --db history.db --metric e2e
+  expect 0 "history: 1 series over 9 runs, 0 change points" "$vb" history --db history.db --filter mesh/device-mesh
+  [ "$(wc -l < out)" -eq 1 ] || fail "a flat history prints more than its summary"
+  expect 0 "history: 5 series over 14 runs, 0 change points (PELT on log medians, penalty 10*sigma^2*log n, min change 90%)" \
+    "$vb" history --db history.db --min-change 90
+  expect 0 "penalty 3*sigma^2*log n" "$vb" history --db history.db --penalty 3
+  unchanged history.db ;;
+history-errors)
+  expect 3 "does not exist" "$vb" history --db missing.db
+  [ ! -e missing.db ] || fail "history created the database"
+  head -c 4096 /dev/urandom > junk.db
+  expect 3 "not a database" "$vb" history --db junk.db
+  "$vbtest" make_history_fixture "$tmp" >/dev/null || fail "fixture"
+  expect 2 "bad --metric 'memset': e2e, gpu, kernel, h2d or d2h" "$vb" history --db history.db --metric memset
+  expect 2 "bad --penalty '0'" "$vb" history --db history.db --penalty 0
+  expect 2 "bad --min-change 'x'" "$vb" history --db history.db --min-change x
+  expect 2 "no case of 'history.db' matches 'calx/*'" "$vb" history --db history.db --filter 'calx/*'
+  expect 2 "unexpected argument 'extra'" "$vb" history --db history.db extra
+  no_db ;;
 db-paths)
   # --db is a plain path: URIs and paths past SQLite's limit are refused, nothing created
   expect 3 "a URI, not a file path" "$vb" run --filter mesh/cpu-reference --axis nx=8 --db 'file:x.db?mode=memory'
@@ -333,7 +372,7 @@ exit-codes)
   expect 0 "exit codes" "$vb" --help
   sed -n '/^exit codes/,$p' out | grep -E '^  [0-9]' > table || fail "no exit-code table"
   [ "$(wc -l < table)" -eq 9 ] || fail "the table does not have 9 codes"
-  for cmd in list run compare merge export report trace summary runs; do
+  for cmd in list run compare history merge export report trace summary runs; do
     expect 0 "exit codes (one table for every command" "$vb" "$cmd" --help
     sed -n '/^exit codes/,$p' out | grep -E '^  [0-9]' > mine
     [ -s mine ] || fail "$cmd --help lists no exit code"
@@ -353,12 +392,12 @@ exit-codes)
     printf ' %-12s' "$rc"
   }
   printf '%-8s %-12s %-12s %-12s %-12s\n' command "missing db" "corrupt db" "no run 99" "run id 1e20"
-  for cmd in export summary report runs compare merge; do
+  for cmd in export summary report runs history compare merge; do
     printf '%-8s' "$cmd"
     for db in missing.db junk.db; do
       case $cmd in
         export) cell 3 "$vb" export --db $db --format csv ;;
-        summary|runs) cell 3 "$vb" $cmd --db $db ;;
+        summary|runs|history) cell 3 "$vb" $cmd --db $db ;;
         report) cell 3 "$vb" report --db $db --no-plots -o rep ;;
         compare) cell 3 "$vb" compare base.db $db ;;
         merge) cell 3 "$vb" merge out.db $db ;;

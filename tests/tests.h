@@ -44,6 +44,11 @@
     T(compare_throttled, cpu)                                                                      \
     T(compare_refuses_incomplete, cpu)                                                             \
     T(compare_nothing_compared, cpu)                                                               \
+    T(changepoint_noise, cpu)                                                                      \
+    T(changepoint_steps, cpu)                                                                      \
+    T(changepoint_two_steps, cpu)                                                                  \
+    T(changepoint_edges, cpu)                                                                      \
+    T(store_history, cpu)                                                                          \
     T(mann_whitney, cpu)                                                                           \
     T(merge_idempotent, cpu)                                                                       \
     T(store_roundtrip, cpu)                                                                        \
@@ -95,5 +100,7 @@ int test_gpu_variant(const char *full);
 int test_make_fixtures(const char *dir);
 /* test_make_trace_fixture writes trace.db, a traced program beside a suite run, into `dir`. */
 int test_make_trace_fixture(const char *dir);
+/* test_make_history_fixture writes history.db, 15 runs with one step, into `dir`. */
+int test_make_history_fixture(const char *dir);
 
 #endif
