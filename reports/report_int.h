@@ -161,6 +161,11 @@ int vb_section_family(struct ctx *c, const struct run_data *rd, const char *fami
  * their metrics; 0 or -1 (err). */
 int vb_section_traced(struct ctx *c, const struct run_data *rd, int nr);
 
+/* history.c. vb_section_history: the trend of every GPU case over the database's complete
+ * suite runs (three or more) with its change points, a chart per family and GPU model and a
+ * table of the changes; nothing with fewer runs. 0 or -1 (err). */
+int vb_section_history(struct ctx *c);
+
 /* hardware.c. vb_hardware_compare: the cases that every suite run rd[0..nr) holds, each run
  * against the first: per case the measured ratio beside the one its bound's measured ceilings
  * predict, grouped by bound, with its chart; 0 or -1 (err). vb_hardware_metrics: the stored
