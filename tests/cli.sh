@@ -198,6 +198,10 @@ history-errors)
   expect 2 "bad --penalty '0'" "$vb" history --db history.db --penalty 0
   expect 2 "bad --min-change 'x'" "$vb" history --db history.db --min-change x
   expect 2 "no case of 'history.db' matches 'calx/*'" "$vb" history --db history.db --filter 'calx/*'
+  grep -q "hint: 'varbench list' lists the variants" err || fail "no hint"
+  expect 2 "matches 'mesh/cpu-reference' with a gpu median" "$vb" history --db history.db \
+    --filter mesh/cpu-reference --metric gpu
+  expect 0 "history: 0 series over 0 runs, 0 change points" "$vb" history --db history.db --metric h2d
   expect 2 "unexpected argument 'extra'" "$vb" history --db history.db extra
   no_db ;;
 db-paths)
