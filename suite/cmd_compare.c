@@ -37,6 +37,12 @@ static const struct vb_usage usage = {
         "the\n"
         "base and is wrong or failed in the candidate is broken.\n",
     .notes =
+        "--baseline-runs N pools the base side: a case's base samples are those of the base\n"
+        "run and of the N-1 complete suite runs before it in BASE.db (by start time) on the\n"
+        "same GPU model, concatenated (a case of a pooled run joins when it is ok and not\n"
+        "throttled), so the base database's run-to-run noise counts as noise: a single lucky\n"
+        "base run no longer makes a false alarm. With --base-run ID: ID and the N-1 runs before\n"
+        "it. Fewer such runs: those there are, said on stderr. Default 1: the base run alone.\n"
         "Exit 2 also when a run is not complete or the GPU models differ (without\n"
         "--across-devices); a JUnit file that cannot be written is exit 6 (the verdict printed\n"
         "stands).\n",
@@ -113,12 +119,37 @@ static void print_phases(const struct vb_cmp_result *res, int md)
     }
 }
 
+/* fmt_base names the base side: "base run 9", or with a pooled baseline "base runs 9, 8, 7
+ * pooled" (at most 4 ids, then "..., 1 (10 runs)"). */
+static void fmt_base(const struct vb_cmp_result *res, char *buf, size_t n)
+{
+    size_t used;
+    int k;
+    if (res->npool <= 1) {
+        snprintf(buf, n, "base run %lld", (long long)res->run_base);
+        return;
+    }
+    used = (size_t)snprintf(buf, n, "base runs");
+    for (k = 0; k < res->npool && used < n; k++) {
+        if (k == 3 && res->npool > 4) {
+            used += (size_t)snprintf(buf + used, n - used, ", ..., %lld (%d runs)",
+                                     (long long)res->pool[res->npool - 1], res->npool);
+            break;
+        }
+        used += (size_t)snprintf(buf + used, n - used, "%s %lld", k ? "," : "",
+                                 (long long)res->pool[k]);
+    }
+    if (used < n) snprintf(buf + used, n - used, " pooled");
+}
+
 static void print_table(const struct vb_cmp_result *res, const struct vb_cmp_opts *o, int md)
 {
     int i, first = 1;
     const char *title = o->across_devices ? "hardware comparison" : "regression check";
+    char based[160];
+    fmt_base(res, based, sizeof based);
     if (md) {
-        printf("### varbench %s\n\nbase run %lld (", title, (long long)res->run_base);
+        printf("### varbench %s\n\n%s (", title, based);
         vb_put_md(stdout, res->gpu_base[0] ? res->gpu_base : "no GPU");
         printf(") vs candidate run %lld (", (long long)res->run_cand);
         vb_put_md(stdout, res->gpu_cand[0] ? res->gpu_cand : "no GPU");
@@ -128,11 +159,11 @@ static void print_table(const struct vb_cmp_result *res, const struct vb_cmp_opt
                "e2e change | verdict |\n"
                "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
     } else {
-        printf("%s: base run %lld (%s) vs candidate run %lld (%s); metric %s, threshold %g%% (or "
+        printf("%s: %s (%s) vs candidate run %lld (%s); metric %s, threshold %g%% (or "
                "3x the phase's noise), alpha %g\n",
-               title, (long long)res->run_base, res->gpu_base[0] ? res->gpu_base : "no GPU",
-               (long long)res->run_cand, res->gpu_cand[0] ? res->gpu_cand : "no GPU", o->metric,
-               o->threshold * 100, o->alpha);
+               title, based, res->gpu_base[0] ? res->gpu_base : "no GPU", (long long)res->run_cand,
+               res->gpu_cand[0] ? res->gpu_cand : "no GPU", o->metric, o->threshold * 100,
+               o->alpha);
         printf("%-30s %-28s %-22s %10s %10s %8s %7s %8s %9s %9s  %s\n", "variant", "axes", "phase",
                "base ms", "cand ms", "change", "limit", "p", "samples", "e2e chg", "verdict");
     }
@@ -242,6 +273,9 @@ int vb_cmd_compare(int argc, char **argv)
                           "output: aligned table (default) or Markdown (pull-request comment)"),
             VB_OPT_STR(0, "junit", "FILE", &junit,
                        "also write a JUnit XML report (slower/broken cases fail)"),
+            VB_OPT_INT(0, "baseline-runs", "N", &o.baseline_runs, 1, VB_CMP_MAX_POOL,
+                       "pool the base side over the base run and the N-1 complete runs\n"
+                       "before it on its GPU model (default 1: the base run alone)"),
             VB_OPT_FLAG(0, "across-devices", &o.across_devices,
                         "allow different GPU models: a hardware comparison (exit 0, or 7\n"
                         "when nothing was compared)"),
@@ -264,6 +298,13 @@ int vb_cmd_compare(int argc, char **argv)
         vb_store_close(cand);
         return vb_report_error("compare", &err);
     }
+    if (res.npool < o.baseline_runs)
+        fprintf(stderr,
+                "varbench compare: --baseline-runs %d: '%s' has %d complete run%s on %s up to "
+                "run %lld; the baseline pools %s\n",
+                o.baseline_runs, argv[1], res.npool, res.npool == 1 ? "" : "s",
+                res.gpu_base[0] ? res.gpu_base : "no GPU", (long long)res.run_base,
+                res.npool == 1 ? "that one" : "those");
     print_table(&res, &o, md);
     /* a hardware comparison has no regression to find, but one of nothing is no answer */
     code = !res.compared      ? vb_code_exit(VB_E_INCONCLUSIVE)

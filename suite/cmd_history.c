@@ -153,7 +153,9 @@ int vb_cmd_history(int argc, char **argv)
             list[nseries++] = (struct series){&g[i], metrics[metric], 0};
     }
     if (filter && !nseries) {
-        vb_err_set(&err, VB_E_USAGE, "no case of '%s' matches '%s'", db, filter);
+        vb_err_set(&err, VB_E_USAGE, "no case of '%s' matches '%s'%s%s%s", db, filter,
+                   metric >= 0 ? " with a " : "", metric >= 0 ? metrics[metric] : "",
+                   metric >= 0 ? " median" : "");
         vb_err_hint(&err, "'varbench list' lists the variants; 'varbench runs --db %s' the runs",
                     db);
         goto fail;

@@ -29,6 +29,7 @@ void vb_cmp_opts_default(struct vb_cmp_opts *o)
     o->min_samples = 5;
     o->metric = "gpu";
     o->across_devices = 0;
+    o->baseline_runs = 1;
 }
 
 int vb_cmp_metric_ok(const char *name)
@@ -121,27 +122,54 @@ struct side {
     double med, spread; /* spread: IQR/median, NaN for a zero median */
 };
 
-/* fetch reads the case's timed samples of metric into d, sorted. */
-static int fetch(struct vb_store *s, int64_t case_id, const char *metric, struct side *d,
-                 struct vb_err *err)
-{
-    memset(d, 0, sizeof *d);
-    d->med = d->spread = NAN;
-    if (vb_store_samples(s, case_id, metric, &d->x, &d->n, err)) return -1;
-    if (d->n > 0) {
-        vb_stats_sort(d->x, (size_t)d->n);
-        d->med = vb_stats_median_sorted(d->x, (size_t)d->n);
-        d->spread = vb_stats_iqr_ratio(d->x, (size_t)d->n);
-    }
-    return 0;
-}
-
 static void side_free(struct side *d)
 {
     free(d->x);
     d->x = NULL;
     d->n = 0;
 }
+
+/* fetch reads the timed samples of metric of the cases ids[0..n) (one case, or a pooled
+ * baseline's), concatenated, into d, sorted. */
+static int fetch(struct vb_store *s, const int64_t *ids, int n, const char *metric, struct side *d,
+                 struct vb_err *err)
+{
+    int k;
+    memset(d, 0, sizeof *d);
+    d->med = d->spread = NAN;
+    if (vb_store_samples(s, ids[0], metric, &d->x, &d->n, err)) return -1;
+    for (k = 1; k < n; k++) {
+        double *x, *all;
+        int m;
+        if (vb_store_samples(s, ids[k], metric, &x, &m, err)) goto fail;
+        if (m && !(all = realloc(d->x, sizeof *all * (size_t)(d->n + m)))) {
+            free(x);
+            vb_err_set(err, VB_E_SYS, "out of memory");
+            goto fail;
+        }
+        if (m) {
+            memcpy(all + d->n, x, sizeof *x * (size_t)m);
+            d->x = all;
+            d->n += m;
+        }
+        free(x);
+    }
+    if (d->n > 0) {
+        vb_stats_sort(d->x, (size_t)d->n);
+        d->med = vb_stats_median_sorted(d->x, (size_t)d->n);
+        d->spread = vb_stats_iqr_ratio(d->x, (size_t)d->n);
+    }
+    return 0;
+fail:
+    side_free(d);
+    return -1;
+}
+
+/* The base side of a case: the base run's case, then its matches in the pooled runs. */
+struct pool {
+    int64_t id[VB_CMP_MAX_POOL];
+    int n;
+};
 
 /* present: does the phase have samples on both sides, and any time on one of them? */
 static int present(const struct side *b, const struct side *c)
@@ -204,15 +232,16 @@ static void judge_phase(const char *name, const struct side *b, const struct sid
  * (*added = 0) when a phase other than e2e has no samples on a side or no time on either, or,
  * with share_of >= 0 (the base's GPU median), when its base median is under VB_CMP_SHARE of
  * share_of. */
-static int add_phase(struct vb_store *base, int64_t bid, struct vb_store *cand, int64_t cid,
-                     const char *metric, double share_of, int pageable, const struct vb_cmp_opts *o,
-                     struct vb_cmp_row *r, int *added, struct vb_err *err)
+static int add_phase(struct vb_store *base, const struct pool *bp, struct vb_store *cand,
+                     int64_t cid, const char *metric, double share_of, int pageable,
+                     const struct vb_cmp_opts *o, struct vb_cmp_row *r, int *added,
+                     struct vb_err *err)
 {
     struct side b, c;
     int rc = -1;
     *added = 0;
-    if (fetch(base, bid, metric, &b, err)) return -1;
-    if (fetch(cand, cid, metric, &c, err)) goto out;
+    if (fetch(base, bp->id, bp->n, metric, &b, err)) return -1;
+    if (fetch(cand, &cid, 1, metric, &c, err)) goto out;
     rc = 0;
     if (!present(&b, &c) && strcmp(metric, "e2e")) goto out;
     if (share_of >= 0 && !(b.med > 0 && b.med >= VB_CMP_SHARE * share_of)) goto out;
@@ -281,10 +310,11 @@ static void settle_gpu(struct vb_cmp_row *r)
     }
 }
 
-/* judge fills r's phases and verdict from the two cases' samples. */
-static int judge(struct vb_store *base, const struct vb_case_row *b, struct vb_store *cand,
-                 const struct vb_case_row *c, const struct vb_cmp_opts *o, struct vb_cmp_row *r,
-                 struct vb_err *err)
+/* judge fills r's phases and verdict from the two cases' samples; the base side's samples are
+ * those of the cases of bp (b's, then its pooled matches). */
+static int judge(struct vb_store *base, const struct vb_case_row *b, const struct pool *bp,
+                 struct vb_store *cand, const struct vb_case_row *c, const struct vb_cmp_opts *o,
+                 struct vb_cmp_row *r, struct vb_err *err)
 {
     int added, i;
     struct side eb, ec;
@@ -305,8 +335,8 @@ static int judge(struct vb_store *base, const struct vb_case_row *b, struct vb_s
         snprintf(r->why, sizeof r->why, "not timed in either run");
         return 0;
     }
-    if (fetch(base, b->id, "e2e", &eb, err)) return -1;
-    if (fetch(cand, c->id, "e2e", &ec, err)) {
+    if (fetch(base, bp->id, bp->n, "e2e", &eb, err)) return -1;
+    if (fetch(cand, &c->id, 1, "e2e", &ec, err)) {
         side_free(&eb);
         return -1;
     }
@@ -318,20 +348,19 @@ static int judge(struct vb_store *base, const struct vb_case_row *b, struct vb_s
     } else if (!b->have_records || !c->have_records) {
         snprintf(r->basis, sizeof r->basis, "no CUPTI records");
     } else if (strcmp(o->metric, "e2e")) {
-        if (add_phase(base, b->id, cand, c->id, o->metric, -1, pageable_phase(b, c, o->metric), o,
-                      r, &added, err))
+        if (add_phase(base, bp, cand, c->id, o->metric, -1, pageable_phase(b, c, o->metric), o, r,
+                      &added, err))
             return -1;
         if (!added)
             snprintf(r->basis, sizeof r->basis, "no %s records", vb_cmp_phase_label(o->metric));
         else if (!strcmp(o->metric, "gpu"))
             for (i = 0; i < 4; i++)
-                if (add_phase(base, b->id, cand, c->id, parts[i], r->phases[0].med_base,
+                if (add_phase(base, bp, cand, c->id, parts[i], r->phases[0].med_base,
                               pageable_phase(b, c, parts[i]), o, r, &added, err))
                     return -1;
         settle_gpu(r);
     }
-    if (!r->nphases && add_phase(base, b->id, cand, c->id, "e2e", -1, 0, o, r, &added, err))
-        return -1;
+    if (!r->nphases && add_phase(base, bp, cand, c->id, "e2e", -1, 0, o, r, &added, err)) return -1;
     decide(r);
     if (b->throttled || c->throttled) {
         /* a lower clock on some samples: the times are not comparable, whatever they say */
@@ -427,12 +456,29 @@ static void conclude(struct vb_cmp_result *res)
              gpu && nc ? " (a run without a GPU skips every GPU case)" : "");
 }
 
+/* pool_of fills bp with b's id, then the id of b's match (same variant and axes, ok, not
+ * throttled: its times are comparable) in each pooled run pr[1..npool). */
+static void pool_of(const struct vb_case_row *b, struct vb_case_row *const *pr, const int *pn,
+                    int npool, struct pool *bp)
+{
+    int k, j;
+    bp->id[0] = b->id;
+    bp->n = 1;
+    for (k = 1; k < npool; k++)
+        for (j = 0; j < pn[k]; j++) {
+            const struct vb_case_row *p = &pr[k][j];
+            if (strcmp(p->variant, b->variant) || strcmp(p->axes, b->axes)) continue;
+            if (!strcmp(p->status, "ok") && !p->throttled) bp->id[bp->n++] = p->id;
+            break;
+        }
+}
+
 int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *cand,
                     int64_t run_cand, const struct vb_cmp_opts *o, struct vb_cmp_result *res,
                     struct vb_err *err)
 {
-    struct vb_case_row *cb = NULL, *cc = NULL;
-    int nb = 0, nc = 0, i, j, cap = 0, rc = -1;
+    struct vb_case_row *cb = NULL, *cc = NULL, *pr[VB_CMP_MAX_POOL] = {NULL};
+    int nb = 0, nc = 0, i, j, cap = 0, rc = -1, pn[VB_CMP_MAX_POOL] = {0};
     char *used = NULL;
     memset(res, 0, sizeof *res);
     if (!vb_cmp_metric_ok(o->metric))
@@ -440,6 +486,9 @@ int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *ca
                           "unknown metric '%s' (gpu, kernel, h2d, d2h, memset "
                           "or e2e)",
                           o->metric);
+    if (o->baseline_runs < 1 || o->baseline_runs > VB_CMP_MAX_POOL)
+        return vb_err_set(err, VB_E_USAGE, "baseline runs %d: from 1 to %d", o->baseline_runs,
+                          VB_CMP_MAX_POOL);
     if ((run_base <= 0 && vb_store_latest_run(base, &run_base, err)) ||
         (run_cand <= 0 && vb_store_latest_run(cand, &run_cand, err)))
         return -1;
@@ -456,6 +505,9 @@ int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *ca
                          "--across-devices for a hardware comparison");
         goto out;
     }
+    if (vb_store_run_pool(base, run_base, res->pool, o->baseline_runs, &res->npool, err)) goto out;
+    for (i = 1; i < res->npool; i++)
+        if (vb_store_cases(base, res->pool[i], &pr[i], &pn[i], err)) goto out;
     if (vb_store_cases(base, run_base, &cb, &nb, err) ||
         vb_store_cases(cand, run_cand, &cc, &nc, err))
         goto out;
@@ -478,9 +530,11 @@ int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *ca
         if (j == nc) {
             r->verdict = VB_VERDICT_ONLY_BASE;
         } else {
+            struct pool bp;
             used[j] = 1;
             snprintf(r->status_cand, sizeof r->status_cand, "%s", cc[j].status);
-            if (judge(base, &cb[i], cand, &cc[j], o, r, err)) {
+            pool_of(&cb[i], pr, pn, res->npool, &bp);
+            if (judge(base, &cb[i], &bp, cand, &cc[j], o, r, err)) {
                 vb_err_context(err, "case '%s' %s", cb[i].variant, cb[i].axes);
                 goto out;
             }
@@ -501,6 +555,8 @@ int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *ca
     conclude(res);
     rc = 0;
 out:
+    for (i = 1; i < VB_CMP_MAX_POOL; i++)
+        free(pr[i]);
     free(cb);
     free(cc);
     free(used);

@@ -20,6 +20,14 @@
  * its phases (broken > slower > noisy > faster > same); a case throttled in either run (SM
  * clock under 75% of peak on some sample) is noisy, never slower or faster. CPU-only cases,
  * and cases without CUPTI records, are judged on e2e.
+ *
+ * A pooled baseline (baseline_runs N > 1, the trackers' answer to single-run baselines that
+ * false-alarm on a lucky base run): the base side of a case is the timed samples of the base
+ * run's case and of its matches (same variant and axes, ok, not throttled) in the N - 1
+ * complete suite runs before the base run (the newest rule) on its GPU model, concatenated;
+ * the base run is the newest complete one or --base-run's. Its median and spread are then the
+ * pool's, so the run-to-run noise of the base database counts as noise. Fewer such runs: the
+ * pool holds those there are (npool says how many). N = 1 is the base run alone.
  */
 #ifndef VB_COMPARE_H
 #define VB_COMPARE_H
@@ -56,6 +64,8 @@
 #define VB_CMP_MIN_APART 3
 /* The phases a case can be judged on: gpu, its four parts, and e2e. */
 #define VB_CMP_MAX_PHASES 6
+/* The most runs a pooled baseline takes. */
+#define VB_CMP_MAX_POOL 100
 
 #define VB_VERDICTS(X)                                                                             \
     X(SAME, "same")                                                                                \
@@ -82,6 +92,7 @@ struct vb_cmp_opts {
     const char *metric; /* "gpu" (default: gpu and its material phases), "kernel", "h2d", "d2h",
                          * "e2e" (that phase alone) */
     int across_devices; /* allow different GPU models (a hardware comparison) */
+    int baseline_runs;  /* runs pooled on the base side, 1 to VB_CMP_MAX_POOL (default 1) */
 };
 void vb_cmp_opts_default(struct vb_cmp_opts *o);
 /* vb_cmp_metric_ok: is name a metric of --metric? */
@@ -120,6 +131,8 @@ struct vb_cmp_row {
 struct vb_cmp_result {
     char gpu_base[256], gpu_cand[256];
     int64_t run_base, run_cand;
+    int64_t pool[VB_CMP_MAX_POOL]; /* the base side's runs: run_base, then older, newest first */
+    int npool;                     /* how many: baseline_runs, or fewer when the base has fewer */
     struct vb_cmp_row *rows;
     int nrows;
     int count[VB_VERDICT_COUNT];
@@ -130,9 +143,10 @@ struct vb_cmp_result {
 };
 
 /* vb_compare_runs compares run_cand of cand with run_base of base (run ids <= 0: the latest
- * complete run). Refuses (VB_E_USAGE) a run that is not complete (running, interrupted,
- * failed), saying which and why, and runs on different GPU models unless across_devices.
- * Fills *res (free with vb_cmp_result_free); on failure *res is empty. */
+ * complete run), pooled with the o->baseline_runs - 1 complete runs before it (see above).
+ * Refuses (VB_E_USAGE) a run that is not complete (running, interrupted, failed), saying which
+ * and why, runs on different GPU models unless across_devices, and baseline_runs outside 1 to
+ * VB_CMP_MAX_POOL. Fills *res (free with vb_cmp_result_free); on failure *res is empty. */
 int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *cand,
                     int64_t run_cand, const struct vb_cmp_opts *o, struct vb_cmp_result *res,
                     struct vb_err *err);

@@ -27,6 +27,7 @@ no-gpu-run           cpu  -
 list                 cpu  -
 compare-codes        cpu  -
 compare-real         cpu  -
+compare-pooled       cpu  -
 history              cpu  -
 history-errors       cpu  -
 migrate-v2           cpu  -
@@ -144,6 +145,25 @@ compare-real)
   cp b.db r.db
   sqlite3 r.db "UPDATE runs SET status = 'running', end_utc = NULL" || fail "sqlite3"
   expect 2 "is 'running'" "$vb" compare --cand-run 1 a.db r.db ;;
+compare-pooled)
+  # --baseline-runs: the base side pools the base run and the complete runs before it on its GPU
+  # model (history.db: device-mesh-pinned 0.171 ms in runs 1-5, 0.316 ms from run 6; device-mesh
+  # wrong in run 3)
+  "$vbtest" make_history_fixture "$tmp" >/dev/null || fail "fixture"
+  expect 1 "base runs 5, 4, 3, ..., 1 (5 runs) pooled (NVIDIA H200) vs candidate run 6" \
+    "$vb" compare --baseline-runs 5 --base-run 5 --cand-run 6 history.db history.db
+  grep -qE "^mesh/device-mesh-pinned .* 25/5 .* slower \(GPU \+85%\)$" out || fail "not 25 pooled samples"
+  grep -qE "^mesh/device-mesh .* 20/5 .* same$" out || fail "run 3's wrong case was pooled"
+  [ ! -s err ] || fail "a note on stderr with enough runs"
+  expect 1 "base runs 5, 4, 3, ..., 1 (5 runs) pooled" \
+    "$vb" compare --baseline-runs 20 --base-run 5 --cand-run 6 history.db history.db
+  grep -qxF "varbench compare: --baseline-runs 20: 'history.db' has 5 complete runs on NVIDIA H200 up to run 5; the baseline pools those" err ||
+    fail "no note of the shorter pool"
+  expect 1 "regression check: base run 5 (NVIDIA H200) vs candidate run 6" \
+    "$vb" compare --base-run 5 --cand-run 6 history.db history.db
+  grep -qE "^mesh/device-mesh-pinned .* 5/5 " out || fail "the default pools"
+  expect 2 "bad --baseline-runs '0': a whole number from 1 to 100" "$vb" compare --baseline-runs 0 history.db history.db
+  expect 2 "bad --baseline-runs '101'" "$vb" compare --baseline-runs 101 history.db history.db ;;
 history)
   # a 10-run history with a 1.85x step of one case from run 6 (tests/test_history.c's
   # write_history): that change point and no other; --all shows the flat cases too
@@ -179,6 +199,10 @@ history-errors)
   expect 2 "bad --penalty '0'" "$vb" history --db history.db --penalty 0
   expect 2 "bad --min-change 'x'" "$vb" history --db history.db --min-change x
   expect 2 "no case of 'history.db' matches 'calx/*'" "$vb" history --db history.db --filter 'calx/*'
+  grep -q "hint: 'varbench list' lists the variants" err || fail "no hint"
+  expect 2 "matches 'mesh/cpu-reference' with a gpu median" "$vb" history --db history.db \
+    --filter mesh/cpu-reference --metric gpu
+  expect 0 "history: 0 series over 0 runs, 0 change points" "$vb" history --db history.db --metric h2d
   expect 2 "unexpected argument 'extra'" "$vb" history --db history.db extra
   no_db ;;
 db-paths)

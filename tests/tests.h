@@ -44,6 +44,7 @@
     T(compare_throttled, cpu)                                                                      \
     T(compare_refuses_incomplete, cpu)                                                             \
     T(compare_nothing_compared, cpu)                                                               \
+    T(compare_pooled, cpu)                                                                         \
     T(changepoint_noise, cpu)                                                                      \
     T(changepoint_steps, cpu)                                                                      \
     T(changepoint_two_steps, cpu)                                                                  \
