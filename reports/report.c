@@ -1,9 +1,11 @@
 /*
  * report: the report folder (see report.h). Picks the runs (those asked for, or the newest by
  * the store's rule and the newest of every other GPU model and traced program), loads their
- * cases and ceilings, and lays out the pages: per run a header line and its sections
- * (sections.c), then the sections across runs (hardware.c). Pages and plots are written by
- * page.c and plot.c; report_int.h is what these files share.
+ * cases and ceilings, and lays out the pages: per suite run a header line and its families
+ * (family.c), then the traced programs (traced.c), the hardware comparison and metrics
+ * (hardware.c) and the history (history.c); it ends with the section list and a three-line
+ * summary. Pages are written by page.c through the sinks, figures by plot.c and timeline.c;
+ * report_int.h is what these files share.
  */
 #include <errno.h>
 #include <stdlib.h>

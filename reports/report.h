@@ -1,14 +1,13 @@
 /*
  * report: turns runs of a database into a folder a person reads: index.html and report.md
- * embedding gnuplot SVGs and their tables. Per family and device, where the time of each
- * variant goes (H2D, kernel, D2H, the rest on the host), size sweeps drawn against the
- * device's own measured floors (pinned D2H, HBM), the CPU-vs-GPU crossover, a sentence per
- * ladder step, and across devices the same cases in ms and as a fraction of each device's
- * floor, then the hardware metric stored per case. Programs traced with `varbench trace` get a
- * section of their own with the same columns, so a Python program and the suite's variants
- * read side by side. Reads the database only: runs anywhere, GPU or not. Workload: a few runs
- * of up to a few hundred cases; every name from the database is escaped (HTML, Markdown) or
- * reduced to safe characters (gnuplot).
+ * embedding gnuplot SVGs and their tables. Per family, problem, point and device: a sentence
+ * per ladder step, the ladder on a log axis against each rung's floor, a timeline of one
+ * sample of each variant, the case table; size sweeps against the device's measured floors.
+ * Programs traced with `varbench trace` grouped by program (GPU time, timeline, metrics).
+ * Across devices, each case's measured ratio beside the one its bound predicts; the stored
+ * hardware metrics; each GPU case's history over the database's runs with its change points. Reads
+ * the database only: runs anywhere, GPU or not. Workload: a few runs of up to a few hundred cases;
+ * every name from the database is escaped (HTML, Markdown) or reduced to safe characters (gnuplot).
  */
 #ifndef VB_REPORT_H
 #define VB_REPORT_H

@@ -1,10 +1,11 @@
 /*
  * report_int: what the files of the report share, and nothing outside reports/ includes.
- * report.c picks and loads the runs and lays out the pages; page.c writes the two pages
- * (index.html, report.md) from one call per heading, sentence, table row and figure; plot.c
- * writes the gnuplot figures; sections.c the sections of one run (per family and point the
- * ladder, the case table and the breakdown; per family the sweeps; a traced run's processes);
- * hardware.c the sections across runs (the hardware comparison, the stored hardware metrics).
+ * report.c picks and loads the runs and lays out the pages; page.c hands each heading,
+ * sentence, table row and figure, formatted once, to every sink (sink.h: HTML, Markdown);
+ * plot.c holds the figure primitives, the ladder and the sweep, timeline.c the timelines;
+ * family.c writes a family of one run (per problem and point: sentences, ladder, timeline,
+ * table; the sweeps), traced.c the traced programs, hardware.c the comparison by bound and the
+ * metrics, history.c the trends and change points.
  */
 #ifndef VB_REPORT_INT_H
 #define VB_REPORT_INT_H

@@ -12,14 +12,14 @@ static const struct vb_usage usage = {
     .cmd = "report",
     .synopsis = "[--db FILE] [--run ID]... [-o DIR]",
     .about =
-        "Writes DIR/index.html and DIR/report.md with gnuplot SVG plots: per family and device "
-        "where\n"
-        "the time goes, size sweeps against the device's measured floors, a sentence per ladder\n"
-        "step, and a hardware comparison when the runs come from several GPU models (merge their\n"
-        "databases with 'varbench merge'). Programs traced with 'varbench trace' get a section\n"
-        "of their own, in the same columns. Needs gnuplot (Debian: gnuplot-nox) unless "
-        "--no-plots;\n"
-        "no GPU.\n",
+        "Writes DIR/index.html and DIR/report.md with gnuplot SVG plots: per family, problem and\n"
+        "point a sentence per ladder step, the ladder on a log axis against each rung's floor, a\n"
+        "timeline of one sample of each variant and the case table; size sweeps; programs traced\n"
+        "with 'varbench trace' grouped by program; a hardware comparison by bound when the runs\n"
+        "come from several GPU models (merge their databases with 'varbench merge'); each GPU\n"
+        "case's history with its change points (three or more runs). Prints the section list\n"
+        "and a three-line summary. Needs gnuplot (Debian: gnuplot-nox) unless --no-plots; no "
+        "GPU.\n",
     .notes = "Exit 6: gnuplot missing or failing, or the folder not writable.\n",
     .codes = codes,
 };
