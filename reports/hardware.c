@@ -68,7 +68,7 @@ static int chart(struct ctx *c, const struct run_data *base, const struct run_da
     char id[16], lab[300], ax[256], title[700], body[3000];
     size_t len = 0;
     FILE *f;
-    int i, y = 0;
+    int i, y = 0, predicted = 0;
     if (c->no_plots || !n) return 0;
     if (!(f = vb_plot_data(c, id, sizeof id))) return -1;
     for (i = 0; i < n; i++) { /* rows: y measured predicted bound "label"; a gap between bounds */
@@ -77,6 +77,7 @@ static int chart(struct ctx *c, const struct run_data *base, const struct run_da
         vb_plot_safe(p[i].b->axes, ax, sizeof ax);
         fprintf(f, "%d %.6g %.6g %d \"%s %s\"\n", -y, p[i].measured,
                 isfinite(p[i].predicted) ? p[i].predicted : -1, p[i].bound + 1, lab, ax);
+        predicted += isfinite(p[i].predicted);
         y++;
     }
     if (vb_plot_data_end(c, f, id)) return -1;
@@ -87,10 +88,12 @@ static int chart(struct ctx *c, const struct run_data *base, const struct run_da
                    "set key below\nset style fill solid 0.8 noborder\nset lmargin 44\n"
                    "set arrow from 1, graph 0 to 1, graph 1 nohead lc rgb 'black'\n"
                    "plot '%s.dat' using (sqrt($2)):1:($2<1?$2:1):($2<1?1:$2):($1-0.38):($1+0.38):4:"
-                   "ytic(5) with boxxyerror lc variable notitle, '' using ($3 > 0 ? $3 : 1/0):1 "
-                   "with points pt 7 "
-                   "ps 0.7 lc rgb 'black' title 'predicted by the measured ceilings'",
+                   "ytic(5) with boxxyerror lc variable notitle",
                    -y, id);
+    if (predicted) /* gnuplot warns of a series without a point */
+        vb_plot_append(body, sizeof body, &len,
+                       ", '' using ($3 > 0 ? $3 : 1/0):1 with points pt 7 ps 0.7 lc rgb 'black' "
+                       "title 'predicted by the measured ceilings'");
     /* the colours by bound, as keys only */
     for (i = 0; i < NBOUNDS - 1; i++)
         vb_plot_append(body, sizeof body, &len, ", NaN with boxes lc %d title '%s'", i + 1,

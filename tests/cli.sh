@@ -514,7 +514,16 @@ report)
   expect 2 "no run 99" "$vb" report --db all.db --run 99 -o rep2
   VARBENCH_GNUPLOT=/nonexistent/gnuplot "$vb" report --db all.db -o rep3 >out 2>err
   [ $? -eq 6 ] && grep -q "gnuplot" err || fail "missing gnuplot not reported"
-  python3 "$(dirname "$0")/report_check.py" rep || fail "chromium check" ;;
+  python3 "$(dirname "$0")/report_check.py" rep --require ladder,hardware \
+    --escaped '<b>fixture&host</b>' || fail "chromium check"
+  # the timeline of a traced program's records and the history of 15 runs with a step at the 6th
+  "$vbtest" make_trace_fixture "$tmp" >/dev/null || fail "fixture"
+  expect 0 "report: trep/index.html" "$vb" report --db trace.db -o trep
+  python3 "$(dirname "$0")/report_check.py" trep --require timeline,traced || fail "chromium trace"
+  "$vbtest" make_history_fixture "$tmp" >/dev/null || fail "fixture"
+  expect 0 "History" "$vb" report --db history.db -o hrep
+  grep -q "1.85x slower" hrep/report.md || fail "the history's change point is not in the table"
+  python3 "$(dirname "$0")/report_check.py" hrep --require history || fail "chromium history" ;;
 report-cpu-only)
   # a run without a GPU: skipped is not wrong, each problem's ladder apart, no floor claimed
   command -v gnuplot >/dev/null || { echo "gnuplot not installed"; exit 77; }
