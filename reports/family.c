@@ -274,6 +274,37 @@ static int point(struct ctx *c, const struct run_data *rd, const char *label,
     return 0;
 }
 
+/* per_device writes point pt[0..np) once per GPU it ran on (a --device all run holds each
+ * GPU case once per device; the CPU cases join every device's ladder), or once when it ran on
+ * one device or none. 0 or -1. */
+static int per_device(struct ctx *c, const struct run_data *rd, const char *label,
+                      struct vb_case_row **pt, int np)
+{
+    struct vb_case_row **sub;
+    char lab[240];
+    int i, j, d, ns, devices = 0, rc = 0;
+    for (i = 0; i < np; i++) { /* the devices, counted by their first case */
+        for (j = 0; j < i && pt[j]->device_id != pt[i]->device_id; j++) {
+        }
+        devices += j == i && pt[i]->device_id >= 0;
+    }
+    if (devices < 2) return point(c, rd, label, pt, np);
+    if (!(sub = calloc((size_t)np, sizeof *sub)))
+        return vb_err_set(c->err, VB_E_SYS, "out of memory");
+    for (i = 0; i < np && !rc; i++) {
+        if ((d = pt[i]->device_id) < 0) continue;
+        for (j = 0; j < i && pt[j]->device_id != d; j++) {
+        }
+        if (j < i) continue; /* not the device's first case */
+        for (ns = 0, j = 0; j < np; j++)
+            if (pt[j]->device_id == d || pt[j]->device_id < 0) sub[ns++] = pt[j];
+        snprintf(lab, sizeof lab, "%s on device %d", label, d);
+        rc = point(c, rd, lab, sub, ns);
+    }
+    free(sub);
+    return rc;
+}
+
 /* skipped_note says once per family why its GPU variants were skipped (no GPU in the run). */
 static void skipped_note(struct ctx *c, struct vb_case_row *const *cs, int n)
 {
@@ -334,7 +365,7 @@ int vb_section_family(struct ctx *c, const struct run_data *rd, const char *fami
                     seen[j] = 1;
                     pt[np++] = pc[j];
                 }
-            if (point(c, rd, label, pt, np)) goto out;
+            if (per_device(c, rd, label, pt, np)) goto out;
         }
         if (sweeps(c, rd, label, pc, nc)) goto out;
     }

@@ -187,7 +187,7 @@ int vb_plot_ladder(struct ctx *c, const char *title, struct vb_case_row *const *
         if (is_ok(r))
             rung_label(r, prev, rl, sizeof rl);
         else
-            snprintf(rl, sizeof rl, "%s: not compared", r->status);
+            snprintf(rl, sizeof rl, "%s", !strcmp(r->status, "wrong-result") ? "wrong" : r->status);
         vb_plot_safe(rl, rl, sizeof rl);
         floors += isfinite(fl);
         lo = fmin(lo, isfinite(fl) ? fmin(fl, ms(r->e2e_median_ns)) : ms(r->e2e_median_ns));

@@ -162,6 +162,11 @@ int vb_section_family(struct ctx *c, const struct run_data *rd, const char *fami
  * their metrics; 0 or -1 (err). */
 int vb_section_traced(struct ctx *c, const struct run_data *rd, int nr);
 
+/* spread.c. vb_section_spread: for each GPU model with two or more boards among the suite
+ * runs rd[0..nr) (a board: a device of a run), per case the min/median/max over the boards and
+ * the slowest board named; nothing with one board per model. */
+void vb_section_spread(struct ctx *c, const struct run_data *rd, int nr);
+
 /* history.c. vb_section_history: the trend of every GPU case over the database's complete
  * suite runs (three or more) with its change points, a chart per family and GPU model and a
  * table of the changes; nothing with fewer runs. 0 or -1 (err). */

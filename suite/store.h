@@ -77,6 +77,8 @@ struct vb_case_row {
     char floor_bound[8], floor_of[8]; /* "dram"/"pcie"/"launch", "kernel"/"e2e"; "" unknown */
     char metrics_status[16];          /* "" (none), ok, off, unavailable, failed */
     char metrics_reason[256];
+    int device_id;  /* the CUDA device it ran on; -1 for a CPU-only case */
+    char board[64]; /* that GPU's PCI bus location ("0000:18:00.0"), or "" */
 };
 
 /* A run as read back. */

@@ -497,6 +497,19 @@ report)
     grep -q "| mesh/device-mesh | nx=1000,ny=1000 | NVIDIA H200 | 1 | 87.5 |" gst/report.md ||
       fail "the stored store efficiency is not shown"
     grep -q "none stored" gst/report.md && fail "'none stored' beside a stored metric"
+    # two boards of one model: run 2's GPU cases again on a device 1, 20% slower
+    cp all.db two.db
+    sqlite3 two.db "CREATE TEMP TABLE g AS SELECT * FROM TARGET_INFO_GPU WHERE run_id = 2;
+      UPDATE g SET id = 1, busLocation = '0000:99:00.0'; INSERT INTO TARGET_INFO_GPU SELECT * FROM g;
+      CREATE TEMP TABLE k AS SELECT * FROM cases WHERE run_id = 2 AND device_id = 0;
+      UPDATE k SET id = id + 100000, device_id = 1, e2e_median_ns = e2e_median_ns * 1.2,
+        kernel_median_ns = kernel_median_ns * 1.2; INSERT INTO cases SELECT * FROM k;" ||
+      fail "sqlite3"
+    expect 0 "Boards of one model" "$vb" report --no-plots --db two.db --run 2 -o two
+    grep -q "^### NVIDIA H100 80GB HBM3: 2 boards" two/report.md || fail "no board spread"
+    grep -q "The slowest board most often: run 2 device 1 0000:99:00.0, in 3 of 3 cases" \
+      two/report.md || fail "the slow board is not named"
+    grep -q "^### mesh on device 1 at nx=1000,ny=1000" two/report.md || fail "no ladder per device"
   fi
   grep -q "global store efficiency): none stored" rep/report.md || fail "no 'none stored'"
   # sweeps come from the structured axes (case_axes): a plot over nx, the zipped ny left out
