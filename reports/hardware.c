@@ -28,12 +28,6 @@ static int bound_of(const struct vb_case_row *r)
     return k < 3 ? k : 4;
 }
 
-/* timed: the time a case is compared on: its kernel when its floor is the kernel's, else e2e. */
-static double timed(const struct vb_case_row *r)
-{
-    return !strcmp(r->floor_of, "kernel") ? r->kernel_median_ns : r->e2e_median_ns;
-}
-
 /* twin: the correct case of run rd with a's variant and point, or NULL. */
 static const struct vb_case_row *twin(const struct run_data *rd, const struct vb_case_row *a)
 {
@@ -110,11 +104,12 @@ static int pairs_of(const struct run_data *base, const struct run_data *cand, st
     int i, n = 0;
     for (i = 0; i < base->n; i++) {
         const struct vb_case_row *b = &base->cases[i], *m;
-        if (!is_ok(b) || !(m = twin(cand, b)) || !(timed(b) > 0) || !(timed(m) > 0)) continue;
+        if (!is_ok(b) || !(m = twin(cand, b)) || !(compared_ns(b) > 0) || !(compared_ns(m) > 0))
+            continue;
         p[n].b = b;
         p[n].c = m;
         p[n].bound = bound_of(b);
-        p[n].measured = timed(m) / timed(b);
+        p[n].measured = compared_ns(m) / compared_ns(b);
         p[n].predicted =
             b->needs_gpu && b->floor_ms > 0 && m->floor_ms > 0 && !strcmp(b->floor_of, m->floor_of)
                 ? m->floor_ms / b->floor_ms
@@ -152,8 +147,8 @@ static int one_pair(struct ctx *c, const struct run_data *base, const struct run
         row[0] = p[i].b->variant;
         row[1] = p[i].b->axes;
         row[2] = bound_label[p[i].bound];
-        vb_fmt_ms(timed(p[i].b), cell[3], sizeof cell[3]);
-        vb_fmt_ms(timed(p[i].c), cell[4], sizeof cell[4]);
+        vb_fmt_ms(compared_ns(p[i].b), cell[3], sizeof cell[3]);
+        vb_fmt_ms(compared_ns(p[i].c), cell[4], sizeof cell[4]);
         if (isfinite(p[i].predicted)) {
             snprintf(cell[5], sizeof cell[5], "%.2f", p[i].predicted);
             snprintf(cell[7], sizeof cell[7], "%.2f", p[i].measured / p[i].predicted);

@@ -10,6 +10,7 @@
 
 #include "changepoint.h"
 #include "report_int.h"
+#include "stats.h"
 
 #define MAX_CP 8
 
@@ -21,13 +22,7 @@ struct series {
     double median;
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* median_of: the median of the series' values (its own scale). */
+/* median_of: the median of the series' values (its own scale); NaN out of memory. */
 static double median_of(const struct vb_history *h)
 {
     double *v = malloc((size_t)h->n * sizeof *v), m;
@@ -35,8 +30,7 @@ static double median_of(const struct vb_history *h)
     if (!v) return NAN;
     for (i = 0; i < h->n; i++)
         v[i] = h->pts[i].value_ns;
-    qsort(v, (size_t)h->n, sizeof *v, cmp_double);
-    m = h->n % 2 ? v[h->n / 2] : (v[h->n / 2 - 1] + v[h->n / 2]) / 2;
+    m = vb_stats_median(v, (size_t)h->n);
     free(v);
     return m;
 }

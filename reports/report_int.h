@@ -71,6 +71,13 @@ static inline int is_ok(const struct vb_case_row *c)
     return !strcmp(c->status, "ok");
 }
 
+/* compared_ns: the time a case is held against others on: its kernel when its floor is the
+ * kernel's (a resident variant), else end to end (the hardware comparison, the board spread). */
+static inline double compared_ns(const struct vb_case_row *r)
+{
+    return !strcmp(r->floor_of, "kernel") ? r->kernel_median_ns : r->e2e_median_ns;
+}
+
 /* is_bad: a wrong answer or a failure (red in the tables); skipped and interrupted are not. */
 static inline int is_bad(const struct vb_case_row *c)
 {

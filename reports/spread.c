@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "report_int.h"
+#include "stats.h"
 #include "table.h"
 
 #define MAX_BOARDS 64
@@ -19,11 +20,6 @@ struct board {
     const char *model, *bus;
     int slowest; /* cases it was the slowest board of */
 };
-
-static double timed(const struct vb_case_row *r)
-{
-    return !strcmp(r->floor_of, "kernel") ? r->kernel_median_ns : r->e2e_median_ns;
-}
 
 /* boards_of fills b with every (run, device) of the GPU cases of rd[0..nr); returns how many. */
 static int boards_of(const struct run_data *rd, int nr, struct board *b)
@@ -49,16 +45,10 @@ static const struct vb_case_row *on_board(const struct board *b, const struct vb
     for (i = 0; i < b->rd->n; i++) {
         const struct vb_case_row *x = &b->rd->cases[i];
         if (x->device_id == b->device && is_ok(x) && !strcmp(x->variant, r->variant) &&
-            !strcmp(x->axes, r->axes) && timed(x) > 0)
+            !strcmp(x->axes, r->axes) && compared_ns(x) > 0)
             return x;
     }
     return NULL;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* model writes the spread of the boards b[0..n) of one model. */
@@ -70,6 +60,7 @@ static void model(struct ctx *c, struct board *b, int n)
     char cell[6][96];
     const char *row[8] = {NULL, NULL, cell[0], cell[1], cell[2], cell[3], cell[4], cell[5]};
     double t[MAX_BOARDS];
+    struct vb_stats st;
     int i, k, m, slow, rows = 0, most = 0;
     vb_page_heading(&c->page, "%s: %d boards", first->model, n);
     for (i = 0; i < first->rd->n; i++) {
@@ -77,20 +68,20 @@ static void model(struct ctx *c, struct board *b, int n)
         if (r->device_id != first->device || !is_ok(r)) continue;
         for (m = 0, slow = -1, k = 0; k < n; k++)
             if ((x = on_board(&b[k], r))) {
-                t[m++] = timed(x);
-                if (slow < 0 || timed(x) > timed(on_board(&b[slow], r))) slow = k;
+                t[m++] = compared_ns(x);
+                if (slow < 0 || compared_ns(x) > compared_ns(on_board(&b[slow], r))) slow = k;
             }
         if (m < 2) continue;
         b[slow].slowest++;
-        qsort(t, (size_t)m, sizeof *t, cmp_double);
         if (!rows++) vb_page_table(&c->page, 8, head, "llrrrrrl");
         row[0] = r->variant;
         row[1] = r->axes;
         snprintf(cell[0], sizeof cell[0], "%d", m);
-        vb_fmt_ms(t[0], cell[1], sizeof cell[1]);
-        vb_fmt_ms(m % 2 ? t[m / 2] : (t[m / 2 - 1] + t[m / 2]) / 2, cell[2], sizeof cell[2]);
-        vb_fmt_ms(t[m - 1], cell[3], sizeof cell[3]);
-        snprintf(cell[4], sizeof cell[4], "%.3f", t[m - 1] / t[0]);
+        vb_stats_compute(t, (size_t)m, &st);
+        vb_fmt_ms(st.min, cell[1], sizeof cell[1]);
+        vb_fmt_ms(st.median, cell[2], sizeof cell[2]);
+        vb_fmt_ms(st.max, cell[3], sizeof cell[3]);
+        snprintf(cell[4], sizeof cell[4], "%.3f", st.max / st.min);
         snprintf(cell[5], sizeof cell[5], "run %lld device %d%s%s", (long long)b[slow].rd->run.id,
                  b[slow].device, b[slow].bus[0] ? " " : "", b[slow].bus);
         vb_page_row(&c->page, 0, row);
