@@ -104,6 +104,11 @@ static void step_sentence(const struct vb_case_row *a, const struct vb_case_row 
     char ea[32], eb[32];
     size_t len;
     int k, big = 0;
+    if (is_ok(b) && !has_time(b)) {
+        snprintf(s, n, "%s is correct but has no timed sample (%s): no time to compare.", b->name,
+                 b->stop_reason[0] ? b->stop_reason : "not timed");
+        return;
+    }
     if (!is_ok(b)) {
         if (!strcmp(b->status, "wrong-result"))
             snprintf(s, n,
@@ -147,11 +152,11 @@ static void ladder(struct ctx *c, struct vb_case_row *const *cs, int n)
     char s[1200];
     int i;
     for (i = 0; i < n; i++) {
-        if (prev || !is_ok(cs[i])) { /* a first rung that is not ok says why too */
+        if (prev || !has_time(cs[i])) { /* a first rung without a time says why too */
             step_sentence(prev ? prev : cs[i], cs[i], s, sizeof s);
             vb_page_item(&c->page, "%s", s);
         }
-        if (is_ok(cs[i])) prev = cs[i];
+        if (has_time(cs[i])) prev = cs[i];
     }
     vb_page_list_end(&c->page);
 }
@@ -228,7 +233,7 @@ static int sweeps(struct ctx *c, const struct run_data *rd, const char *label,
         group_key(cs, n, cs[i], axis, keys + (size_t)i * KEY, KEY);
     for (i = 0; i < n; i++) {
         const char *key = keys + (size_t)i * KEY;
-        int values = 0;
+        int values = 0, first = -1; /* first: the first ok case's index in pts */
         if (done[i]) continue;
         for (np = nv = 0, j = i; j < n; j++) {
             if (strcmp(keys + (size_t)j * KEY, key)) continue;
@@ -236,13 +241,15 @@ static int sweeps(struct ctx *c, const struct run_data *rd, const char *label,
             if (!(a = axis_of(cs[j], axis))) continue;
             pts[np].r = cs[j];
             pts[np].x = a->value;
-            if (pts[np++].x != pts[0].x) values = 1;
-            if (!is_ok(cs[j])) continue;
+            np++;
+            if (!has_time(cs[j])) continue;
+            if (first < 0) first = np - 1;
+            if (pts[np - 1].x != pts[first].x) values = 1; /* two values with a time */
             for (k = 0; k < nv && strcmp(names[k], cs[j]->name); k++) {
             }
             if (k == nv && nv < NAMES) names[nv++] = cs[j]->name;
         }
-        if (!values) continue; /* one value only: nothing to sweep */
+        if (!values) continue; /* no two values with a time: nothing to sweep */
         snprintf(title, sizeof title, "%s over %s%s%s on %s: end to end%s", label, axis,
                  key[0] ? " at " : "", key, rd->run.gpu[0] ? rd->run.gpu : "the CPU",
                  vb_plot_sweep_floors(rd, pts, np) ? ", with the device's measured floors" : "");

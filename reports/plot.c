@@ -115,7 +115,7 @@ int vb_plot_sweep(struct ctx *c, const struct run_data *rd, const char *title, c
     if (!(f = vb_plot_data(c, id, sizeof id))) return -1;
     for (k = 0; k < nv; k++) { /* one block per variant, rows: value e2e_ms */
         for (i = 0; i < n; i++)
-            if (is_ok(pts[i].r) && !strcmp(pts[i].r->name, names[k]))
+            if (has_time(pts[i].r) && !strcmp(pts[i].r->name, names[k]))
                 fprintf(f, "%lld %.6f\n", (long long)pts[i].x, ms(pts[i].r->e2e_median_ns));
         fprintf(f, "\n\n");
     }
@@ -172,7 +172,7 @@ int vb_plot_ladder(struct ctx *c, const char *title, struct vb_case_row *const *
     FILE *f;
     if (c->no_plots) return 0;
     for (i = 0; i < n; i++) {
-        drawn += is_ok(cs[i]) || is_bad(cs[i]);
+        drawn += has_time(cs[i]) || is_bad(cs[i]);
         bad += is_bad(cs[i]);
     }
     if (!drawn) return 0; /* nothing timed: the sentences say why */
@@ -182,7 +182,7 @@ int vb_plot_ladder(struct ctx *c, const char *title, struct vb_case_row *const *
     for (i = 0; i < n; i++) {
         const struct vb_case_row *r = cs[i];
         double fl = isfinite(r->floor_ms) && r->floor_ms > 0 ? r->floor_ms : NAN;
-        if (!is_ok(r) && !is_bad(r)) continue;
+        if (!has_time(r) && !is_bad(r)) continue;
         vb_plot_safe(r->name, lab, sizeof lab);
         if (is_ok(r))
             rung_label(r, prev, rl, sizeof rl);
@@ -197,7 +197,7 @@ int vb_plot_ladder(struct ctx *c, const char *title, struct vb_case_row *const *
         else
             snprintf(fs, sizeof fs, "NaN");
         fprintf(f, "%d \"%s\" %.6g %s \"%s\" %d\n", i, lab, ms(r->e2e_median_ns), fs, rl, is_ok(r));
-        if (is_ok(r)) prev = r;
+        if (has_time(r)) prev = r;
     }
     if (vb_plot_data_end(c, f, id)) return -1;
     vb_plot_append(body, sizeof body, &len,

@@ -190,9 +190,9 @@ static void headline(const struct run_data *rd, const char *family, char *line, 
             strcmp(rd->problem[i], rd->problem[last - rd->cases]))
             continue;
         if (!first) first = r;
-        if (is_ok(r) && (!best || r->e2e_median_ns < best->e2e_median_ns)) best = r;
+        if (has_time(r) && (!best || r->e2e_median_ns < best->e2e_median_ns)) best = r;
     }
-    if (!first || !best || !is_ok(first) || best == first || len + 1 >= cap) return;
+    if (!first || !best || !has_time(first) || best == first || len + 1 >= cap) return;
     snprintf(line + len, cap - len, "%s%s %s: %s %.3g ms -> %s %.3g ms, %.3gx", len ? "; " : "",
              family, last->axes, first->name, ms(first->e2e_median_ns), best->name,
              ms(best->e2e_median_ns), first->e2e_median_ns / best->e2e_median_ns);

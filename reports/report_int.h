@@ -78,6 +78,12 @@ static inline double compared_ns(const struct vb_case_row *r)
     return !strcmp(r->floor_of, "kernel") ? r->kernel_median_ns : r->e2e_median_ns;
 }
 
+/* has_time: correct and timed (a --quick CPU reference past its budget verified untimed). */
+static inline int has_time(const struct vb_case_row *c)
+{
+    return is_ok(c) && c->e2e_median_ns > 0;
+}
+
 /* is_bad: a wrong answer or a failure (red in the tables); skipped and interrupted are not. */
 static inline int is_bad(const struct vb_case_row *c)
 {
