@@ -87,8 +87,10 @@ static int draw(struct ctx *c, const char *kind, const char *title, struct lane_
     }
     if (vb_plot_data_end(c, f, id)) return -1;
     vb_plot_append(body, sizeof body, &len,
-                   "set xlabel 'ms from the start of the sample'\nset yrange [0.4:%d.6]\n"
+                   "set xlabel '%s'\nset yrange [0.4:%d.6]\n"
                    "set xrange [0:*]\nset grid xtics\nset ytics (",
+                   spans ? "ms from the start of the sample"
+                         : "ms from the first GPU record, idle gaps cut",
                    total);
     for (s = 0; s < ns; s++)
         for (k = 0; k < src[s].nlanes; k++) {

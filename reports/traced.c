@@ -147,8 +147,8 @@ int vb_section_traced(struct ctx *c, const struct run_data *rd, int nr)
     table_of(c, cs, run, n);
     if (bars(c, "traced programs: GPU work of each process (ms)", cs, run, n) ||
         vb_plot_traced_timeline(c,
-                                "traced programs: every copy and kernel, from each process's "
-                                "first GPU activity",
+                                "traced programs: every copy and kernel of each process, idle "
+                                "gaps over 10 ms cut to 0.5 ms",
                                 cs, n))
         goto out;
     for (k = 0; k < nr; k++)

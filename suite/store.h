@@ -237,8 +237,11 @@ struct vb_tl_event {
 };
 /* vb_store_timeline returns (malloc'd, caller frees, in start order) the records of one sample
  * of case case_id: the timed sample with records kept whose e2e is nearest the case's median,
- * or all the records of a traced case; *span_ns is that sample's e2e (at least its last
- * record's end). No records: *n 0. 0 or -1 (VB_E_DB). */
+ * or all the records of a traced case with each idle gap over VB_TL_GAP_NS cut to
+ * VB_TL_GAP_SHOWN_NS (its start-up and JIT pauses); *span_ns is that sample's e2e (at least
+ * its last record's end). No records: *n 0. 0 or -1 (VB_E_DB). */
+#define VB_TL_GAP_NS       10e6
+#define VB_TL_GAP_SHOWN_NS 0.5e6
 int vb_store_timeline(struct vb_store *s, int64_t case_id, struct vb_tl_event **ev, int *n,
                       double *span_ns, struct vb_err *err);
 

@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "store_int.h"
 
@@ -21,13 +22,16 @@ static void fill_event(sqlite3_stmt *st, void *p)
 }
 
 /* pick_sample sets *sample to the kept timed sample of case_id nearest its e2e median, with
- * its start and e2e; *sample 0 when the case has none (a traced case). 0 or -1 with err. */
+ * its start and e2e; *sample 0 when the case has none or is a traced process (whose one sample
+ * is its whole life, start-up included). 0 or -1 with err. */
 static int pick_sample(struct vb_store *s, int64_t case_id, int64_t *sample, int64_t *start,
                        double *e2e, struct vb_err *err)
 {
     static const char q[] =
         "SELECT sa.id, sa.start, sa.e2e_ns FROM samples sa JOIN cases c ON c.id = sa.case_id "
-        "WHERE sa.case_id = ? AND sa.kind = 'timed' AND sa.records_kept AND NOT sa.dropped "
+        "JOIN runs r ON r.id = c.run_id "
+        "WHERE sa.case_id = ? AND r.kind = 'suite' AND sa.kind = 'timed' AND sa.records_kept "
+        "AND NOT sa.dropped "
         "AND sa.start IS NOT NULL ORDER BY abs(sa.e2e_ns - IFNULL(c.e2e_median_ns, 0)), sa.idx "
         "LIMIT 1";
     sqlite3_stmt *st = vb_store_stmt(s, q, err);
@@ -43,6 +47,28 @@ static int pick_sample(struct vb_store *s, int64_t case_id, int64_t *sample, int
     }
     sqlite3_reset(st);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : vb_store_fail(s, err, "timeline sample");
+}
+
+/* cut_gaps shortens every idle gap of a traced process's records ev[0..n) (in start order)
+ * longer than VB_TL_GAP_NS to VB_TL_GAP_SHOWN_NS, moving what follows: a Numba program copies
+ * its inputs, compiles for half a second, then launches; on a true axis its kernel and copies
+ * are hairlines a second apart. Returns the gaps cut. */
+static int cut_gaps(struct vb_tl_event *ev, int n)
+{
+    double end = -INFINITY, shift = 0, gap;
+    int i, cut = 0;
+    for (i = 0; i < n; i++) {
+        ev[i].start_ns -= shift;
+        ev[i].end_ns -= shift;
+        if (i && (gap = ev[i].start_ns - end) > VB_TL_GAP_NS) {
+            shift += gap - VB_TL_GAP_SHOWN_NS;
+            ev[i].start_ns -= gap - VB_TL_GAP_SHOWN_NS;
+            ev[i].end_ns -= gap - VB_TL_GAP_SHOWN_NS;
+            cut++;
+        }
+        if (ev[i].end_ns > end) end = ev[i].end_ns;
+    }
+    return cut;
 }
 
 int vb_store_timeline(struct vb_store *s, int64_t case_id, struct vb_tl_event **ev, int *n,
@@ -71,6 +97,7 @@ int vb_store_timeline(struct vb_store *s, int64_t case_id, struct vb_tl_event **
     if (sqlite3_bind_int64(st, 1, case_id) || sqlite3_bind_int64(st, 2, sample))
         return vb_store_fail(s, err, "timeline records");
     if (vb_store_read_rows(s, st, sizeof **ev, fill_event, (void **)ev, n, err)) return -1;
+    if (!sample) cut_gaps(*ev, *n); /* a traced process: its idle gaps cut short */
     /* a sample's clock starts at the sample; a traced process's at its first record */
     t0 = sample ? (double)start : *n ? (*ev)[0].start_ns : 0;
     for (i = 0; i < *n; i++) {
