@@ -3,8 +3,8 @@
  * `list`, `run` and the tests share.
  */
 #include "registry.h"
+#include "glob.h"
 
-#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -172,10 +172,8 @@ char *vb_problem_label(const struct vb_family *f, const struct vb_problem *pb, c
 int vb_variant_matches(const struct vb_family *f, const struct vb_variant *v, const char *glob)
 {
     char full[256];
-    if (!glob || !*glob) return 1;
     snprintf(full, sizeof full, "%s/%s", f->name, v->name);
-    if (!strchr(glob, '/')) return fnmatch(glob, f->name, 0) == 0 || fnmatch(glob, full, 0) == 0;
-    return fnmatch(glob, full, 0) == 0;
+    return vb_variant_glob(glob, f->name, full);
 }
 
 char *vb_point_format(const struct vb_problem *pb, const struct vb_point *p, char *buf, size_t n)

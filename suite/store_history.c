@@ -4,24 +4,19 @@
  * (`compare --baseline-runs`). Read-only. Workload: every ok case of every complete suite run
  * of a database, one metric, read in one pass (tens of runs of a few hundred cases).
  */
+#include "glob.h"
 #include "store_int.h"
 
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* matches: does "family/variant" match glob, by the rule of `run --filter` (registry.h's
- * vb_variant_matches: a glob without '/' also matches the family alone, so "mesh" is mesh/\*)?
- * Kept here as well: the store links without the registry (the injection library). */
+/* matches: does "family/variant" match glob, by the rule of `run --filter` (glob.h)? */
 static int matches(const char *glob, const char *variant)
 {
     char family[160];
-    const char *slash = strchr(variant, '/');
-    if (!glob || fnmatch(glob, variant, 0) == 0) return 1;
-    if (strchr(glob, '/') || !slash) return 0;
-    snprintf(family, sizeof family, "%.*s", (int)(slash - variant), variant);
-    return fnmatch(glob, family, 0) == 0;
+    snprintf(family, sizeof family, "%.*s", (int)strcspn(variant, "/"), variant);
+    return vb_variant_glob(glob, family, variant);
 }
 
 void vb_store_history_free(struct vb_history *h, int n)
