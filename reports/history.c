@@ -12,42 +12,31 @@
 #include "report_int.h"
 #include "stats.h"
 
-#define MAX_CP 8
-
-/* One series with what the report needs of it. */
+/* One series with what the report needs of it: its values (x[k]: run k's median) and change
+ * points (cp[0..ncp), at most one a run), both owned. */
 struct series {
     const struct vb_history *h;
     char family[64];
-    int cp[MAX_CP], ncp;
-    double median;
+    double *x, median;
+    int *cp, ncp;
 };
 
-/* median_of: the median of the series' values (its own scale); NaN out of memory. */
-static double median_of(const struct vb_history *h)
-{
-    double *v = malloc((size_t)h->n * sizeof *v), m;
-    int i;
-    if (!v) return NAN;
-    for (i = 0; i < h->n; i++)
-        v[i] = h->pts[i].value_ns;
-    m = vb_stats_median(v, (size_t)h->n);
-    free(v);
-    return m;
-}
-
-/* detect fills s's change points. */
-static void detect(struct series *s)
+/* detect fills s for history h: its values, their median and its change points; 0, or -1 when
+ * out of memory (s then owns what it holds: the caller frees x and cp). */
+static int detect(struct series *s, const struct vb_history *h)
 {
     struct vb_cp_opts o = VB_CP_OPTS_DEFAULT;
-    double *x = malloc((size_t)s->h->n * sizeof *x);
-    int i;
-    s->ncp = 0;
-    if (!x) return;
-    for (i = 0; i < s->h->n; i++)
-        x[i] = s->h->pts[i].value_ns;
-    s->ncp = vb_changepoints(x, s->h->n, &o, s->cp, MAX_CP);
-    if (s->ncp > MAX_CP) s->ncp = MAX_CP;
-    free(x);
+    int k;
+    s->h = h;
+    snprintf(s->family, sizeof s->family, "%.*s", (int)strcspn(h->variant, "/"), h->variant);
+    if (!(s->x = malloc((size_t)h->n * sizeof *s->x)) ||
+        !(s->cp = malloc((size_t)h->n * sizeof *s->cp)))
+        return -1;
+    for (k = 0; k < h->n; k++)
+        s->x[k] = h->pts[k].value_ns;
+    s->median = vb_stats_median(s->x, (size_t)h->n);
+    s->ncp = vb_changepoints(s->x, h->n, &o, s->cp, h->n); /* medians > 0: -1 is memory */
+    return s->ncp < 0 || !isfinite(s->median) ? -1 : 0;
 }
 
 /* by_chart orders series by family, GPU, then variant and axes: one chart's are adjacent. */
@@ -58,15 +47,6 @@ static int by_chart(const void *a, const void *b)
     if (!k) k = strcmp(x->h->gpu, y->h->gpu);
     if (!k) k = strcmp(x->h->variant, y->h->variant);
     return k ? k : strcmp(x->h->axes, y->h->axes);
-}
-
-/* seg_median: the median of h's values in [lo, hi). */
-static double seg_median(const struct vb_history *h, int lo, int hi)
-{
-    struct vb_history sub = *h;
-    sub.pts = h->pts + lo;
-    sub.n = hi - lo;
-    return median_of(&sub);
 }
 
 /* chart draws the series s[0..n) of one family and GPU over the runs' order. */
@@ -80,15 +60,15 @@ static int chart(struct ctx *c, const struct series *s, int n, const char *title
     if (!(f = vb_plot_data(c, id, sizeof id))) return -1;
     for (i = 0; i < n; i++) { /* block i: x ratio; block n: the change points x ratio "label" */
         for (k = 0; k < s[i].h->n; k++)
-            fprintf(f, "%d %.6g\n", k + 1, s[i].h->pts[k].value_ns / s[i].median);
+            fprintf(f, "%d %.6g\n", k + 1, s[i].x[k] / s[i].median);
         fprintf(f, "\n\n");
     }
     for (i = 0; i < n; i++)
         for (k = 0; k < s[i].ncp; k++) {
-            int at = s[i].cp[k], prev = k ? s[i].cp[k - 1] : 0;
-            int next = k + 1 < s[i].ncp ? s[i].cp[k + 1] : s[i].h->n;
-            double r = seg_median(s[i].h, at, next) / seg_median(s[i].h, prev, at);
-            fprintf(f, "%d %.6g \"%.2fx\"\n", at + 1, s[i].h->pts[at].value_ns / s[i].median, r);
+            int at = s[i].cp[k];
+            double b, a;
+            vb_cp_step(s[i].x, s[i].h->n, s[i].cp, s[i].ncp, k, &b, &a);
+            fprintf(f, "%d %.6g \"%.2fx\"\n", at + 1, s[i].x[at] / s[i].median, a / b);
             any = 1;
         }
     fprintf(f, "0 1 \"\"\n");
@@ -128,9 +108,9 @@ static void changes(struct ctx *c, const struct series *s, int n)
     for (i = 0; i < n; i++)
         for (k = 0; k < s[i].ncp; k++) {
             const struct vb_history *h = s[i].h;
-            int at = s[i].cp[k], prev = k ? s[i].cp[k - 1] : 0;
-            int next = k + 1 < s[i].ncp ? s[i].cp[k + 1] : h->n;
-            double b = seg_median(h, prev, at), a = seg_median(h, at, next);
+            int at = s[i].cp[k];
+            double b, a;
+            vb_cp_step(s[i].x, h->n, s[i].cp, s[i].ncp, k, &b, &a);
             if (!shown++) vb_page_table(&c->page, 8, head, "llllrrrr");
             row[0] = h->variant;
             row[1] = h->axes;
@@ -163,14 +143,12 @@ int vb_section_history(struct ctx *c)
     }
     for (i = 0; i < n; i++) {
         if (h[i].n < 3) continue; /* a trend needs three runs */
-        s[ns].h = &h[i];
-        snprintf(s[ns].family, sizeof s[ns].family, "%.*s", (int)strcspn(h[i].variant, "/"),
-                 h[i].variant);
-        s[ns].median = median_of(&h[i]);
-        detect(&s[ns]);
-        ncp += s[ns].ncp;
+        if (detect(&s[ns++], &h[i])) {
+            vb_err_set(c->err, VB_E_SYS, "out of memory");
+            goto out;
+        }
+        ncp += s[ns - 1].ncp;
         if (h[i].n > runs) runs = h[i].n;
-        ns++;
     }
     rc = 0;
     if (!ns) goto out; /* fewer than three runs of any case: no history to show */
@@ -197,6 +175,10 @@ int vb_section_history(struct ctx *c)
         }
     }
 out:
+    for (i = 0; s && i < ns; i++) {
+        free(s[i].x);
+        free(s[i].cp);
+    }
     free(s);
     vb_store_history_free(h, n);
     return rc;

@@ -276,3 +276,11 @@ int vb_changepoints(const double *x, int n, const struct vb_cp_opts *o, int *cp,
     free(ints);
     return ncp;
 }
+
+void vb_cp_step(const double *x, int n, const int *cp, int ncp, int k, double *before,
+                double *after)
+{
+    int lo = k ? cp[k - 1] : 0, at = cp[k], hi = k + 1 < ncp ? cp[k + 1] : n;
+    *before = vb_stats_median(x + lo, (size_t)(at - lo));
+    *after = vb_stats_median(x + at, (size_t)(hi - at));
+}

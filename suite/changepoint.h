@@ -59,6 +59,12 @@ struct vb_cp_opts {
  * when out of memory (nothing written). */
 int vb_changepoints(const double *x, int n, const struct vb_cp_opts *o, int *cp, int cap);
 
+/* vb_cp_step sets *before and *after to the medians of the segments of x[0..n) either side of
+ * change point k of cp[0..ncp) (as vb_changepoints wrote them): what `history` and the report
+ * say a change moved; NaN when out of memory. */
+void vb_cp_step(const double *x, int n, const int *cp, int ncp, int k, double *before,
+                double *after);
+
 /* vb_cp_sigma returns the noise estimate of log(x[0..n)) the search starts from (before the
  * segments' own noise may raise it), floored; VB_CP_SIGMA_FLOOR for n < 3, NaN when out of
  * memory. x positive. */

@@ -11,7 +11,6 @@
 #include "changepoint.h"
 #include "cmd.h"
 #include "opt.h"
-#include "stats.h"
 #include "store.h"
 #include "table.h"
 
@@ -86,10 +85,9 @@ static void print_series(const struct series *s, const int *cp, int ncp, const d
         printf("  %6lld  %-19s  %-12.12s  %10s", (long long)p->run_id, start,
                p->git_commit[0] ? p->git_commit : "-", vb_fmt_ms(p->value_ns, ms, sizeof ms));
         if (k < ncp && cp[k] == i) {
-            int end = k + 1 < ncp ? cp[k + 1] : h->n;
-            double before = vb_stats_median(x + seg, (size_t)(i - seg));
-            double after = vb_stats_median(x + i, (size_t)(end - i));
+            double before, after;
             char mb[24], ma[24];
+            vb_cp_step(x, h->n, cp, ncp, k, &before, &after);
             printf("  <- change point: %.2fx %s than runs %lld-%lld (median %s -> %s ms)",
                    after > before ? after / before : before / after,
                    after > before ? "slower" : "faster", (long long)h->pts[seg].run_id,
