@@ -124,17 +124,27 @@ static void run_header(struct ctx *c, const struct run_data *rd)
     vb_page_para(&c->page, NULL, "measured ceilings:%s", line);
 }
 
-/* suite_run: the sections of one run of the suite, a family at a time in the order of their
- * first case; 0 or -1 (c->err). */
-static int suite_run(struct ctx *c, const struct run_data *rd)
+#define MAX_FAMILIES 64
+
+/* families sets fams to the families of rd's cases, in the order of their first case; returns
+ * how many (at most MAX_FAMILIES). */
+static int families(const struct run_data *rd, const char **fams)
 {
-    const char *fams[64];
     int i, j, nf = 0;
     for (i = 0; i < rd->n; i++) {
         for (j = 0; j < nf && strcmp(fams[j], rd->cases[i].family); j++) {
         }
-        if (j == nf && nf < 64) fams[nf++] = rd->cases[i].family;
+        if (j == nf && nf < MAX_FAMILIES) fams[nf++] = rd->cases[i].family;
     }
+    return nf;
+}
+
+/* suite_run: the sections of one run of the suite, a family at a time in the order of their
+ * first case; 0 or -1 (c->err). */
+static int suite_run(struct ctx *c, const struct run_data *rd)
+{
+    const char *fams[MAX_FAMILIES];
+    int j, nf = families(rd, fams);
     for (j = 0; j < nf; j++)
         if (vb_section_family(c, rd, fams[j])) return -1;
     return 0;
@@ -198,34 +208,32 @@ static void headline(const struct run_data *rd, const char *family, char *line, 
              ms(best->e2e_median_ns), first->e2e_median_ns / best->e2e_median_ns);
 }
 
-/* summary prints the section list and three lines: the first run's cases, its ladders'
- * headlines and where the report is. */
-static void summary(FILE *out, const struct ctx *c, const struct run_data *rd)
+/* summary prints the section list and three lines: the first run's cases (the store's tally,
+ * as `varbench runs` counts them), its ladders' headlines and where the report is. 0 or -1. */
+static int summary(FILE *out, struct ctx *c, const struct run_data *rd)
 {
+    struct vb_run_list_row *runs = NULL;
     char line[2048] = "";
-    const char *fams[64];
-    int i, j, nf = 0, ok = 0, wrong = 0, skipped = 0, other = 0;
-    fprintf(out, "sections:\n");
-    for (i = 0; i < c->page.nsections; i++)
-        fprintf(out, "  %s\n", c->page.sections[i]);
-    for (i = 0; i < rd->n; i++) {
-        const struct vb_case_row *r = &rd->cases[i];
-        ok += is_ok(r);
-        wrong += !strcmp(r->status, "wrong-result");
-        skipped += !strcmp(r->status, "skipped");
-        other += !is_ok(r) && strcmp(r->status, "wrong-result") && strcmp(r->status, "skipped");
-        for (j = 0; j < nf && strcmp(fams[j], r->family); j++) {
-        }
-        if (j == nf && nf < 64) fams[nf++] = r->family;
+    const char *fams[MAX_FAMILIES];
+    int i, j, n, nf = families(rd, fams);
+    if (vb_store_run_list(c->store, &runs, &n, c->err)) return -1;
+    for (i = 0; i < n && runs[i].id != rd->run.id; i++) {
     }
-    fprintf(out,
-            "cases: %d ok, %d wrong-result (rungs wrong on purpose included), %d skipped, %d "
-            "failed or interrupted (run %lld, %s)\n",
-            ok, wrong, skipped, other, (long long)rd->run.id,
-            rd->run.gpu[0] ? rd->run.gpu : "no GPU");
+    fprintf(out, "sections:\n");
+    for (j = 0; j < c->page.nsections; j++)
+        fprintf(out, "  %s\n", c->page.sections[j]);
+    if (i < n)
+        fprintf(out,
+                "cases: %d ok, %d wrong-result, %d wrong on purpose, %d skipped, %d failed, %d "
+                "interrupted (run %lld, %s)\n",
+                runs[i].ok, runs[i].wrong, runs[i].on_purpose, runs[i].skipped, runs[i].failed,
+                runs[i].interrupted, (long long)rd->run.id,
+                rd->run.gpu[0] ? rd->run.gpu : "no GPU");
+    vb_store_run_list_free(runs);
     for (j = 0; j < nf; j++)
         headline(rd, fams[j], line, sizeof line);
     fprintf(out, "ladders: %s\n", line[0] ? line : "none with a correct rung past the first");
+    return 0;
 }
 
 int vb_report_write(struct vb_store *s, const struct vb_report_opts *o, int *nplots,
@@ -263,7 +271,7 @@ int vb_report_write(struct vb_store *s, const struct vb_report_opts *o, int *npl
     if (vb_page_open(&c.page, o->outdir, err)) goto out;
     opened = 1;
     rc = pages(&c, rd, npick, o->nruns > 0);
-    if (!rc && o->summary && npick) summary(o->summary, &c, &rd[0]);
+    if (!rc && o->summary && npick && summary(o->summary, &c, &rd[0])) rc = -1;
 out:
     if (opened && vb_page_close(&c.page, o->outdir, !rc, rc ? NULL : err)) rc = -1;
     for (k = 0; k < loaded; k++) {
