@@ -28,16 +28,17 @@ static int bound_of(const struct vb_case_row *r)
     return k < 3 ? k : 4;
 }
 
-/* twin: the correct case of run rd with a's variant and point, or NULL. */
-static const struct vb_case_row *twin(const struct run_data *rd, const struct vb_case_row *a)
+const struct vb_case_row *vb_case_on(const struct run_data *rd, const struct vb_case_row *a,
+                                     int device)
 {
-    const struct vb_case_row *m = NULL;
     int j;
-    for (j = 0; j < rd->n; j++)
-        if (!strcmp(rd->cases[j].variant, a->variant) && !strcmp(rd->cases[j].axes, a->axes) &&
-            is_ok(&rd->cases[j]))
-            m = &rd->cases[j];
-    return m;
+    for (j = 0; j < rd->n; j++) {
+        const struct vb_case_row *x = &rd->cases[j];
+        if (x->device_id == device && is_ok(x) && !strcmp(x->variant, a->variant) &&
+            !strcmp(x->axes, a->axes))
+            return x;
+    }
+    return NULL;
 }
 
 /* One compared case: the base's, the candidate's, its bound, the ratios (candidate / base). */
@@ -104,7 +105,8 @@ static int pairs_of(const struct run_data *base, const struct run_data *cand, st
     int i, n = 0;
     for (i = 0; i < base->n; i++) {
         const struct vb_case_row *b = &base->cases[i], *m;
-        if (!is_ok(b) || !(m = twin(cand, b)) || !(compared_ns(b) > 0) || !(compared_ns(m) > 0))
+        if (!is_ok(b) || !(m = vb_case_on(cand, b, b->device_id)) || !(compared_ns(b) > 0) ||
+            !(compared_ns(m) > 0))
             continue;
         p[n].b = b;
         p[n].c = m;

@@ -190,6 +190,10 @@ int vb_section_history(struct ctx *c);
  * predict, grouped by bound, with its chart; 0 or -1 (err). vb_hardware_metrics: the stored
  * hardware metric of every case that has one, or a sentence saying none is stored and why. */
 int vb_hardware_compare(struct ctx *c, const struct run_data *rd, int nr);
+/* vb_case_on: the correct case of run rd with a's variant and point on device (its CUDA id; -1
+ * for a CPU-only case), or NULL: the same case on another board or GPU model. */
+const struct vb_case_row *vb_case_on(const struct run_data *rd, const struct vb_case_row *a,
+                                     int device);
 void vb_hardware_metrics(struct ctx *c, const struct run_data *rd, int nr);
 
 #endif

@@ -38,17 +38,11 @@ static int boards_of(const struct run_data *rd, int nr, struct board *b)
     return n;
 }
 
-/* on_board: the ok case of board b with r's variant and point, or NULL. */
+/* on_board: the ok and timed case of board b with r's variant and point, or NULL. */
 static const struct vb_case_row *on_board(const struct board *b, const struct vb_case_row *r)
 {
-    int i;
-    for (i = 0; i < b->rd->n; i++) {
-        const struct vb_case_row *x = &b->rd->cases[i];
-        if (x->device_id == b->device && is_ok(x) && !strcmp(x->variant, r->variant) &&
-            !strcmp(x->axes, r->axes) && compared_ns(x) > 0)
-            return x;
-    }
-    return NULL;
+    const struct vb_case_row *x = vb_case_on(b->rd, r, b->device);
+    return x && compared_ns(x) > 0 ? x : NULL;
 }
 
 /* model writes the spread of the boards b[0..n) of one model. */
@@ -59,7 +53,7 @@ static void model(struct ctx *c, struct board *b, int n)
     const struct board *first = &b[0];
     char cell[6][96];
     const char *row[8] = {NULL, NULL, cell[0], cell[1], cell[2], cell[3], cell[4], cell[5]};
-    double t[MAX_BOARDS];
+    double t[MAX_BOARDS], worst = 0;
     struct vb_stats st;
     int i, k, m, slow, rows = 0, most = 0;
     vb_page_heading(&c->page, "%s: %d boards", first->model, n);
@@ -68,8 +62,12 @@ static void model(struct ctx *c, struct board *b, int n)
         if (r->device_id != first->device || !is_ok(r)) continue;
         for (m = 0, slow = -1, k = 0; k < n; k++)
             if ((x = on_board(&b[k], r))) {
-                t[m++] = compared_ns(x);
-                if (slow < 0 || compared_ns(x) > compared_ns(on_board(&b[slow], r))) slow = k;
+                t[m] = compared_ns(x);
+                if (slow < 0 || t[m] > worst) {
+                    slow = k;
+                    worst = t[m];
+                }
+                m++;
             }
         if (m < 2) continue;
         b[slow].slowest++;
