@@ -31,7 +31,7 @@ static const CUpti_ActivityKind api_kinds[] = {
 };
 /* the kinds enabled now (kinds, then the extras), so that stop disables exactly those */
 static CUpti_ActivityKind
-    enabled[sizeof kinds / sizeof kinds[0] + sizeof api_kinds / sizeof api_kinds[0] + 1];
+    enabled[sizeof kinds / sizeof kinds[0] + sizeof api_kinds / sizeof api_kinds[0] + 2];
 static size_t nenabled;
 static int devices_dumped;
 
@@ -129,6 +129,12 @@ static void add_marker(const CUpti_ActivityMarker2 *m)
         r->start = m->timestamp;
         r->end = 0;
         r->id = m->id;
+        r->process = r->thread = 0;
+        if (m->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ||
+            m->objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
+            r->process = m->objectId.pt.processId;
+            r->thread = m->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? m->objectId.pt.threadId : 0;
+        }
         r->text = dup_or_empty(m->name);
     } else if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_END) {
         for (i = acc.nranges; i-- > 0;)
@@ -232,6 +238,12 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
         case CUPTI_ACTIVITY_KIND_DEVICE:
             add_device((const CUpti_ActivityDevice5 *)rec);
             break;
+        case CUPTI_ACTIVITY_KIND_OVERHEAD: {
+            const CUpti_ActivityOverhead3 *o = (const CUpti_ActivityOverhead3 *)rec;
+            acc.noverhead++;
+            if (o->end > o->start) acc.overhead_ns += o->end - o->start;
+            break;
+        }
         default:
             break;
         }
@@ -262,9 +274,12 @@ int vb_activity_start_with(unsigned extra, struct vb_err *err)
         return -1;
     nenabled = 0;
     for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (enable(kinds[i], err)) return -1;
+        if ((!(extra & VB_ACTIVITY_NO_KERNELS) || kinds[i] == CUPTI_ACTIVITY_KIND_MARKER) &&
+            enable(kinds[i], err))
+            return -1;
     for (i = 0; (extra & VB_ACTIVITY_API) && i < sizeof api_kinds / sizeof api_kinds[0]; i++)
         if (enable(api_kinds[i], err)) return -1;
+    if ((extra & VB_ACTIVITY_OVERHEAD) && enable(CUPTI_ACTIVITY_KIND_OVERHEAD, err)) return -1;
     active = 1;
     return 0;
 }
@@ -362,6 +377,8 @@ void vb_activity_append(struct vb_activity *dst, struct vb_activity *src)
     MOVE(devices)
 #undef MOVE
     dst->dropped += src->dropped;
+    dst->noverhead += src->noverhead;
+    dst->overhead_ns += src->overhead_ns;
     src->dropped = 0;
     vb_activity_free(src);
 }

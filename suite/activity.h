@@ -39,7 +39,8 @@ struct vb_memset_rec {
 struct vb_range_rec {
     uint64_t start, end; /* end == 0: the range had not ended at the flush */
     uint32_t id;
-    char *text; /* owned */
+    uint32_t process, thread; /* the thread that opened it (0 when CUPTI did not say) */
+    char *text;               /* owned */
 };
 
 /* One CUDA API call (runtime or driver), as `varbench trace` records them. */
@@ -71,11 +72,17 @@ struct vb_activity {
     size_t nkernels, ncopies, nmemsets, nranges, napis, ndevices;
     size_t cap_kernels, cap_copies, cap_memsets, cap_ranges, cap_apis, cap_devices;
     size_t dropped; /* records CUPTI dropped, or that could not be stored (out of memory) */
+    /* CUPTI's own cost (CUPTI_ACTIVITY_KIND_OVERHEAD, with VB_ACTIVITY_OVERHEAD): the records'
+     * count and summed duration (buffer flushes, instrumentation, resources), not kept singly */
+    size_t noverhead;
+    uint64_t overhead_ns;
 };
 
 /* What vb_activity_start_with collects besides kernels, copies, memsets and NVTX ranges. */
 enum vb_activity_extra {
-    VB_ACTIVITY_API = 1 << 0, /* every CUDA runtime and driver API call (varbench trace) */
+    VB_ACTIVITY_API = 1 << 0,        /* every CUDA runtime and driver API call (varbench trace) */
+    VB_ACTIVITY_OVERHEAD = 1 << 1,   /* CUPTI's overhead records, summed (varbench trace) */
+    VB_ACTIVITY_NO_KERNELS = 1 << 2, /* API calls only: no kernel, copy or memset records */
 };
 
 /* vb_activity_start registers the buffer callbacks and enables the activity kinds of `varbench

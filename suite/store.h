@@ -23,7 +23,7 @@ struct vb_gpu_env;
 struct vb_host_env;
 struct vb_metric_value;
 
-#define VB_SCHEMA_VERSION 4
+#define VB_SCHEMA_VERSION 5
 
 struct vb_store;
 
@@ -49,6 +49,14 @@ struct vb_case_axis {
  * the tests. device is the GPU's name, or "cpu: <host CPU model>" for CPU-only variants. axes
  * is the point as text ("nx=1000,ny=1000"), axis[0..naxes) the same point structured, in the
  * family's axis order. */
+/* What tracing cost one process (varbench trace), NaN where not measured: CUPTI's start in
+ * the process, the flush of its records at exit, the write of its case, and CUPTI's own
+ * overhead records (their summed duration and count); records CUPTI dropped. */
+struct vb_trace_cost {
+    double init_ns, flush_ns, store_ns, cupti_overhead_ns;
+    int64_t cupti_overhead_count, dropped_records;
+};
+
 struct vb_case_row {
     int64_t id, run_id;
     char variant[160], family[64], name[96], axes[256], status[16], reason[256];
@@ -79,6 +87,9 @@ struct vb_case_row {
     char metrics_reason[256];
     int device_id;  /* the CUDA device it ran on; -1 for a CPU-only case */
     char board[64]; /* that GPU's PCI bus location ("0000:18:00.0"), or "" */
+    /* schema 5: a traced process's cost (vb_trace_cost); has_trace_cost 0 for other cases */
+    int has_trace_cost;
+    struct vb_trace_cost trace_cost;
 };
 
 /* A run as read back. */
@@ -279,6 +290,11 @@ int vb_store_trace_gpu(struct vb_store *s, int64_t run_id, const struct vb_gpu_e
 /* vb_store_latest_trace sets *run_id to the newest run of kind 'trace' (the rule of
  * vb_store_latest_run), whatever its status; -1 (VB_E_DB, with a hint) if there is none. */
 int vb_store_latest_trace(struct vb_store *s, int64_t *run_id, struct vb_err *err);
+
+/* vb_store_trace_cost records c on a traced case (after vb_store_case: the write's own time is
+ * part of it). 0 or -1 with err. */
+int vb_store_trace_cost(struct vb_store *s, int64_t case_id, const struct vb_trace_cost *c,
+                        struct vb_err *err);
 /* vb_store_run_info reads one run; -1 with VB_E_USAGE when the database has no such run. */
 int vb_store_run_info(struct vb_store *s, int64_t run_id, struct vb_run_info_row *r,
                       struct vb_err *err);

@@ -65,6 +65,13 @@ static void fill_case(sqlite3_stmt *st, void *p)
     vb_store_col_text(st, 42, r->floor_of, sizeof r->floor_of);
     r->device_id = sqlite3_column_type(st, 43) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 43);
     vb_store_col_text(st, 44, r->board, sizeof r->board);
+    r->has_trace_cost = sqlite3_column_type(st, 45) != SQLITE_NULL;
+    r->trace_cost.init_ns = vb_store_col_double(st, 45);
+    r->trace_cost.flush_ns = vb_store_col_double(st, 46);
+    r->trace_cost.store_ns = vb_store_col_double(st, 47);
+    r->trace_cost.cupti_overhead_ns = vb_store_col_double(st, 48);
+    r->trace_cost.cupti_overhead_count = sqlite3_column_int64(st, 49);
+    r->trace_cost.dropped_records = sqlite3_column_int64(st, 50);
 }
 
 /* case_axes adds the structured axes (table case_axes) of run run_id's cases to rows[0..n),
@@ -111,7 +118,8 @@ int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows
         "m.copyKind = 1), (SELECT max(dstKind = 1) FROM CUPTI_ACTIVITY_KIND_MEMCPY m WHERE "
         "m.case_id = c.id AND m.copyKind = 2), c.floor_ns / 1e6, c.floor_ratio, "
         "IFNULL(c.floor_bound, ''), IFNULL(c.floor_of, ''), c.device_id, "
-        "IFNULL(g.busLocation, '') FROM cases c "
+        "IFNULL(g.busLocation, ''), c.trace_init_ns, c.trace_flush_ns, c.trace_store_ns, "
+        "c.cupti_overhead_ns, c.cupti_overhead_count, c.dropped_records FROM cases c "
         "JOIN variants v ON v.id = c.variant_id LEFT JOIN host_env h ON h.run_id = c.run_id "
         "LEFT JOIN TARGET_INFO_GPU g ON g.run_id = c.run_id AND g.id = c.device_id "
         "WHERE c.run_id = ? ORDER BY c.id";

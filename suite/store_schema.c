@@ -179,6 +179,17 @@ static const char *const migrations[] = {
     "ALTER TABLE cases ADD COLUMN floor_bound TEXT CHECK(floor_bound IN "
     "('dram','pcie','launch'));\n"
     "ALTER TABLE cases ADD COLUMN floor_of TEXT CHECK(floor_of IN ('kernel','e2e'));\n",
+    /* 4 -> 5: varbench trace v2: what tracing a process cost it (CUPTI's start in the process,
+     * CUPTI's own overhead records, the flush and the write at its exit, records dropped), and
+     * the thread of each NVTX range (the timeline export nests ranges per thread) */
+    "ALTER TABLE cases ADD COLUMN trace_init_ns REAL;\n"
+    "ALTER TABLE cases ADD COLUMN trace_flush_ns REAL;\n"
+    "ALTER TABLE cases ADD COLUMN trace_store_ns REAL;\n"
+    "ALTER TABLE cases ADD COLUMN cupti_overhead_ns REAL;\n"
+    "ALTER TABLE cases ADD COLUMN cupti_overhead_count INTEGER;\n"
+    "ALTER TABLE cases ADD COLUMN dropped_records INTEGER;\n"
+    "ALTER TABLE NVTX_EVENTS ADD COLUMN processId INTEGER;\n"
+    "ALTER TABLE NVTX_EVENTS ADD COLUMN threadId INTEGER;\n",
 };
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == VB_SCHEMA_VERSION - 1,

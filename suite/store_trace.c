@@ -21,6 +21,16 @@ int vb_store_trace_gpu(struct vb_store *s, int64_t run_id, const struct vb_gpu_e
     return vb_store_put_gpu(s, sql, run_id, g, err);
 }
 
+int vb_store_trace_cost(struct vb_store *s, int64_t case_id, const struct vb_trace_cost *c,
+                        struct vb_err *err)
+{
+    static const char q[] =
+        "UPDATE cases SET trace_init_ns = ?, trace_flush_ns = ?, trace_store_ns = ?, "
+        "cupti_overhead_ns = ?, cupti_overhead_count = ?, dropped_records = ? WHERE id = ?";
+    return vb_store_put(s, q, NULL, err, "ddddiii", c->init_ns, c->flush_ns, c->store_ns,
+                        c->cupti_overhead_ns, c->cupti_overhead_count, c->dropped_records, case_id);
+}
+
 int vb_store_latest_trace(struct vb_store *s, int64_t *run_id, struct vb_err *err)
 {
     static const char q[] = "SELECT id FROM runs WHERE kind = 'trace' "

@@ -173,7 +173,7 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
         "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (?,?,?,?,?,?,?,?,?,?,?)";
     /* eventType 59 is NvtxPushPopRange in the Nsight Systems export; the text is registered
      * in StringIds (textId), as nsys does for registered strings */
-    static const char nq[] = "INSERT INTO NVTX_EVENTS VALUES (?,?,?,?,NULL,?,59)";
+    static const char nq[] = "INSERT INTO NVTX_EVENTS VALUES (?,?,?,?,NULL,?,59,?,?)";
     static const char rq[] = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,?,?,?,?,?,?,?,?)";
     static const char xq[] = "INSERT INTO metrics VALUES (?,?,?,?,?)";
     const struct vb_activity *a = &r->activity;
@@ -221,8 +221,8 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
         int64_t tid;
         if (SKIP(x->start)) continue;
         if (vb_store_string_id(s, x->text, &tid, err) ||
-            vb_store_put(s, nq, NULL, err, "iUuUi", case_id, (uint64_t)SAMPLE_ID(x->start),
-                         x->start, x->end, tid))
+            vb_store_put(s, nq, NULL, err, "iUuUiUU", case_id, (uint64_t)SAMPLE_ID(x->start),
+                         x->start, x->end, tid, (uint64_t)x->process, (uint64_t)x->thread))
             return -1;
     }
     for (i = 0; i < a->napis; i++) {

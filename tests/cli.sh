@@ -226,7 +226,7 @@ concurrent-writers)
   done
   [ "$(sqlite3 new.db "SELECT count(*) FROM runs WHERE status = 'complete'")" = 4 ] || fail "new.db: not 4 complete runs"
   [ "$(sqlite3 v2.db "SELECT count(*) FROM runs WHERE status = 'complete'")" = 6 ] || fail "v2.db: not 2 + 4 complete runs"
-  [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 4 ] || fail "v2.db not migrated" ;;
+  [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 5 ] || fail "v2.db not migrated" ;;
 merge-partial)
   # a run merged while it was being written (here: its copy with the status 'running' and its
   # last case missing, what such a merge takes), then the finished file merged again: the
@@ -272,7 +272,7 @@ migrate-v2)
   [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 2 ] || fail "the fixture is not schema 2"
   expect 3 "older schema" "$vb" compare v2.db v2.db
   expect 0 "run 3 stored" "$vb" run --filter mesh/cpu-reference --axis nx=8 --db v2.db
-  [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 4 ] || fail "not migrated"
+  [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 5 ] || fail "not migrated"
   [ "$(sqlite3 v2.db "SELECT count(*) FROM samples WHERE kernel_ns IS NOT NULL AND
       abs(gpu_ns - (kernel_ns + h2d_ns + d2h_ns + IFNULL(memset_ns, 0))) > 1e-6")" = 0 ] ||
     fail "a sample's GPU time is not the sum of its phases"
