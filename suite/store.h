@@ -316,4 +316,48 @@ struct vb_metric_row {
 int vb_store_metric_summary(struct vb_store *s, int64_t run_id, struct vb_metric_row **rows, int *n,
                             struct vb_err *err);
 
+/* Records one at a time (store_activity.c), for the print modes that list every record
+ * (nvprof's --print-gpu-trace and --print-api-trace). Each reader steps one case's records in
+ * start order (ties by correlation id) and hands each row to fn, which returns 0 to go on or
+ * -1 (with err filled) to stop; a row's text is valid during its call only. Rows are never
+ * gathered: a traced process may hold millions. 0, or -1 with err (fn's, or VB_E_DB). */
+
+/* One kernel, copy or memset of a case. */
+enum vb_act_kind { VB_ACT_KERNEL, VB_ACT_MEMCPY, VB_ACT_MEMSET };
+struct vb_gpu_act {
+    int kind;                                 /* vb_act_kind */
+    int64_t start, end;                       /* ns, CUPTI's clock (CLOCK_REALTIME) */
+    int grid[3], block[3];                    /* kernels only */
+    int registers, static_smem, dynamic_smem; /* kernels only: per thread, bytes per block */
+    int64_t bytes;                            /* copies and memsets */
+    int copy_kind;          /* copies: CUpti_ActivityMemcpyKind (1 HtoD, 2 DtoH, ...) */
+    int src_kind, dst_kind; /* CUpti_ActivityMemoryKind; -1 none (a memset's source,
+                               a kernel's); a memset's memory is its dst_kind */
+    int device, context, stream;
+    int64_t correlation;
+    const char *name;        /* a kernel's mangled name; "" otherwise */
+    const char *device_name; /* the run's TARGET_INFO_GPU name of device; "" unknown */
+};
+/* One CUDA API call of a case. */
+struct vb_api_call {
+    int64_t start, end; /* ns */
+    int driver;         /* 1 driver API, 0 runtime API */
+    int64_t correlation, process, thread;
+    int ret;          /* the call's return code */
+    const char *name; /* CUPTI's name ("cudaMemcpy_v3020") */
+};
+
+/* vb_store_case_origin sets *t0 to where a case's trace starts, what its records' start times
+ * are shown from: the case's start (a traced process's window), or, without one, its first
+ * record's start (0 without records). VB_E_USAGE when there is no case case_id. */
+int vb_store_case_origin(struct vb_store *s, int64_t case_id, int64_t *t0, struct vb_err *err);
+/* vb_store_gpu_trace hands each kernel, copy and memset of case case_id to fn. */
+int vb_store_gpu_trace(struct vb_store *s, int64_t case_id,
+                       int (*fn)(void *ctx, const struct vb_gpu_act *a, struct vb_err *err),
+                       void *ctx, struct vb_err *err);
+/* vb_store_api_trace hands each CUDA API call of case case_id to fn. */
+int vb_store_api_trace(struct vb_store *s, int64_t case_id,
+                       int (*fn)(void *ctx, const struct vb_api_call *a, struct vb_err *err),
+                       void *ctx, struct vb_err *err);
+
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptable.h"
 #include "table.h"
 
 /* libstdc++'s demangler, when the program links it (varbench does, through the CUDA runtime
@@ -64,17 +65,33 @@ const char *vb_summary_copy_name(int copy_kind)
                                                                                : names[0];
 }
 
+char *vb_summary_kernel_name(const char *mangled, char *buf, size_t n)
+{
+    int st = -1;
+    char *d = __cxa_demangle && !strncmp(mangled, "_Z", 2)
+                  ? __cxa_demangle(mangled, NULL, NULL, &st)
+                  : NULL;
+    snprintf(buf, n, "%s", d && st == 0 ? d : mangled);
+    free(d);
+    return buf;
+}
+
+long vb_summary_pid(const struct vb_case_row *c)
+{
+    const char *p = strstr(c->stop_reason, "(pid ");
+    char *end;
+    long pid;
+    if (!p) return -1;
+    pid = strtol(p + 5, &end, 10);
+    return end != p + 5 && *end == ')' && pid > 0 ? pid : -1;
+}
+
 /* display_name writes what the Name column shows for row r. */
 static void display_name(const struct vb_summary_row *r, char *buf, size_t n)
 {
-    int st = -1;
-    char *d;
     switch (r->kind) {
     case VB_SUM_KERNEL:
-        d = __cxa_demangle && !strncmp(r->name, "_Z", 2) ? __cxa_demangle(r->name, NULL, NULL, &st)
-                                                         : NULL;
-        snprintf(buf, n, "%s", d && st == 0 ? d : r->name);
-        free(d);
+        vb_summary_kernel_name(r->name, buf, n);
         break;
     case VB_SUM_MEMCPY:
         snprintf(buf, n, "%s", vb_summary_copy_name(r->sub));
@@ -147,9 +164,28 @@ static int gather(const struct vb_summary_row *rows, int n, unsigned kinds, stru
     return m;
 }
 
-/* timed_table prints one nvprof section ("GPU activities:", "API calls:"); returns its lines. */
-static int timed_table(FILE *out, const char *type, const struct vb_summary_row *rows, int n,
-                       unsigned kinds)
+/* The CSV shapes of the summary's tables (nvprof --csv): names, units, quoted columns. */
+static const char *const timed_names[] = {"Type", "Time(%)", "Time", "Calls",
+                                          "Avg",  "Min",     "Max",  "Name"};
+static const char *const timed_units[] = {"", "%", "us", "", "us", "us", "us", ""};
+static const char *const bytes_names[] = {"Calls",     "Bytes",      "Avg bytes", "Min bytes",
+                                          "Max bytes", "Throughput", "Name"};
+static const char *const bytes_units[] = {"", "B", "B", "B", "B", "GB/s", ""};
+
+/* us writes ns as microseconds for a CSV cell ("" when not finite). */
+static char *us(double ns, char *buf, size_t n)
+{
+    if (isfinite(ns))
+        snprintf(buf, n, "%.3f", ns / 1e3);
+    else
+        buf[0] = '\0';
+    return buf;
+}
+
+/* timed_table prints one nvprof section ("GPU activities:", "API calls:"), as text or, with csv
+ * (the table's header already written), as CSV rows; returns its lines, or -1 out of memory. */
+static int timed_table(FILE *out, struct vb_ptable *csv, const char *type,
+                       const struct vb_summary_row *rows, int n, unsigned kinds)
 {
     struct line *l;
     double total = 0;
@@ -159,99 +195,211 @@ static int timed_table(FILE *out, const char *type, const struct vb_summary_row 
     for (i = 0; i < m; i++)
         total += l[i].total_ns;
     for (i = 0; i < m; i++) {
-        char t[32], avg[32], mn[32], mx[32];
-        fprintf(
-            out, "%16s%8.2f%%%10s%10lld%10s%10s%10s  %s\n", i ? "" : type,
-            total > 0 ? 100 * l[i].total_ns / total : 0.0,
-            vb_summary_time(l[i].total_ns, t, sizeof t), (long long)l[i].calls,
-            vb_summary_time(l[i].calls ? l[i].total_ns / (double)l[i].calls : NAN, avg, sizeof avg),
-            vb_summary_time(l[i].min_ns, mn, sizeof mn),
-            vb_summary_time(l[i].max_ns, mx, sizeof mx), l[i].name);
+        char t[32], avg[32], mn[32], mx[32], pct[32], calls[32];
+        double pc = total > 0 ? 100 * l[i].total_ns / total : 0.0;
+        double a = l[i].calls ? l[i].total_ns / (double)l[i].calls : NAN;
+        if (csv) {
+            char ty[32];
+            const char *cells[8] = {ty,
+                                    pct,
+                                    us(l[i].total_ns, t, sizeof t),
+                                    calls,
+                                    us(a, avg, sizeof avg),
+                                    us(l[i].min_ns, mn, sizeof mn),
+                                    us(l[i].max_ns, mx, sizeof mx),
+                                    l[i].name};
+            snprintf(ty, sizeof ty, "%.*s", (int)strcspn(type, ":"), type);
+            snprintf(pct, sizeof pct, "%.6f", pc);
+            snprintf(calls, sizeof calls, "%lld", (long long)l[i].calls);
+            vb_ptable_row(csv, cells);
+            continue;
+        }
+        fprintf(out, "%16s%8.2f%%%10s%10lld%10s%10s%10s  %s\n", i ? "" : type, pc,
+                vb_summary_time(l[i].total_ns, t, sizeof t), (long long)l[i].calls,
+                vb_summary_time(a, avg, sizeof avg), vb_summary_time(l[i].min_ns, mn, sizeof mn),
+                vb_summary_time(l[i].max_ns, mx, sizeof mx), l[i].name);
     }
     free(l);
     return m;
 }
 
 /* bytes_table prints every kind of copy and the memsets with their exact byte counts. */
-static int bytes_table(FILE *out, const struct vb_summary_row *rows, int n)
+static int bytes_table(FILE *out, int csv, const struct vb_summary_row *rows, int n)
 {
     struct line *l;
+    struct vb_ptable t;
     int m = gather(rows, n, 1u << VB_SUM_MEMCPY | 1u << VB_SUM_MEMSET, &l), i;
     if (m < 0) return -1;
     qsort(l, (size_t)m, sizeof *l, by_bytes);
-    if (m)
+    if (csv) {
+        fprintf(out, "==varbench== Data moved:\n");
+        vb_ptable_init(&t, out, 1, 7, 0, 1u << 6);
+        vb_ptable_header(&t, bytes_names);
+        vb_ptable_units(&t, bytes_units);
+    } else if (m) {
         fprintf(out, "\n%16s%10s%16s%14s%14s%14s%13s  %s\n", "Data moved:", "Calls", "Bytes",
                 "Avg bytes", "Min bytes", "Max bytes", "Throughput", "Name");
+    }
     for (i = 0; i < m; i++) {
-        char gbps[32];
+        char c[5][32], gbps[32];
+        long long v[5] = {(long long)l[i].calls, (long long)l[i].bytes,
+                          (long long)(l[i].calls ? l[i].bytes / l[i].calls : 0),
+                          (long long)l[i].min_bytes, (long long)l[i].max_bytes};
+        int k;
+        if (csv) {
+            const char *cells[7] = {c[0], c[1], c[2], c[3], c[4], gbps, l[i].name};
+            for (k = 0; k < 5; k++)
+                snprintf(c[k], sizeof c[k], "%lld", v[k]);
+            gbps[0] = '\0';
+            if (l[i].total_ns > 0)
+                snprintf(gbps, sizeof gbps, "%.9g", (double)l[i].bytes / l[i].total_ns);
+            vb_ptable_row(&t, cells);
+            continue;
+        }
         if (l[i].total_ns > 0)
             snprintf(gbps, sizeof gbps, "%.2fGB/s", (double)l[i].bytes / l[i].total_ns);
         else
             snprintf(gbps, sizeof gbps, "-");
-        fprintf(out, "%16s%10lld%16lld%14lld%14lld%14lld%13s  %s\n", "", (long long)l[i].calls,
-                (long long)l[i].bytes, (long long)(l[i].calls ? l[i].bytes / l[i].calls : 0),
-                (long long)l[i].min_bytes, (long long)l[i].max_bytes, gbps, l[i].name);
+        fprintf(out, "%16s%10lld%16lld%14lld%14lld%14lld%13s  %s\n", "", v[0], v[1], v[2], v[3],
+                v[4], gbps, l[i].name);
     }
     free(l);
     return m;
 }
 
-/* processes prints one line per case: the traced processes of a trace run. */
-static int processes(FILE *out, struct vb_store *s, int64_t run_id, struct vb_err *err)
+/* cost_ms writes a tracing cost in ns as milliseconds with one decimal ("-" when not measured),
+ * or, for csv, in full ("" when not measured). */
+static char *cost_ms(double ns, int csv, char *buf, size_t n)
+{
+    if (!isfinite(ns))
+        snprintf(buf, n, "%s", csv ? "" : "-");
+    else
+        snprintf(buf, n, csv ? "%.6f" : "%.1f ms", ns / 1e6);
+    return buf;
+}
+
+/* case_who writes how a line names case c: "pid 1234" for a traced process, else "case ID". */
+static char *case_who(const struct vb_case_row *c, char *buf, size_t n)
+{
+    long pid = vb_summary_pid(c);
+    if (pid > 0)
+        snprintf(buf, n, "pid %ld", pid);
+    else
+        snprintf(buf, n, "case %lld", (long long)c->id);
+    return buf;
+}
+
+/* trace_costs prints what tracing cost each traced process that recorded it: one line each,
+ * or a CSV table. */
+static void trace_costs(FILE *out, int csv, const struct vb_case_row *c, int n)
+{
+    static const char *const names[] = {
+        "Process",       "CUPTI start", "CUPTI overhead", "CUPTI overhead records",
+        "Flush at exit", "Writing",     "Dropped records"};
+    static const char *const units[] = {"", "ms", "ms", "", "ms", "ms", ""};
+    struct vb_ptable t;
+    int i, shown = 0;
+    for (i = 0; i < n; i++) {
+        const struct vb_trace_cost *x = &c[i].trace_cost;
+        char who[48], a[32], b[32], f[32], w[32], cnt[32], drop[32];
+        if (!c[i].has_trace_cost) continue;
+        case_who(&c[i], who, sizeof who);
+        cost_ms(x->init_ns, csv, a, sizeof a);
+        cost_ms(x->cupti_overhead_ns, csv, b, sizeof b);
+        cost_ms(x->flush_ns, csv, f, sizeof f);
+        cost_ms(x->store_ns, csv, w, sizeof w);
+        snprintf(cnt, sizeof cnt, "%lld", (long long)x->cupti_overhead_count);
+        snprintf(drop, sizeof drop, "%lld", (long long)x->dropped_records);
+        if (!csv) {
+            fprintf(out,
+                    "==varbench== tracing cost (%s): CUPTI start %s, CUPTI overhead records %s "
+                    "(%s), flush at exit %s, writing %s, %s record%s dropped\n",
+                    who, a, b, cnt, f, w, drop, x->dropped_records == 1 ? "" : "s");
+            continue;
+        }
+        if (!shown++) {
+            fprintf(out, "==varbench== tracing cost:\n");
+            vb_ptable_init(&t, out, 1, 7, 0, 1u);
+            vb_ptable_header(&t, names);
+            vb_ptable_units(&t, units);
+        }
+        {
+            const char *cells[7] = {who, a, b, cnt, f, w, drop};
+            vb_ptable_row(&t, cells);
+        }
+    }
+}
+
+/* processes prints one line per case: the traced processes of a trace run, and what tracing
+ * each cost. In CSV each line is a section line (==varbench==). */
+static int processes(FILE *out, int csv, struct vb_store *s, int64_t run_id, struct vb_err *err)
 {
     struct vb_case_row *c;
     int n, i;
     if (vb_store_cases(s, run_id, &c, &n, err)) return -1;
     for (i = 0; i < n; i++) {
         char e2e[32];
-        fprintf(out, "  %s: %s, %s %s", c[i].variant, c[i].status,
+        fprintf(out, "%s%s: %s, %s %s", csv ? "==varbench== " : "  ", c[i].variant, c[i].status,
                 vb_summary_time(c[i].e2e_median_ns, e2e, sizeof e2e),
                 strcmp(c[i].family, "trace") ? "end to end (median)" : "traced");
         if (c[i].device[0] && strcmp(c[i].device, "?")) fprintf(out, " on %s", c[i].device);
         if (c[i].reason[0]) fprintf(out, ": %s", c[i].reason);
         fprintf(out, "\n");
     }
+    trace_costs(out, csv, c, n);
     free(c);
     return n;
 }
 
 /* metric_table prints nvprof's "Metric result" for the run's metrics passes, if it has any:
- * per kernel, each metric's invocations, name (nvprof's where it has one), min, max, avg. */
-static int metric_table(FILE *out, struct vb_store *s, int64_t run_id, struct vb_err *err)
+ * per kernel, each metric's invocations, name (nvprof's where it has one), min, max, avg; in CSV
+ * one row per kernel and metric (no units row: the metrics' units differ). */
+static int metric_table(FILE *out, int csv, struct vb_store *s, int64_t run_id, struct vb_err *err)
 {
+    static const char *const names[] = {"Kernel", "Invocations", "Metric Name",
+                                        "Min",    "Max",         "Avg"};
     struct vb_metric_row *m;
+    struct vb_ptable t;
     int n, i;
     if (vb_store_metric_summary(s, run_id, &m, &n, err)) return -1;
     if (n) {
-        fprintf(out, "==varbench== Metric result:\n%-12s %-72s %14s %14s %14s\n", "Invocations",
-                "Metric Name", "Min", "Max", "Avg");
+        fprintf(out, "==varbench== Metric result:\n");
+        if (csv) {
+            vb_ptable_init(&t, out, 1, 6, 0, 1u | 1u << 2);
+            vb_ptable_header(&t, names);
+        } else {
+            fprintf(out, "%-12s %-72s %14s %14s %14s\n", "Invocations", "Metric Name", "Min", "Max",
+                    "Avg");
+        }
     }
     for (i = 0; i < n; i++) {
         const struct vb_metric_def *d = vb_metric_def_find(m[i].metric);
-        const char *pc = d && d->is_pct ? "%" : "";
-        if (!i || strcmp(m[i].kernel, m[i - 1].kernel)) {
-            struct vb_summary_row r;
-            char name[2048];
-            memset(&r, 0, sizeof r);
-            r.kind = VB_SUM_KERNEL;
-            snprintf(r.name, sizeof r.name, "%s", m[i].kernel);
-            display_name(&r, name, sizeof name);
-            fprintf(out, "    Kernel: %s\n", name);
+        const char *pc = d && d->is_pct ? "%" : "",
+                   *mname = d && d->nvprof ? d->nvprof : m[i].metric;
+        char name[2048];
+        vb_summary_kernel_name(m[i].kernel, name, sizeof name);
+        if (csv) {
+            char inv[32], mn[32], mx[32], avg[32];
+            const char *cells[6] = {name, inv, mname, mn, mx, avg};
+            snprintf(inv, sizeof inv, "%lld", (long long)m[i].invocations);
+            snprintf(mn, sizeof mn, "%.9g", m[i].min);
+            snprintf(mx, sizeof mx, "%.9g", m[i].max);
+            snprintf(avg, sizeof avg, "%.9g", m[i].avg);
+            vb_ptable_row(&t, cells);
+            continue;
         }
+        if (!i || strcmp(m[i].kernel, m[i - 1].kernel)) fprintf(out, "    Kernel: %s\n", name);
         fprintf(out, "%12lld %-72s %13.6g%s %13.6g%s %13.6g%s\n", (long long)m[i].invocations,
-                d && d->nvprof ? d->nvprof : m[i].metric, m[i].min, pc, m[i].max, pc, m[i].avg, pc);
+                mname, m[i].min, pc, m[i].max, pc, m[i].avg, pc);
     }
     free(m);
     return n;
 }
 
-int vb_summary_print(FILE *out, struct vb_store *s, int64_t run_id, struct vb_err *err)
+int vb_summary_head(FILE *out, struct vb_store *s, int64_t run_id, int csv, struct vb_err *err)
 {
     struct vb_run_info_row run;
-    struct vb_summary_row *rows = NULL;
-    int n = 0, shown, rc = -1;
-    if (vb_store_run_info(s, run_id, &run, err) || vb_store_summary(s, run_id, &rows, &n, err))
-        return -1;
+    if (vb_store_run_info(s, run_id, &run, err)) return -1;
     fprintf(out, "==varbench== run %lld (%s, %s", (long long)run.id, run.kind, run.status);
     if (run.has_exit_code) fprintf(out, ", exit code %d", run.exit_code);
     fprintf(out, "), started %s%s%s\n", run.start_utc, run.gpu[0] ? ", GPU " : "", run.gpu);
@@ -261,24 +409,45 @@ int vb_summary_print(FILE *out, struct vb_store *s, int64_t run_id, struct vb_er
         fprintf(out, "==varbench== %d traced process%s\n", run.ncases, run.ncases == 1 ? "" : "es");
     else
         fprintf(out, "==varbench== %d case%s\n", run.ncases, run.ncases == 1 ? "" : "s");
-    if (processes(out, s, run_id, err) < 0) goto out;
+    return processes(out, csv, s, run_id, err) < 0 ? -1 : 0;
+}
+
+int vb_summary_tables(FILE *out, struct vb_store *s, int64_t run_id, int csv, struct vb_err *err)
+{
+    struct vb_summary_row *rows = NULL;
+    struct vb_ptable t, *tp = NULL;
+    int n = 0, shown, rc = -1;
+    if (vb_store_summary(s, run_id, &rows, &n, err)) return -1;
     fprintf(out, "==varbench== Profiling result:\n");
-    fprintf(out, "%16s%9s%10s%10s%10s%10s%10s  %s\n", "Type", "Time(%)", "Time", "Calls", "Avg",
-            "Min", "Max", "Name");
-    if ((shown = timed_table(out, "GPU activities:", rows, n,
+    if (csv) {
+        vb_ptable_init(&t, out, 1, 8, 0, 1u | 1u << 7);
+        vb_ptable_header(&t, timed_names);
+        vb_ptable_units(&t, timed_units);
+        tp = &t;
+    } else {
+        fprintf(out, "%16s%9s%10s%10s%10s%10s%10s  %s\n", "Type", "Time(%)", "Time", "Calls", "Avg",
+                "Min", "Max", "Name");
+    }
+    if ((shown = timed_table(out, tp, "GPU activities:", rows, n,
                              1u << VB_SUM_KERNEL | 1u << VB_SUM_MEMCPY | 1u << VB_SUM_MEMSET)) <
             0 ||
-        timed_table(out, "API calls:", rows, n, 1u << VB_SUM_API) < 0 ||
-        timed_table(out, "NVTX ranges:", rows, n, 1u << VB_SUM_RANGE) < 0 ||
-        bytes_table(out, rows, n) < 0) {
+        timed_table(out, tp, "API calls:", rows, n, 1u << VB_SUM_API) < 0 ||
+        timed_table(out, tp, "NVTX ranges:", rows, n, 1u << VB_SUM_RANGE) < 0 ||
+        bytes_table(out, csv, rows, n) < 0) {
         vb_err_set(err, VB_E_SYS, "out of memory for the summary");
         goto out;
     }
-    if (!shown)
+    if (!shown && !csv)
         fprintf(out, "%16s  no kernels, copies or memsets were recorded\n", "GPU activities:");
-    if (metric_table(out, s, run_id, err) < 0) goto out;
+    if (metric_table(out, csv, s, run_id, err) < 0) goto out;
     rc = 0;
 out:
     free(rows);
     return rc;
+}
+
+int vb_summary_print(FILE *out, struct vb_store *s, int64_t run_id, struct vb_err *err)
+{
+    return vb_summary_head(out, s, run_id, 0, err) || vb_summary_tables(out, s, run_id, 0, err) ? -1
+                                                                                                : 0;
 }

@@ -49,6 +49,9 @@ trace-exit-paths     cpu  trace
 trace-foreign        cpu  trace
 summary              cpu  trace
 summary-errors       cpu  trace
+summary-gputrace     cpu  trace
+summary-csv          cpu  trace
+summary-logfile      cpu  trace
 inject-symbols       cpu  trace
 report-trace         cpu  trace
 gpu-trace-c          gpu  trace
@@ -689,6 +692,143 @@ summary-errors)
   expect 2 "bad --run 'x'" "$vb" summary --db base.db --run x
   expect 2 "unknown option '--frob'" "$vb" summary --frob
   expect 2 "unexpected argument 'extra'" "$vb" summary extra ;;
+summary-gputrace)
+  # nvprof's --print-gpu-trace and --print-api-trace on the fixture's traced program: every
+  # column of every record (exact bytes, kinds of memory, the device's name or "GPU (N)" for a
+  # device the run does not describe), aligned to the widest cell; nvprof's order of sections
+  "$vbtest" make_trace_fixture "$tmp" >/dev/null || fail "fixture"
+  cp trace.db trace.db.orig
+  expect 0 "==7== Profiling result:" "$vb" summary --db trace.db --print-gpu-trace
+  sed -n '/^==7== Profiling result:$/,/^==8==/p' out | sed '1d;$d' >table
+  cat >want <<'EOF'
+   Start  Duration    Grid Size  Block Size  Regs*  SSMem*  DSMem*      Size  Throughput  SrcMemType  DstMemType                     Device  Context  Stream  Name
+1.5000us     500ns            -           -      -       -       -  4000000B  8000.0GB/s           -      Device  NVIDIA H100 80GB HBM3 (0)        1       7  [CUDA memset]
+2.5000us  2.0000us            -           -      -       -       -  4000000B  2000.0GB/s    Pageable      Device  NVIDIA H100 80GB HBM3 (0)        1       7  [CUDA memcpy HtoD]
+5.5000us  3.0000us            -           -      -       -       -  4000000B  1333.3GB/s      Pinned      Device  NVIDIA H100 80GB HBM3 (0)        1       7  [CUDA memcpy HtoD]
+10.500us  1.0000us   (3907 1 1)   (256 1 1)     32      0B      0B         -           -           -           -  NVIDIA H100 80GB HBM3 (0)        1       7  saxpy(int, float, float const*, float*)
+12.500us  1.2000us   (3907 1 1)   (256 1 1)     32      0B      0B         -           -           -           -  NVIDIA H100 80GB HBM3 (0)        1       7  saxpy(int, float, float const*, float*)
+14.500us  1.4000us   (3907 1 1)   (256 1 1)     32      0B      0B         -           -           -           -  NVIDIA H100 80GB HBM3 (0)        1       7  saxpy(int, float, float const*, float*)
+16.500us     800ns  (20000 1 1)    (64 1 1)     16   1024B    256B         -           -           -           -                    GPU (1)        1      13  vb_saxpy
+20.500us  2.5000us            -           -      -       -       -  4000000B  1600.0GB/s      Device    Pageable  NVIDIA H100 80GB HBM3 (0)        1       7  [CUDA memcpy DtoH]
+EOF
+  diff want table >&2 || fail "the GPU trace is not the fixture's, exactly"
+  # aligned: every column of the header ends where its cells end; Name starts at one offset
+  awk 'NR == 1 { p = index($0, "Name"); n = split($0, h, /  +/); next }
+       substr($0, p - 2, 2) != "  " || substr($0, p, 1) == " " { bad = 1 }
+       END { exit bad }' table || fail "the rows are not aligned under the header"
+  grep -qx "==7== Profiling application: trace/t38.py" out || fail "no application line"
+  grep -qxF "==8== Warning: No profile data collected (another CUPTI client is attached)." out ||
+    fail "the untraced process has no warning"
+  grep -q "^Throughput: .*GB/s of 10^9 bytes (decimal)" out || fail "no throughput note"
+  grep -q "^Regs: " out && grep -q "^SrcMemType: " out && grep -q "^DstMemType: " out ||
+    fail "no notes under the table"
+  grep -q "GPU activities:" out && fail "the summary without --print-summary"
+  grep -q "tracing cost (pid 7)" out || fail "no tracing cost in the heading"
+  # the API trace, then the summary after both traces with --print-summary
+  expect 0 "cudaMemcpy" "$vb" summary --db trace.db --print-api-trace --print-gpu-trace --print-summary
+  g=$(grep -n "^   Start  Duration    Grid Size" out | cut -d: -f1)
+  a=$(grep -n "^   Start  Duration  Name$" out | cut -d: -f1)
+  p=$(grep -n "^==varbench== Profiling result:$" out | cut -d: -f1)
+  [ -n "$g" ] && [ -n "$a" ] && [ -n "$p" ] && [ "$g" -lt "$a" ] && [ "$a" -lt "$p" ] ||
+    fail "not GPU trace ($g), API trace ($a), summary ($p) in that order"
+  grep -qx "     0ns     600ns  cudaMalloc" out || fail "the first API call"
+  grep -qx "16.400us      20ns  cuLaunchKernel" out || fail "a driver API call"
+  [ "$(sed -n "$a,/^==/p" out | grep -c "^ *[0-9.]*[mun]*s  ")" -eq 9 ] || fail "not 9 API calls"
+  # a suite run names its cases; a case without records says so
+  expect 0 "==case 3== Warning: No profile data collected." "$vb" summary --db trace.db --run 2 --print-gpu-trace
+  grep -qx "==case 3== Profiling application: mesh/device-mesh nx=1000,ny=1000" out || fail "suite case"
+  unchanged trace.db ;;
+summary-csv)
+  # --csv: every table as nvprof --csv (a quoted header, a units row, rows in those units), the
+  # other lines section lines (==...==); the rows are the stored records, one each
+  "$vbtest" make_trace_fixture "$tmp" >/dev/null || fail "fixture"
+  expect 0 '"Start","Duration","Grid X"' "$vb" summary --db trace.db --csv --print-gpu-trace \
+    --print-api-trace --print-summary
+  python3 - out trace.db <<'PY' || fail "the CSV does not hold the records"
+import csv, sqlite3, sys
+lines = open(sys.argv[1]).read().splitlines()
+db = sqlite3.connect(sys.argv[2])
+count = lambda t: db.execute("SELECT count(*) FROM %s" % t).fetchone()[0]
+tables, cur = [], None
+for line in lines:
+    if line.startswith("=="):
+        cur = None
+        continue
+    if cur is None:
+        cur = []
+        tables.append(cur)
+    cur.append(line)
+kinds = {}
+for t in tables:
+    rows = list(csv.reader(t))
+    head = rows[0]
+    assert all(len(r) == len(head) for r in rows), ("ragged rows", t)
+    kinds.setdefault(tuple(head[:3]), []).append(rows)
+gpu = kinds[("Start", "Duration", "Grid X")]
+api = kinds[("Start", "Duration", "Name")]
+assert len(gpu) == 1 and len(api) == 1, "one section per process with records"
+g, a = gpu[0], api[0]
+assert g[1] == ["ms", "us", "", "", "", "", "", "", "", "B", "B", "B", "GB/s", "", "", "", "", "", "", ""], g[1]
+assert g[0][-2:] == ["Name", "Correlation_ID"] and g[0][13:16] == ["SrcMemType", "DstMemType", "Device"], g[0]
+records = count("CUPTI_ACTIVITY_KIND_KERNEL") + count("CUPTI_ACTIVITY_KIND_MEMCPY") + count("CUPTI_ACTIVITY_KIND_MEMSET")
+assert len(g) - 2 == records, (len(g) - 2, records)
+assert a[1] == ["ms", "us", "", ""] and len(a) - 2 == count("CUPTI_ACTIVITY_KIND_RUNTIME"), a
+rows = [dict(zip(g[0], r)) for r in g[2:]]
+assert [r["Start"] for r in rows][:2] == ["0.001500", "0.002500"], rows
+h2d = rows[1]
+assert (h2d["Size"], h2d["SrcMemType"], h2d["DstMemType"], h2d["Name"]) == ("4000000", "Pageable", "Device", "[CUDA memcpy HtoD]"), h2d
+assert float(h2d["Throughput"]) == 2000 and h2d["Device"] == "NVIDIA H100 80GB HBM3 (0)", h2d
+k = rows[3]
+assert k["Name"] == "saxpy(int, float, float const*, float*)" and k["Grid X"] == "3907" and k["Size"] == "", k
+assert rows[6]["Device"] == "GPU (1)" and rows[6]["Static SMem"] == "1024", rows[6]
+summ = kinds[("Type", "Time(%)", "Time")][0]
+assert summ[1] == ["", "%", "us", "", "us", "us", "us", ""], summ[1]
+calls = {}
+for r in summ[2:]:
+    calls[r[0]] = calls.get(r[0], 0) + int(r[3])
+assert calls["GPU activities"] == records and calls["API calls"] == count("CUPTI_ACTIVITY_KIND_RUNTIME"), calls
+assert abs(sum(float(r[1]) for r in summ[2:] if r[0] == "GPU activities") - 100) < 1e-3
+moved = kinds[("Calls", "Bytes", "Avg bytes")][0]
+assert moved[1] == ["", "B", "B", "B", "B", "GB/s", ""] and ["2", "8000000"] == moved[2][:2], moved
+cost = kinds[("Process", "CUPTI start", "CUPTI overhead")][0]
+assert cost[1][1] == "ms" and cost[2] == ["pid 7", "85.300000", "2.100000", "14", "3.400000", "41.000000", "0"], cost
+PY
+  # the default summary as CSV: the same tables, no trace
+  expect 0 '"Type","Time(%)","Time","Calls","Avg","Min","Max","Name"' "$vb" summary --db trace.db --csv
+  grep -q '"Grid X"' out && fail "a GPU trace without --print-gpu-trace"
+  grep -qx ',%,us,,us,us,us,' out || fail "no units row"
+  grep -vq '^==\|^"\|^[0-9,]\|^,' out && fail "a line that is neither CSV nor a section line"
+  true ;;
+summary-logfile)
+  # --log-file: nvprof's patterns (%p the pid, %q{ENV}, %h, %%), the file created or emptied,
+  # nothing on stdout; an unset variable and an unwritable folder are errors that say so
+  "$vbtest" make_trace_fixture "$tmp" >/dev/null || fail "fixture"
+  "$vb" summary --db trace.db --log-file 'sum-%p.log' >out 2>err || fail "exit $?"
+  [ ! -s out ] && [ ! -s err ] || fail "output on stdout or stderr with --log-file"
+  f=$(ls sum-*.log 2>/dev/null)
+  [[ $f =~ ^sum-[0-9]+\.log$ ]] || fail "--log-file 'sum-%p.log' wrote '$f'"
+  grep -q "^==varbench== 2 traced processes$" "$f" || fail "the log file lacks the summary"
+  mkdir home
+  HOME=$tmp/home "$vb" summary --db trace.db --print-gpu-trace --log-file '%q{HOME}/g.log' >out 2>&1 ||
+    fail "%q{HOME}: exit $?"
+  grep -q "^==7== Profiling result:$" home/g.log || fail "%q{HOME} did not write home/g.log"
+  "$vb" summary --db trace.db --csv --log-file '100%%-%h.csv' >out 2>&1 || fail "%%: exit $?"
+  [ -s "100%-$(uname -n).csv" ] || fail "'100%%-%h.csv' did not write '100%-$(uname -n).csv'"
+  echo "old content" >t.log
+  "$vb" summary --db trace.db --log-file t.log >out 2>&1 || fail "exit $?"
+  grep -q "old content" t.log && fail "the log file was appended to, not emptied"
+  expect 2 "environment variable 'VB_NO_SUCH_VAR' is not set" \
+    env -u VB_NO_SUCH_VAR "$vb" summary --db trace.db --log-file '%q{VB_NO_SUCH_VAR}/x.log'
+  expect 2 "unknown '%t'" "$vb" summary --db trace.db --log-file 'x-%t.log'
+  expect 6 "cannot write 'no-such-dir/x.log': No such file or directory" \
+    "$vb" summary --db trace.db --log-file no-such-dir/x.log
+  mkdir ro && chmod 555 ro
+  if [ ! -w ro ]; then # root writes anywhere: the check needs an ordinary user
+    expect 6 "cannot write 'ro/x.log': Permission denied" "$vb" summary --db trace.db --log-file ro/x.log
+  fi
+  expect 3 "does not exist" "$vb" summary --db missing.db --log-file m.log
+  [ ! -e m.log ] || fail "a log file without a database to read"
+  expect 2 "--log-file needs a non-empty value" "$vb" summary --db trace.db --log-file '' ;;
 inject-symbols)
   # the injection lives inside programs with their own CUDA runtime, SQLite, Python: it exports
   # InitializeInjection only and needs nothing of the runtime, NVRTC or cuFFT

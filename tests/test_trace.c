@@ -178,6 +178,40 @@ int test_summary_format(const char *arg)
     return 0;
 }
 
+/* nvprof's print modes (summary --print-gpu-trace, the tracing cost line): what the GPU trace
+ * shows of fx_trace_activity's records, and what tracing the first process cost. Kept apart
+ * from fx_trace_activity so the two grow without touching each other. */
+static const struct vb_trace_cost fx_cost = {85.3e6, 3.4e6, 41.0e6, 2.1e6, 14, 0};
+
+/* fx_nvprof_fields fills the fields the GPU trace prints: the saxpy kernels (3907 1 1) x
+ * (256 1 1), 32 registers, stream 7; vb_saxpy (20000 1 1) x (64 1 1), 16 registers, 1024 B
+ * static and 256 B dynamic shared memory, on device 1 (which the run does not describe) and
+ * stream 13; a pageable and a pinned HtoD, a DtoH to pageable memory, a memset of device
+ * memory; correlation ids those of the API calls that launched them. */
+static void fx_nvprof_fields(struct vb_activity *a)
+{
+    static const uint8_t src[] = {1, 2, 3}, dst[] = {3, 3, 1};
+    static const uint32_t copy_corr[] = {3, 4, 9};
+    size_t k;
+    for (k = 0; k < a->nkernels; k++) {
+        struct vb_kernel_rec *x = &a->kernels[k];
+        int saxpy = k < 3;
+        x->grid[0] = saxpy ? 3907 : 20000, x->grid[1] = x->grid[2] = 1;
+        x->block[0] = saxpy ? 256 : 64, x->block[1] = x->block[2] = 1;
+        x->registers = saxpy ? 32 : 16;
+        x->static_smem = saxpy ? 0 : 1024, x->dynamic_smem = saxpy ? 0 : 256;
+        x->device = saxpy ? 0 : 1, x->context = 1, x->stream = saxpy ? 7 : 13;
+        x->correlation = (uint32_t)k + 5;
+    }
+    for (k = 0; k < a->ncopies && k < 3; k++) {
+        a->copies[k].src_kind = src[k], a->copies[k].dst_kind = dst[k];
+        a->copies[k].context = 1, a->copies[k].stream = 7;
+        a->copies[k].correlation = copy_corr[k];
+    }
+    a->memsets[0].memory_kind = 3, a->memsets[0].context = 1, a->memsets[0].stream = 7;
+    a->memsets[0].correlation = 2;
+}
+
 /* write_trace_run writes a trace run of two processes (the second untraced) on an H100 into s,
  * then a suite run; *trace_run is the trace run's id. */
 static int write_trace_run(struct vb_store *s, int64_t *trace_run, struct vb_err *err)
@@ -189,7 +223,7 @@ static int write_trace_run(struct vb_store *s, int64_t *trace_run, struct vb_err
     struct vb_gpu_env g;
     struct vb_activity a;
     struct vb_trace_case t;
-    int64_t suite_run;
+    int64_t suite_run, case_id;
     int rc;
     memset(&g, 0, sizeof g);
     snprintf(g.name, sizeof g.name, "NVIDIA H100 80GB HBM3");
@@ -198,10 +232,11 @@ static int write_trace_run(struct vb_store *s, int64_t *trace_run, struct vb_err
         vb_store_trace_gpu(s, *trace_run, &g, err) || vb_store_trace_gpu(s, *trace_run, &g, err))
         return -1;
     if (fx_trace_activity(&a, T0)) return vb_err_set(err, VB_E_SYS, "out of memory");
+    fx_nvprof_fields(&a);
     vb_trace_case_init(&t, "t38.py", &a, T0, T0 + 25000, "exit (pid 7)");
-    rc = vb_store_case(s, *trace_run, &t.r, NULL, err);
+    rc = vb_store_case(s, *trace_run, &t.r, &case_id, err);
     vb_trace_case_free(&t);
-    if (rc) return -1;
+    if (rc || vb_store_trace_cost(s, case_id, &fx_cost, err)) return -1;
     vb_trace_case_untraced(&t, "t38.py", T0 + 30000, T0 + 40000, "exit (pid 8)",
                            "another CUPTI client is attached");
     rc = vb_store_case(s, *trace_run, &t.r, NULL, err);
@@ -219,6 +254,8 @@ static const char *const want_summary[] = {
     "  trace/t38.py: ok, 25.500us traced on NVIDIA H100 80GB HBM3",
     "  trace/t38.py: skipped, 10.000us traced on NVIDIA H100 80GB HBM3: another CUPTI client is "
     "attached",
+    "==varbench== tracing cost (pid 7): CUPTI start 85.3 ms, CUPTI overhead records 2.1 ms (14), "
+    "flush at exit 3.4 ms, writing 41.0 ms, 0 records dropped",
     "==varbench== Profiling result:",
     "            Type  Time(%)      Time     Calls       Avg       Min       Max  Name",
     " GPU activities:   40.32%  5.0000us         2  2.5000us  2.0000us  3.0000us  [CUDA memcpy "

@@ -65,6 +65,8 @@
     T(trace_case, cpu)                                                                             \
     T(trace_summary, cpu)                                                                          \
     T(summary_format, cpu)                                                                         \
+    T(log_path, cpu)                                                                               \
+    T(ptable, cpu)                                                                                 \
     T(metric_set_parse, cpu)                                                                       \
     T(metric_defs, cpu)                                                                            \
     T(metric_set_split, cpu)                                                                       \
