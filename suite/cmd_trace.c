@@ -16,134 +16,49 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd.h"
 #include "env.h"
-#include "metric_set.h"
-#include "opt.h"
+#include "logpath.h"
+#include "nvprof_print.h"
 #include "store.h"
 #include "summary.h"
+#include "tools.h"
 #include "trace.h"
+#include "trace_opts.h"
 
-#define INJECT_LIB "libvarbench_inject.so"
-
-static const int codes[] = {0, 2, 3, 6, -1};
-static const struct vb_usage usage = {
-    .cmd = "trace",
-    .synopsis = "[--db FILE] [--name LABEL] [--metrics LIST] [-q] [--] COMMAND [ARGS...]",
-    .about =
-        "Runs COMMAND, an unmodified CUDA program (a binary, 'python3 t38.py', a script), with\n"
-        "varbench's CUDA injection: each of its processes that uses CUDA is traced through CUPTI\n"
-        "(kernels, copies, memsets, NVTX ranges, CUDA runtime and driver API calls) and stored as\n"
-        "one case of a run of kind 'trace' in the database, next to the suite's runs. When the\n"
-        "command ends, nvprof's summary is printed on stderr ('varbench summary' prints it "
-        "again).\n",
-    .notes =
-        "A Ctrl-C reaches the program as usual; SIGINT, SIGTERM, SIGHUP or SIGQUIT sent to "
-        "varbench\n"
-        "alone is passed on to it. A process stores its trace when it exits (exit(), an uncaught\n"
-        "Python exception, Ctrl-C, SIGTERM); one killed outright (SIGKILL, a crash) loses it.\n"
-        "Environment: VARBENCH_INJECT_LIB overrides where " INJECT_LIB " is looked for.\n"
-        "\n"
-        "Exit status, as nvprof's: once COMMAND has started, COMMAND's own exit status (128+N "
-        "when\n"
-        "signal N ended it; 126 COMMAND is not executable, 127 COMMAND not found: the run is "
-        "stored\n"
-        "as failed), or 3 when COMMAND succeeded but the run could not be completed in the\n"
-        "database. Before COMMAND starts, the table below (6: " INJECT_LIB " not found).\n",
-    .codes = codes,
-    .min_args = 1,
-    .max_args = -1,
-    .expects = "a COMMAND to trace (varbench trace [options] -- COMMAND [ARGS...])",
-    .stop_at_arg = 1,
-};
-
-struct opts {
-    const char *db, *name, *metrics;
-    char metric_names[VB_MAX_METRICS * VB_METRIC_NAME]; /* resolved, comma-separated */
-    int quiet;
-    char **cmd; /* NULL-terminated */
-    int ncmd;
-};
-
-/* parse fills o; returns 0, 1 for --help (printed), or an exit code >= 2. Options end at the
- * first argument that is not one (or at "--"), so the command's own options stay its own. */
-static int parse(int argc, char **argv, struct opts *o)
-{
-    int n, rc;
-    const struct vb_opt opts[] = {
-        VB_OPT_DB(&o->db, "database (default " VB_DEFAULT_DB "; created if missing)"),
-        VB_OPT_STR(0, "name", "LABEL", &o->name,
-                   "the name of the program's cases (default: the script or program run,\n"
-                   "e.g. t38.py for 'python3 t38.py')"),
-        VB_OPT_STR(0, "metrics", "LIST", &o->metrics,
-                   "hardware counters of the traced kernels by kernel replay (nvprof names\n"
-                   "such as gst_efficiency, Nsight Compute names, 'default'; see\n"
-                   "'varbench list --metrics'); kernels then carry no timestamps"),
-        VB_OPT_FLAG('q', "quiet", &o->quiet,
-                    "no summary at the end, only the line that says where the run is"),
-        VB_OPT_END()};
-    memset(o, 0, sizeof *o);
-    o->db = VB_DEFAULT_DB;
-    if ((rc = vb_opt_parse(&usage, opts, argc, argv, &n))) return rc;
-    if (!strcmp(o->db, ":memory:"))
-        return vb_opt_error(&usage,
-                            "--db '%s': the traced processes write to the database, so it "
-                            "must be a file",
-                            o->db);
-    if (o->name && strchr(o->name, '/'))
-        return vb_opt_error(&usage, "bad --name '%s': a non-empty name without '/'", o->name);
-    if (o->name && strlen(o->name) >= 96)
-        return vb_opt_error(&usage, "--name '%s' is too long (95 at most)", o->name);
-    if (o->metrics) {
-        struct vb_metric_set set;
-        struct vb_err err;
-        size_t used = 0;
-        int i;
-        if (vb_metric_set_parse(o->metrics, &set, &err)) {
-            fprintf(stderr, "varbench trace: --metrics: %s\n", err.msg);
-            if (err.hint[0]) fprintf(stderr, "hint: %s\n", err.hint);
-            return vb_code_exit(VB_E_USAGE);
-        }
-        /* the resolved names travel to the injection library in the environment */
-        for (i = 0; i < set.n; i++)
-            used += (size_t)snprintf(o->metric_names + used, sizeof o->metric_names - used, "%s%s",
-                                     i ? "," : "", set.names[i]);
-    }
-    o->cmd = argv + 1;
-    o->ncmd = n;
-    return 0;
-}
-
-/* find_inject puts the absolute path of the injection library into buf: $VARBENCH_INJECT_LIB,
+/* find_inject puts the absolute path of the injection library into buf: $VARBENCH_VB_INJECT_LIB,
  * else next to the varbench binary, else in ../lib from it (an installed layout). */
 static int find_inject(char *buf, size_t n, struct vb_err *err)
 {
-    const char *env = getenv("VARBENCH_INJECT_LIB");
+    const char *env = getenv("VARBENCH_VB_INJECT_LIB");
     char exe[PATH_MAX], cand[PATH_MAX + 64], *slash;
     ssize_t k;
     if (env && *env) {
         if (access(env, R_OK) == 0 && realpath(env, buf)) return 0;
-        vb_err_set(err, VB_E_SYS, "VARBENCH_INJECT_LIB='%s': %s", env, strerror(errno));
-        return vb_err_hint(err, "point it at the %s built with varbench, or unset it", INJECT_LIB);
+        vb_err_set(err, VB_E_SYS, "VARBENCH_VB_INJECT_LIB='%s': %s", env, strerror(errno));
+        return vb_err_hint(err, "point it at the %s built with varbench, or unset it",
+                           VB_INJECT_LIB);
     }
     k = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (k <= 0) return vb_err_set(err, VB_E_SYS, "cannot read /proc/self/exe: %s", strerror(errno));
     exe[k] = '\0';
     slash = strrchr(exe, '/');
     if (slash) *slash = '\0';
-    snprintf(cand, sizeof cand, "%s/%s", exe, INJECT_LIB);
+    snprintf(cand, sizeof cand, "%s/%s", exe, VB_INJECT_LIB);
     if (access(cand, R_OK) == 0 && realpath(cand, buf) && strlen(buf) < n) return 0;
-    snprintf(cand, sizeof cand, "%s/../lib/%s", exe, INJECT_LIB);
+    snprintf(cand, sizeof cand, "%s/../lib/%s", exe, VB_INJECT_LIB);
     if (access(cand, R_OK) == 0 && realpath(cand, buf) && strlen(buf) < n) return 0;
-    vb_err_set(err, VB_E_SYS, "cannot find %s next to the varbench binary (in '%s')", INJECT_LIB,
+    vb_err_set(err, VB_E_SYS, "cannot find %s next to the varbench binary (in '%s')", VB_INJECT_LIB,
                exe);
     return vb_err_hint(err, "build the target varbench_inject (cmake --build build), or set "
-                            "VARBENCH_INJECT_LIB to the library's path");
+                            "VARBENCH_VB_INJECT_LIB to the library's path");
 }
 
 static volatile sig_atomic_t child, got_signal;
+static pid_t program; /* the command's pid, once started (%p of --log-file) */
 static const int passed[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 /* on_signal keeps varbench alive to record the outcome. A terminal's Ctrl-C (sent by the kernel
@@ -186,6 +101,7 @@ static int spawn(char **cmd, int *status, int *exec_errno, struct vb_err *err)
         _exit(e == ENOENT ? 127 : 126);
     }
     child = pid;
+    program = pid;
     close(pfd[1]);
     /* the pipe closes at a successful exec (O_CLOEXEC) or carries exec's errno */
     while ((got = read(pfd[0], &e, sizeof e)) < 0 && errno == EINTR) {
@@ -219,40 +135,55 @@ static int tally(struct vb_store *st, int64_t run_id, int *ncases, int *nuntrace
     return 0;
 }
 
-int vb_cmd_trace(int argc, char **argv)
+/* A trace run being recorded. */
+struct trace_run {
+    struct vb_store *st;
+    int64_t id;
+    char db[PATH_MAX]; /* the database as given (expanded -o) */
+};
+
+/* fail_run ends the run as failed with err's message and returns the exit code. */
+static int fail_run(struct trace_run *r, struct vb_err *err)
 {
-    struct opts o;
-    struct vb_err err, ignored;
-    struct vb_store *st = NULL;
+    struct vb_err ignored;
+    int code = vb_report_error("trace", err);
+    if (r->id) vb_store_run_end(r->st, r->id, "failed", code, err->msg, &ignored);
+    vb_store_close(r->st);
+    return code;
+}
+
+/* open_db opens the database of o (-o: a new file, replaced with -f) and begins the run. 0, or
+ * an exit code after saying why. */
+static int open_db(const struct vb_trace_opts *o, const char *label, const char *injection,
+                   struct trace_run *r, char *dbabs)
+{
+    struct vb_err err;
     struct vb_run_info info;
     struct vb_host_env host;
-    struct sigaction sa, old[sizeof passed / sizeof passed[0]];
-    char lib[PATH_MAX], dbabs[PATH_MAX], cwd[PATH_MAX], label[96], optline[PATH_MAX + 256];
-    char runbuf[32], msg[1400], why[1024];
-    const char *prev, *status;
-    int64_t run_id = 0;
-    int rc, wstatus = 0, exec_errno = 0, code, foreign = 0, ncases = 0, nuntraced = 0, sig = 0;
-    size_t i;
+    char cwd[PATH_MAX], optline[PATH_MAX + 512], form[160];
     vb_err_clear(&err);
-    if ((rc = parse(argc, argv, &o))) return rc == 1 ? 0 : rc;
-    if (find_inject(lib, sizeof lib, &err)) return vb_report_error("trace", &err);
-    if (o.name)
-        snprintf(label, sizeof label, "%s", o.name);
-    else
-        vb_trace_label(o.ncmd, o.cmd, label, sizeof label);
-    prev = getenv("CUDA_INJECTION64_PATH");
-    if (prev && *prev) {
-        char p[PATH_MAX];
-        foreign = !(realpath(prev, p) && !strcmp(p, lib));
+    memset(r, 0, sizeof *r);
+    if (o->out) {
+        if (vb_log_path(o->out, (long)getpid(), r->db, sizeof r->db, &err))
+            return vb_report_error("trace", &err);
+        if (access(r->db, F_OK) == 0 && !o->force) {
+            vb_err_set(&err, VB_E_USAGE, "-o '%s': the file exists", r->db);
+            vb_err_hint(&err, "-f replaces it (as nvprof's); --db %s adds a run to it", r->db);
+            return vb_report_error("trace", &err);
+        }
+        if (o->force && vb_store_remove(r->db, &err)) return vb_report_error("trace", &err);
+    } else {
+        snprintf(r->db, sizeof r->db, "%s", o->db);
     }
-    if (vb_store_open(o.db, &st, &err)) return vb_report_error("trace", &err);
-    if (!realpath(o.db, dbabs)) {
-        vb_err_set(&err, VB_E_DB, "database '%s': cannot resolve its path: %s", o.db,
+    if (vb_store_open(r->db, &r->st, &err)) return vb_report_error("trace", &err);
+    if (!realpath(r->db, dbabs)) {
+        vb_err_set(&err, VB_E_DB, "database '%s': cannot resolve its path: %s", r->db,
                    strerror(errno));
-        vb_store_close(st);
-        return vb_report_error("trace", &err);
+        return fail_run(r, &err);
     }
-    snprintf(optline, sizeof optline, "name=%s injection=%s", label, foreign ? prev : lib);
+    snprintf(optline, sizeof optline, "name=%s injection=%s trace=%s capture=%s%s%s", label,
+             injection, o->kinds, vb_capture_format(&o->capture, form, sizeof form),
+             o->metrics ? " metrics=" : "", o->metrics ? o->metric_names : "");
     info.kind = "trace";
     info.command_line = vb_command_line;
     info.cwd = getcwd(cwd, sizeof cwd) ? cwd : NULL;
@@ -260,31 +191,143 @@ int vb_cmd_trace(int argc, char **argv)
     info.version = VB_VERSION;
     info.options = optline;
     vb_env_host(&host);
-    if (vb_store_run_begin(st, &info, &run_id, &err) || vb_store_host(st, run_id, &host, &err)) {
-        code = vb_report_error("trace", &err);
-        if (run_id) vb_store_run_end(st, run_id, "failed", code, err.msg, &ignored);
-        vb_store_close(st);
-        return code;
-    }
+    if (vb_store_run_begin(r->st, &info, &r->id, &err) || vb_store_host(r->st, r->id, &host, &err))
+        return fail_run(r, &err);
+    return 0;
+}
+
+/* child_env hands the injection what it needs; 0 or -1 with err */
+static int child_env(const struct vb_trace_opts *o, const char *lib, const char *dbabs,
+                     int64_t run_id, const char *label, struct vb_err *err)
+{
+    char runbuf[32], form[160];
     snprintf(runbuf, sizeof runbuf, "%lld", (long long)run_id);
-    if (foreign) {
-        fprintf(stderr,
-                "varbench trace: another CUDA tool is injected (CUDA_INJECTION64_PATH=%s: "
-                "nsys or ncu?): the program runs under it, untraced by varbench\n"
-                "hint: run varbench trace outside other profilers\n",
-                prev);
-    } else if (setenv("CUDA_INJECTION64_PATH", lib, 1) || setenv(VB_TRACE_ENV_DB, dbabs, 1) ||
-               setenv(VB_TRACE_ENV_RUN, runbuf, 1) || setenv(VB_TRACE_ENV_NAME, label, 1) ||
-               (o.metrics ? setenv(VB_TRACE_ENV_METRICS, o.metric_names, 1)
-                          : unsetenv(VB_TRACE_ENV_METRICS))) {
-        vb_err_set(&err, VB_E_SYS, "cannot set the environment of the command: %s",
-                   strerror(errno));
-        code = vb_report_error("trace", &err);
-        vb_store_run_end(st, run_id, "failed", code, err.msg, &ignored);
-        vb_store_close(st);
-        return code;
-    }
+    if (setenv("CUDA_INJECTION64_PATH", lib, 1) || setenv(VB_TRACE_ENV_DB, dbabs, 1) ||
+        setenv(VB_TRACE_ENV_RUN, runbuf, 1) || setenv(VB_TRACE_ENV_NAME, label, 1) ||
+        setenv(VB_TRACE_ENV_KINDS, o->kinds, 1) ||
+        setenv(VB_TRACE_ENV_CAPTURE, vb_capture_format(&o->capture, form, sizeof form), 1) ||
+        (o->metrics ? setenv(VB_TRACE_ENV_METRICS, o->metric_names, 1)
+                    : unsetenv(VB_TRACE_ENV_METRICS)))
+        return vb_err_set(err, VB_E_SYS, "cannot set the environment of the command: %s",
+                          strerror(errno));
     /* NVTX_INJECTION64_PATH (libcupti, for NVTX ranges) was set by main(), unless the user had */
+    return 0;
+}
+
+/* leave_to_tool keeps the environment as the tool made it: no NVTX injection of ours */
+static void leave_to_tool(const char *tool, const char *evidence)
+{
+    const char *nvtx = getenv("NVTX_INJECTION64_PATH");
+    if (nvtx && strstr(nvtx, "libcupti")) unsetenv("NVTX_INJECTION64_PATH");
+    fprintf(stderr,
+            "varbench trace: %s is in charge (%s): the program runs under it, untraced by "
+            "varbench\n",
+            tool, evidence);
+}
+
+/* store_skipped records the process run under another tool as one skipped case */
+static void store_skipped(struct trace_run *r, const char *label, uint64_t start, uint64_t end,
+                          const char *tool, const char *evidence)
+{
+    struct vb_trace_case t;
+    struct vb_err err;
+    char how[64], reason[1024];
+    snprintf(how, sizeof how, "exit (pid %d)", (int)program);
+    snprintf(reason, sizeof reason,
+             "untraced: run under %s (%s); CUDA takes one tool at a time: run varbench trace "
+             "outside it",
+             tool, evidence);
+    vb_trace_case_untraced(&t, label, start, end, how, reason);
+    vb_err_clear(&err);
+    if (vb_store_case(r->st, r->id, &t.r, NULL, &err))
+        fprintf(stderr, "varbench trace: the skipped case was not stored: %s\n", err.msg);
+    vb_trace_case_free(&t);
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* outcome writes the run's message for a command that ran: how it ended and what was traced */
+static void outcome(char *msg, size_t n, int sig, int code, const char *tool, int ncases,
+                    int nuntraced, const char *why)
+{
+    size_t k;
+    char probe[512];
+    if (sig)
+        snprintf(msg, n, "the program was ended by signal %d (%s); ", sig, signame(sig));
+    else
+        snprintf(msg, n, "the program exited with status %d; ", code);
+    k = strlen(msg);
+    if (tool)
+        snprintf(msg + k, n - k, "untraced: it ran under %s", tool);
+    else if (ncases == 0 && vb_cuda_probe(0, probe, sizeof probe))
+        snprintf(msg + k, n - k,
+                 "no process was traced: CUDA cannot start here (%s), so its CUDA calls, if any, "
+                 "failed",
+                 probe);
+    else if (ncases == 0 && sig)
+        snprintf(msg + k, n - k,
+                 "no traced process was stored (the program made no CUDA calls, or a process "
+                 "killed outright lost its trace)");
+    else if (ncases == 0)
+        snprintf(msg + k, n - k, "the program made no CUDA calls: the run is stored empty");
+    else
+        snprintf(msg + k, n - k, "%d process%s traced%s%s", ncases - nuntraced,
+                 ncases - nuntraced == 1 ? "" : "es", nuntraced ? ", untraced: " : "",
+                 nuntraced ? why : "");
+}
+
+/* print_results prints what the flags ask for, on stderr or into --log-file */
+static int print_results(const struct vb_trace_opts *o, struct trace_run *r)
+{
+    struct vb_err err;
+    struct vb_print_opts p = {
+        .summary = o->summary, .gpu_trace = o->gpu_trace, .api_trace = o->api_trace, .csv = o->csv};
+    char path[PATH_MAX];
+    FILE *out = stderr;
+    int rc;
+    vb_err_clear(&err);
+    if (o->log_file && !(out = vb_log_open(o->log_file, (long)program, path, sizeof path, &err)))
+        return vb_report_error("trace", &err);
+    fflush(stdout);
+    rc = vb_nvprof_print(out, r->st, r->id, &p, &err);
+    if (out != stderr && fclose(out) && !rc) {
+        vb_err_set(&err, VB_E_SYS, "--log-file '%s': %s", path, strerror(errno));
+        rc = -1;
+    }
+    if (rc) return vb_report_error("trace", &err);
+    if (out != stderr) fprintf(stderr, "varbench trace: the profiling result is in %s\n", path);
+    return 0;
+}
+
+int vb_cmd_trace(int argc, char **argv)
+{
+    struct vb_trace_opts o;
+    struct trace_run r;
+    struct vb_err err;
+    struct sigaction sa, old[sizeof passed / sizeof passed[0]];
+    char lib[PATH_MAX], dbabs[PATH_MAX], label[96], msg[1600], why[1024], tool[64], evidence[512];
+    const char *status;
+    uint64_t t0, t1;
+    int rc, wstatus = 0, exec_errno = 0, code, ncases = 0, nuntraced = 0, sig = 0, under;
+    size_t i;
+    vb_err_clear(&err);
+    if ((rc = vb_trace_parse(argc, argv, &o))) return rc == 1 ? 0 : rc;
+    if (find_inject(lib, sizeof lib, &err)) return vb_report_error("trace", &err);
+    if (o.name)
+        snprintf(label, sizeof label, "%s", o.name);
+    else
+        vb_trace_label(o.ncmd, o.cmd, label, sizeof label);
+    under = vb_tool_detect(lib, tool, sizeof tool, evidence, sizeof evidence);
+    if ((rc = open_db(&o, label, under ? evidence : lib, &r, dbabs))) return rc;
+    if (under)
+        leave_to_tool(tool, evidence);
+    else if (child_env(&o, lib, dbabs, r.id, label, &err))
+        return fail_run(&r, &err);
 
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_signal;
@@ -292,15 +335,12 @@ int vb_cmd_trace(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     for (i = 0; i < sizeof passed / sizeof passed[0]; i++)
         sigaction(passed[i], &sa, &old[i]);
+    t0 = now_ns();
     rc = spawn(o.cmd, &wstatus, &exec_errno, &err);
+    t1 = now_ns();
     for (i = 0; i < sizeof passed / sizeof passed[0]; i++)
         sigaction(passed[i], &old[i], NULL);
-    if (rc) {
-        code = vb_report_error("trace", &err);
-        vb_store_run_end(st, run_id, "failed", code, err.msg, &ignored);
-        vb_store_close(st);
-        return code;
-    }
+    if (rc) return fail_run(&r, &err);
 
     if (exec_errno) {
         code = exec_errno == ENOENT ? 127 : 126;
@@ -317,52 +357,30 @@ int vb_cmd_trace(int argc, char **argv)
         } else {
             code = WEXITSTATUS(wstatus);
         }
-        if (tally(st, run_id, &ncases, &nuntraced, why, sizeof why, &err)) {
+        if (under) store_skipped(&r, label, t0, t1, tool, evidence);
+        if (tally(r.st, r.id, &ncases, &nuntraced, why, sizeof why, &err)) {
             vb_report_error("trace", &err);
-            vb_store_run_end(st, run_id, "failed", code, err.msg, &ignored); /* best effort */
-            vb_store_close(st);
+            fail_run(&r, &err); /* best effort */
             return code ? code : vb_code_exit(VB_E_DB);
         }
         status = (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT || got_signal)
                      ? "interrupted"
                  : sig ? "failed"
                        : "complete";
-        if (sig)
-            snprintf(msg, sizeof msg, "the program was ended by signal %d (%s); ", sig,
-                     signame(sig));
-        else
-            snprintf(msg, sizeof msg, "the program exited with status %d; ", code);
-        if (foreign)
-            snprintf(msg + strlen(msg), sizeof msg - strlen(msg),
-                     "untraced: another CUDA tool is injected (CUDA_INJECTION64_PATH=%s)", prev);
-        else if (ncases == 0 && sig)
-            snprintf(msg + strlen(msg), sizeof msg - strlen(msg),
-                     "no traced process was stored (the program made no CUDA calls, or a process "
-                     "killed outright lost its trace)");
-        else if (ncases == 0)
-            snprintf(msg + strlen(msg), sizeof msg - strlen(msg),
-                     "the program made no CUDA calls: the run is stored empty");
-        else
-            snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "%d process%s traced%s%s",
-                     ncases - nuntraced, ncases - nuntraced == 1 ? "" : "es",
-                     nuntraced ? ", untraced: " : "", nuntraced ? why : "");
+        outcome(msg, sizeof msg, sig, code, under ? tool : NULL, ncases, nuntraced, why);
     }
-    if (vb_store_run_end(st, run_id, status, code, msg, &err)) {
+    if (vb_store_run_end(r.st, r.id, status, code, msg, &err)) {
         vb_report_error("trace", &err);
-        vb_store_close(st);
+        vb_store_close(r.st);
         return code ? code : vb_code_exit(VB_E_DB);
     }
-    if (!exec_errno && !foreign && ncases == 0)
-        fprintf(stderr, "varbench trace: %s\n",
-                sig ? msg : "the program made no CUDA calls: the run is stored empty");
-    if (!o.quiet && ncases > nuntraced) {
-        fflush(stdout);
-        if (vb_summary_print(stderr, st, run_id, &err)) vb_report_error("trace", &err);
-    }
+    if (!exec_errno && !under && ncases == 0) fprintf(stderr, "varbench trace: %s\n", msg);
+    if (!o.quiet && ncases > nuntraced && print_results(&o, &r) && !code)
+        code = vb_code_exit(VB_E_SYS);
     fprintf(stderr,
             "varbench trace: run %lld (%s) stored in %s; 'varbench summary --db %s --run "
             "%lld' shows it\n",
-            (long long)run_id, status, o.db, o.db, (long long)run_id);
-    vb_store_close(st);
+            (long long)r.id, status, r.db, r.db, (long long)r.id);
+    vb_store_close(r.st);
     return code;
 }

@@ -37,11 +37,13 @@
 #include <unistd.h>
 
 #include "activity.h"
+#include "capture.h"
 #include "err.h"
 #include "env.h"
 #include "metric_set.h"
 #include "profiler.h"
 #include "store.h"
+#include "tools.h"
 #include "trace.h"
 
 __attribute__((visibility("default"))) int InitializeInjection(void);
@@ -54,6 +56,10 @@ static uint64_t t_start;
 static char db_path[4096], label[96], untraced_why[1024];
 static int64_t run_id;
 static CUpti_SubscriberHandle subscriber;
+static unsigned kinds = VB_ACTIVITY_API | VB_ACTIVITY_OVERHEAD; /* what CUPTI collects */
+static int keep_apis = 1; /* --trace gpu: API calls serve the capture only and are not stored */
+static struct vb_capture capture;
+static double init_ns; /* CUPTI's start in this process (monotonic) */
 
 /* ---- Counters (varbench trace --metrics) ---------------------------------------------------
  * VARBENCH_TRACE_METRICS holds the resolved metric names. The range profiler (profiler.h)
@@ -154,23 +160,18 @@ static void metrics_take(struct vb_case_result *r)
 
 /* ---- CUPTI callbacks ---------------------------------------------------------------------- */
 
-/* on_callback: flush before a context goes (what CUPTI's own injection sample does), and the
- * context events of the metrics hook. Runs on the program's threads: it takes no lock of ours. */
+/* on_callback: the context events of the counters (--metrics). Runs on the program's threads:
+ * it takes no lock of ours. */
 static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                  const void *data)
 {
+    const CUpti_ResourceData *rd = data;
     (void)userdata;
-    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API) {
-        const CUpti_CallbackData *cb = data;
-        if (cb && cb->callbackSite == CUPTI_API_ENTER) cuptiActivityFlushAll(0);
-    } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
-        const CUpti_ResourceData *rd = data;
-        if (!rd) return;
-        if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
-            metrics_context(rd->context);
-        else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
-            metrics_context_ending(rd->context);
-    }
+    if (domain != CUPTI_CB_DOMAIN_RESOURCE || !rd) return;
+    if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
+        metrics_context(rd->context);
+    else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
+        metrics_context_ending(rd->context);
 }
 
 /* ---- Writing the case --------------------------------------------------------------------- */
@@ -180,6 +181,70 @@ static uint64_t realtime_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static double mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static void CUPTIAPI no_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                 const void *data)
+{
+    (void)userdata;
+    (void)domain;
+    (void)cbid;
+    (void)data;
+}
+
+/* other_client: whether another CUPTI client holds CUPTI's one subscriber slot now (a profiler
+ * inside the program: PyTorch's, a tool of its own); its name goes into name. Leaves the slot as
+ * it found it. */
+static int other_client(char *name, size_t n)
+{
+    CUpti_SubscriberParams p;
+    CUpti_SubscriberHandle h = NULL;
+    char old[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN + 64] = "";
+    CUptiResult rc;
+    if (subscriber) return 0; /* ours holds it (--metrics) */
+    memset(&p, 0, sizeof p);
+    p.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
+    p.subscriberName = "varbench trace";
+    p.oldSubscriberName = old;
+    p.oldSubscriberSize = sizeof old;
+    rc = cuptiSubscribe_v2(&h, (CUpti_CallbackFunc)no_callback, NULL, &p);
+    if (rc == CUPTI_SUCCESS) {
+        cuptiUnsubscribe(h);
+        return 0;
+    }
+    if (rc != CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) return 0;
+    snprintf(name, n, "%s", old[0] && !strstr(old, "<not provided>") ? old : "unnamed");
+    return 1;
+}
+
+/* drop_apis frees a's API records (collected for the capture windows only) */
+static void drop_apis(struct vb_activity *a)
+{
+    size_t i;
+    for (i = 0; i < a->napis; i++)
+        free(a->apis[i].name);
+    a->napis = 0;
+}
+
+/* last_record: the end of the latest record of a (0 when none) */
+static uint64_t last_record(const struct vb_activity *a)
+{
+    uint64_t t = 0;
+    size_t i;
+    for (i = 0; i < a->napis; i++)
+        if (a->apis[i].end > t) t = a->apis[i].end;
+    for (i = 0; i < a->nkernels; i++)
+        if (a->kernels[i].end > t) t = a->kernels[i].end;
+    for (i = 0; i < a->ncopies; i++)
+        if (a->copies[i].end > t) t = a->copies[i].end;
+    return t;
 }
 
 static void read_first_line(const char *path, char *buf, size_t n)
@@ -246,16 +311,62 @@ static void store_devices(struct vb_store *s, const struct vb_activity *a)
     }
 }
 
+/* cut applies the capture range to a: the case's window becomes the captured span, and `how`
+ * says what was kept. */
+static void cut(struct vb_activity *a, uint64_t *start, uint64_t *end, char *how, size_t n)
+{
+    struct vb_capture_result cr;
+    char form[160];
+    if (capture.kind == VB_CAPTURE_ALL) return;
+    vb_capture_format(&capture, form, sizeof form);
+    if (vb_capture_apply(a, &capture, *end, &cr)) {
+        snprintf(how + strlen(how), n - strlen(how), "; capture %s: out of memory, all kept", form);
+        return;
+    }
+    if (cr.windows) {
+        *start = cr.first;
+        *end = cr.last;
+    }
+    snprintf(how + strlen(how), n - strlen(how), "; capture %s: %zu window%s, %zu records left out",
+             form, cr.windows, cr.windows == 1 ? "" : "s", cr.dropped);
+}
+
+/* write_case stores t and what tracing cost the process; prints why when it cannot. */
+static void write_case(struct vb_trace_case *t, struct vb_trace_cost *cost)
+{
+    struct vb_store *s = NULL;
+    struct vb_err err;
+    double t0 = mono_ns();
+    int64_t case_id = 0;
+    vb_err_clear(&err);
+    if (vb_store_open(db_path, &s, &err) == 0) {
+        store_devices(s, &t->r.activity);
+        if (vb_store_case(s, run_id, &t->r, &case_id, &err) == 0) {
+            cost->store_ns = mono_ns() - t0;
+            if (traced && vb_store_trace_cost(s, case_id, cost, &err))
+                fprintf(stderr, "varbench trace: pid %d: the tracing cost was not stored: %s\n",
+                        (int)owner, err.msg);
+            vb_err_clear(&err);
+        }
+        vb_store_close(s);
+    }
+    if (err.msg[0])
+        fprintf(stderr, "varbench trace: pid %d: the trace was not stored: %s\n%s%s%s", (int)owner,
+                err.msg, err.hint[0] ? "hint: " : "", err.hint, err.hint[0] ? "\n" : "");
+}
+
 /* finish collects the records and writes the process's case, once, from the process that
  * initialised CUDA; `how` says how the traced window ended ("exit", "signal 2", ...). */
 static void finish(const char *how)
 {
     struct vb_activity a;
     struct vb_trace_case t;
-    struct vb_store *s = NULL;
+    struct vb_trace_cost cost = {NAN, NAN, NAN, NAN, 0, 0};
     struct vb_err err;
-    char why[sizeof t.how];
-    uint64_t end;
+    char why[sizeof t.how], other[256];
+    uint64_t end, start = t_start, last;
+    int joined;
+    double t0;
     pthread_mutex_lock(&mu);
     if (initialized != 1 || finished || getpid() != owner) {
         pthread_mutex_unlock(&mu);
@@ -265,7 +376,10 @@ static void finish(const char *how)
     memset(&a, 0, sizeof a);
     snprintf(why, sizeof why, "%s (pid %d)", how, (int)owner);
     vb_err_clear(&err);
+    end = realtime_ns();
+    joined = traced && other_client(other, sizeof other);
     if (traced) {
+        t0 = mono_ns();
         if (vb_activity_dump_devices(&err)) vb_err_clear(&err); /* the GPU rows are optional */
         end = vb_activity_now();
         if (vb_activity_take(&a, &err)) {
@@ -273,14 +387,44 @@ static void finish(const char *how)
                      err.msg);
             traced = 0;
         }
-        vb_activity_stop(); /* what the process does from here on is not recorded */
-    } else {
-        end = realtime_ns();
+        /* what the process does from here on is not recorded; a CUPTI client of the program's
+         * own keeps what it enabled */
+        if (!joined) vb_activity_stop();
+        cost.flush_ns = mono_ns() - t0;
+    }
+    /* the driver loaded the injection, yet CUDA did not start (no device visible): say that */
+    if (traced && !a.nkernels && !a.ncopies && !a.nmemsets &&
+        vb_cuda_probe(1, other, sizeof other)) {
+        snprintf(untraced_why, sizeof untraced_why,
+                 "CUDA could not start in the process (%s): nothing ran on a GPU", other);
+        fprintf(stderr, "varbench trace: pid %d: %s\n", (int)owner, untraced_why);
+        vb_activity_free(&a);
+        traced = 0;
     }
     if (traced) {
-        vb_trace_case_init(&t, label, &a, t_start, end, why);
+        cost.init_ns = init_ns;
+        cost.cupti_overhead_ns = (double)a.overhead_ns;
+        cost.cupti_overhead_count = (int64_t)a.noverhead;
+        cost.dropped_records = (int64_t)a.dropped;
+        last = last_record(&a);
+        cut(&a, &start, &end, why, sizeof why);
+        if (!keep_apis) drop_apis(&a);
+        vb_trace_case_init(&t, label, &a, start, end, why);
         metrics_take(&t.r);
-        if (t.r.activity.dropped) {
+        if (joined && last > t_start) {
+            snprintf(t.r.reason, sizeof t.r.reason,
+                     "another CUPTI client (%s) joined the process: it took CUPTI's records from "
+                     "then on; varbench's end %.3f s into the process's %.3f s, later ones are "
+                     "missing",
+                     other, (double)(last - t_start) / 1e9, (double)(end - t_start) / 1e9);
+            fprintf(stderr, "varbench trace: pid %d: %s\n", (int)owner, t.r.reason);
+        } else if (joined) {
+            snprintf(t.r.reason, sizeof t.r.reason,
+                     "another CUPTI client (%s) joined the process and took CUPTI's records, "
+                     "those buffered before it too: varbench has none of the process's %.3f s",
+                     other, (double)(end - t_start) / 1e9);
+            fprintf(stderr, "varbench trace: pid %d: %s\n", (int)owner, t.r.reason);
+        } else if (t.r.activity.dropped) {
             snprintf(t.r.reason, sizeof t.r.reason, "CUPTI dropped %zu records: counts are low",
                      t.r.activity.dropped);
             fprintf(stderr, "varbench trace: pid %d: %s\n", (int)owner, t.r.reason);
@@ -289,15 +433,7 @@ static void finish(const char *how)
         vb_activity_free(&a);
         vb_trace_case_untraced(&t, label, t_start, end, why, untraced_why);
     }
-    vb_err_clear(&err);
-    if (vb_store_open(db_path, &s, &err) == 0) {
-        store_devices(s, &t.r.activity);
-        if (vb_store_case(s, run_id, &t.r, NULL, &err) == 0) vb_err_clear(&err);
-        vb_store_close(s);
-    }
-    if (err.msg[0])
-        fprintf(stderr, "varbench trace: pid %d: the trace was not stored: %s\n%s%s%s", (int)owner,
-                err.msg, err.hint[0] ? "hint: " : "", err.hint, err.hint[0] ? "\n" : "");
+    write_case(&t, &cost);
     vb_trace_case_free(&t);
     pthread_mutex_unlock(&mu);
 }
@@ -410,8 +546,9 @@ static void catch_signals(void)
 
 /* ---- Starting ----------------------------------------------------------------------------- */
 
-/* start_cupti subscribes and starts the collector; on failure untraced_why says why. */
-static int start_cupti(int metrics)
+/* subscribe takes CUPTI's one subscriber slot for the counters (their context callbacks); on
+ * failure untraced_why says why. */
+static int subscribe(void)
 {
     struct vb_err err;
     CUptiResult rc;
@@ -425,8 +562,8 @@ static int start_cupti(int metrics)
             rc == CUPTI_ERROR_NOT_COMPATIBLE)
             snprintf(untraced_why, sizeof untraced_why,
                      "another CUPTI client (ncu, nsys, a profiler in the program?) is attached "
-                     "(cuptiSubscribe: %s): the process ran untraced; run varbench trace outside "
-                     "other profilers",
+                     "(cuptiSubscribe: %s): the process ran untraced; run varbench trace --metrics "
+                     "outside other profilers",
                      s);
         else
             snprintf(untraced_why, sizeof untraced_why,
@@ -435,31 +572,64 @@ static int start_cupti(int metrics)
                      s, (int)rc);
         return -1;
     }
-    /* flush before contexts go: cudaDeviceReset, cuCtxDestroy, resetting a primary context (CUPTI
-     * also flushes a context it sees destroyed: failing here costs nothing but an early flush) */
-    if (VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API,
-                                           CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020)) ||
-        VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
-                                           CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2)) ||
-        VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
-                                           CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2)))
-        vb_err_clear(&err);
-    if (metrics &&
-        (VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
-                                            CUPTI_CBID_RESOURCE_CONTEXT_CREATED)) ||
-         VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
-                                            CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)))) {
+    if (VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                           CUPTI_CBID_RESOURCE_CONTEXT_CREATED)) ||
+        VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                           CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING))) {
         fprintf(stderr, "varbench trace: pid %d: no counters: %s\n", (int)getpid(), err.msg);
         vb_err_clear(&err);
     }
-    if (vb_activity_start_with(VB_ACTIVITY_API, &err)) {
+    return 0;
+}
+
+/* start_cupti starts the collector; on failure untraced_why says why. Activity tracing needs
+ * no CUPTI subscriber, and without --metrics varbench takes none: a CUPTI client of the
+ * program's own (PyTorch's profiler) may still subscribe later. One that subscribed before
+ * CUDA started keeps CUPTI to itself: the process then runs untraced. */
+static int start_cupti(int metrics)
+{
+    struct vb_err err;
+    char other[128];
+    vb_err_clear(&err);
+    if (!metrics && other_client(other, sizeof other)) {
+        snprintf(untraced_why, sizeof untraced_why,
+                 "another CUPTI client (%s) was in the process before CUDA started: varbench "
+                 "leaves CUPTI to it, so the process ran untraced (all its records are missing "
+                 "here); trace the program without its own profiler to see them",
+                 other);
+        return -1;
+    }
+    if (metrics && subscribe()) return -1;
+    if (vb_activity_start_with(kinds, &err)) {
         snprintf(untraced_why, sizeof untraced_why, "CUPTI activity tracing unavailable: %s%s%s",
                  err.msg, err.hint[0] ? "; " : "", err.hint);
-        cuptiUnsubscribe(subscriber);
+        if (subscriber) cuptiUnsubscribe(subscriber);
         subscriber = NULL;
         return -1;
     }
     return 0;
+}
+
+/* read_options reads --trace's kinds and the capture range from the environment; a value
+ * varbench trace would not have written is said and ignored. */
+static void read_options(void)
+{
+    const char *k = getenv(VB_TRACE_ENV_KINDS), *c = getenv(VB_TRACE_ENV_CAPTURE);
+    struct vb_err err;
+    if (k && !strcmp(k, "gpu")) {
+        keep_apis = 0;
+        kinds = VB_ACTIVITY_OVERHEAD;
+    } else if (k && !strcmp(k, "api")) {
+        kinds |= VB_ACTIVITY_NO_KERNELS;
+    } else if (k && *k && strcmp(k, "api,gpu")) {
+        fprintf(stderr, "varbench trace: pid %d: ignoring %s='%s'\n", (int)getpid(),
+                VB_TRACE_ENV_KINDS, k);
+    }
+    vb_err_clear(&err);
+    if (c && *c && vb_capture_parse(c, &capture, &err))
+        fprintf(stderr, "varbench trace: pid %d: ignoring %s: %s\n", (int)getpid(),
+                VB_TRACE_ENV_CAPTURE, err.msg);
+    if (capture.kind != VB_CAPTURE_ALL) kinds |= VB_ACTIVITY_API; /* the windows need them */
 }
 
 int InitializeInjection(void)
@@ -492,7 +662,10 @@ int InitializeInjection(void)
     run_id = id;
     owner = getpid();
     t_start = realtime_ns();
+    read_options();
+    init_ns = mono_ns();
     traced = start_cupti(metrics && *metrics && metrics_begin(metrics) == 0) == 0;
+    init_ns = mono_ns() - init_ns;
     if (traced)
         t_start = vb_activity_now();
     else

@@ -146,9 +146,11 @@ int vb_metric_set_parse(const char *list, struct vb_metric_set *s, struct vb_err
         memcpy(tok, p, len);
         tok[len] = '\0';
         p += len + (p[len] == ',');
-        if (!strcmp(tok, "default")) {
+        if (!strcmp(tok, "default") || !strcmp(tok, "all")) {
+            int all = tok[0] == 'a';
             for (i = 0; i < vb_metric_ndefs; i++)
-                if (vb_metric_defs[i].in_default && add(s, vb_metric_defs[i].name, err)) return -1;
+                if ((all || vb_metric_defs[i].in_default) && add(s, vb_metric_defs[i].name, err))
+                    return -1;
             continue;
         }
         for (i = 0; i < vb_metric_ndefs; i++)

@@ -42,6 +42,7 @@ struct vb_metric_set {
 void vb_metric_set_default(struct vb_metric_set *s);
 
 /* vb_metric_set_parse resolves a comma-separated list into s: "default" adds the default set,
+ * "all" every known metric (nvprof's --metrics all: what `varbench list --metrics` shows),
  * an nvprof name ("gst_efficiency") adds its Hopper name, and any other token that looks like
  * a Nsight Compute metric ("unit__counter.rollup") is taken as is (the profiler checks it
  * against the GPU later). Returns 0, or -1 with err (VB_E_USAGE) naming the bad token. */

@@ -112,6 +112,11 @@ struct vb_ceiling_row {
  * refuses files that are not varbench databases of this schema. Returns 0 or -1 (VB_E_DB). */
 int vb_store_open_ro(const char *path, struct vb_store **out, struct vb_err *err);
 
+/* vb_store_remove deletes the varbench database at path with its -wal, -shm and -journal files
+ * (what `trace -o FILE -f` replaces); refuses, untouched, a file that is not one (a source file
+ * named by mistake). Returns 0 or -1 with err. */
+int vb_store_remove(const char *path, struct vb_err *err);
+
 /* vb_store_open opens (or creates) the database at path (":memory:" allowed), creating the
  * schema in an empty file and refusing, untouched, a file that is not a varbench database, is
  * corrupt, has a newer schema, or cannot be written. Returns 0 with *out set, or -1 (VB_E_DB). */

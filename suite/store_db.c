@@ -7,6 +7,7 @@
  * and reused (keyed by the address of their SQL text), and every value is a bound parameter.
  */
 #include "store_int.h"
+#include <errno.h>
 
 #include <math.h>
 #include <stdarg.h>
@@ -344,6 +345,27 @@ int vb_store_open(const char *path, struct vb_store **out, struct vb_err *err)
 fail:
     vb_store_close(s);
     return -1;
+}
+
+int vb_store_remove(const char *path, struct vb_err *err)
+{
+    static const char *const sidecars[] = {"", "-wal", "-shm", "-journal"};
+    struct vb_store *s;
+    char p[4200];
+    size_t i;
+    if (vb_store_open_ro(path, &s, err)) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        vb_err_set(err, VB_E_USAGE, "'%s' is not replaced: %s", path, why);
+        return vb_err_hint(err, "name a new file, or a varbench database to replace");
+    }
+    vb_store_close(s);
+    for (i = 0; i < sizeof sidecars / sizeof sidecars[0]; i++) {
+        snprintf(p, sizeof p, "%s%s", path, sidecars[i]);
+        if (unlink(p) && errno != ENOENT)
+            return vb_err_set(err, VB_E_DB, "cannot remove '%s': %s", p, strerror(errno));
+    }
+    return 0;
 }
 
 void vb_store_close(struct vb_store *s)

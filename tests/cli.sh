@@ -607,22 +607,51 @@ trace-usage)
   expect 2 "must be a file" "$vb" trace --db :memory: -- true; no_db
   expect 2 "bad --name" "$vb" trace --name a/b -- true; no_db
   expect 0 "127 COMMAND not found" "$vb" trace --help
-  grep -q "128+N" out || fail "--help does not document the signal exit codes"
+  # nvprof's flags: the mapping table, the refused ones with the nearest equivalent
+  expect 0 "--print-gpu-trace                        --print-gpu-trace" "$vb" trace --help
+  grep -qF -- "-i, --import-profile FILE                refused, use: varbench summary --db FILE" out || fail "no mapping of -i"
+  expect 2 "nvprof's --events is not supported by varbench trace" "$vb" trace --events inst_executed -- true; no_db
+  grep -qF "hint: instead: --metrics" err || fail "no equivalent named for --events"
+  expect 2 "nvprof's --query-metrics is not supported" "$vb" trace --query-metrics; no_db
+  grep -qF "varbench list --metrics" err || fail "no equivalent named for --query-metrics"
+  expect 2 "nvprof's --concurrent-kernels off is not supported: varbench trace is on" "$vb" trace --concurrent-kernels off -- true; no_db
+  expect 2 "-o and --db both name the database" "$vb" trace -o a.db --db b.db -- true; no_db
+  expect 2 "-f replaces the file of -o" "$vb" trace -f -- true; no_db
+  expect 2 "bad capture range 'nvtx:'" "$vb" trace --capture-range nvtx: -- true; no_db
+  expect 2 "give one" "$vb" trace --profile-from-start off --capture-range nvtx:x -- true; no_db
+  expect 2 "bad --trace 'cpu'" "$vb" trace --trace cpu -- true; no_db
+  # accepted: what varbench always does; -o makes a new database and refuses an existing one
+  expect 0 "stored in p1.db" "$vb" trace --profile-child-processes --concurrent-kernels on -o p1.db -- true
+  expect 2 "-o 'p1.db': the file exists" "$vb" trace -o p1.db -- true
+  expect 0 "stored in p1.db" "$vb" trace -f -o p1.db -- true
+  echo "int main;" >src.c
+  expect 2 "'src.c' is not replaced" "$vb" trace -f -o src.c -- true
+  [ "$(cat src.c)" = "int main;" ] || fail "-f replaced a file that is not a database"
+  "$vb" trace --help | grep -q "128+N" || fail "--help does not document the signal exit codes"
   no_db ;;
 trace-no-cuda)
-  # a program that never initialises CUDA: an empty but valid run, a message, its exit code
-  expect 0 "the program made no CUDA calls" "$vb" trace --db t.db -- true
-  expect 1 "the program made no CUDA calls" "$vb" trace --db t.db -- false
+  # a program that never initialises CUDA: an empty but valid run, a message, its exit code; on
+  # a machine where CUDA cannot start, the message says that instead
+  none="the program made no CUDA calls"
+  ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 ' || none="CUDA cannot start here (no CUDA driver"
+  expect 0 "$none" "$vb" trace --db t.db -- true
+  expect 1 "$none" "$vb" trace --db t.db -- false
   expect 3 "run 3 (complete)" "$vb" trace --db t.db -- sh -c 'exit 3'
   "$vb" trace --db t.db -- echo hello >out 2>err || fail "echo exited $?"
   [ "$(cat out)" = hello ] || fail "the program's stdout is not its own"
-  expect 0 "the program made no CUDA calls" "$vb" trace --db t.db -- "$VB_FAKE_DRIVER" none
+  expect 0 "$none" "$vb" trace --db t.db -- "$VB_FAKE_DRIVER" none
   expect 0 "0 traced processes" "$vb" summary --db t.db
   grep -q "run 5 (trace, complete, exit code 0)" out || fail "summary is not of the newest traced run"
+  # a driver that finds no GPU: reported as CUDA failing to start, not as no CUDA calls
+  [ -f "$VB_FAKE_LIBCUDA_DIR/libcuda.so.1" ] || fail "no fake libcuda.so.1"
+  LD_LIBRARY_PATH=$VB_FAKE_LIBCUDA_DIR expect 3 "cuInit: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)" \
+    "$vb" trace --db t.db -- sh -c 'exit 3'
+  grep -q "made no CUDA calls" err && fail "a failed CUDA start reported as no CUDA calls"
+  expect 0 "CUDA cannot start here (cuInit: CUDA_ERROR_NO_DEVICE" "$vb" summary --db t.db
   if command -v sqlite3 >/dev/null; then
-    [ "$(sqlite3 t.db "SELECT group_concat(exit_code) FROM runs WHERE kind = 'trace' AND status = 'complete'")" = "0,1,3,0,0" ] || fail "runs"
+    [ "$(sqlite3 t.db "SELECT group_concat(exit_code) FROM runs WHERE kind = 'trace' AND status = 'complete'")" = "0,1,3,0,0,3" ] || fail "runs"
     [ "$(sqlite3 t.db "SELECT count(*) FROM cases")" = 0 ] || fail "cases in an empty run"
-    [ "$(sqlite3 t.db "SELECT count(*) FROM host_env")" = 5 ] || fail "no host environment"
+    [ "$(sqlite3 t.db "SELECT count(*) FROM host_env")" = 6 ] || fail "no host environment"
   fi ;;
 trace-not-found)
   expect 127 "cannot run 'no-such-program-xyz': No such file or directory" "$vb" trace --db t.db -- no-such-program-xyz
@@ -665,11 +694,21 @@ CASES
   [ "$rc" -eq 5 ] || fail "a program with the library loaded by hand exited $rc"
   grep -q "loaded without VARBENCH_TRACE_DB" err || fail "no message when loaded by hand" ;;
 trace-foreign)
-  # another CUDA tool already injected (nsys, ncu): varbench says so and leaves it in place
-  CUDA_INJECTION64_PATH=/opt/other/libToolsInjection64.so "$vb" trace --db f.db -- true >out 2>err
-  [ $? -eq 0 ] || fail "exit $?"
-  grep -q "another CUDA tool is injected" err || fail "no message about the other tool"
-  expect 0 "untraced: another CUDA tool is injected" "$vb" summary --db f.db ;;
+  # another CUDA tool already in charge (nsys, ncu): varbench says so in one line naming it,
+  # leaves it in place, passes the exit code on and stores one skipped case with the reason
+  CUDA_INJECTION64_PATH=/opt/nvidia/nsight-systems/libToolsInjection64.so "$vb" trace --db f.db -- sh -c 'exit 7' >out 2>err
+  [ $? -eq 7 ] || fail "exit $?, expected the program's 7"
+  grep -q "^varbench trace: Nsight Systems (nsys) is in charge (CUDA_INJECTION64_PATH=/opt/nvidia/nsight-systems/libToolsInjection64.so): the program runs under it, untraced by varbench$" err || fail "no message naming the tool"
+  expect 0 "untraced: it ran under Nsight Systems (nsys)" "$vb" summary --db f.db
+  grep -q "trace/sh: skipped" out || fail "no skipped case"
+  grep -q "untraced: run under Nsight Systems (nsys)" out || fail "the case does not say why"
+  # the tool among varbench's parents (here a process named ncu) without an injection variable
+  mkdir -p bin && ln -sf "$(command -v bash)" bin/ncu
+  bin/ncu -c '"$0" trace --db f.db -- true; exit $?' "$vb" >out 2>err
+  [ $? -eq 0 ] || fail "under a parent ncu: exit $?"
+  grep -q "Nsight Compute (ncu) is in charge (ancestor process [0-9]* 'ncu')" err || fail "the parent ncu is not named"
+  # an unknown injection is still another tool
+  CUDA_INJECTION64_PATH=/opt/x/libother.so expect 0 "another CUDA tool is in charge" "$vb" trace --db f.db -- true ;;
 summary)
   "$vbtest" make_trace_fixture "$tmp" >/dev/null || fail "fixture"
   expect 0 "==varbench== 2 traced processes" "$vb" summary --db trace.db

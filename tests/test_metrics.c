@@ -29,6 +29,10 @@ int test_metric_set_parse(const char *arg)
     ASSERT_OK(vb_metric_set_parse("default,gst_efficiency,smsp__inst_executed.sum", &s, &err));
     ASSERT_INT_EQ(s.n, d.n + 1);
     ASSERT_STR_EQ(s.names[d.n], "smsp__inst_executed.sum");
+    /* "all" (nvprof's --metrics all) is every known metric, the default set among them */
+    ASSERT_OK(vb_metric_set_parse("all", &s, &err));
+    ASSERT_INT_EQ(s.n, vb_metric_ndefs);
+    ASSERT(s.n > d.n);
     ASSERT_OK(vb_metric_set_parse("dram_read_bytes,dram__bytes_read.sum", &s, &err));
     ASSERT_INT_EQ(s.n, 1);
     /* bad lists name the bad part */

@@ -63,6 +63,7 @@
     T(store_string_columns, cpu)                                                                   \
     T(trace_label, cpu)                                                                            \
     T(trace_case, cpu)                                                                             \
+    T(capture, cpu)                                                                                \
     T(trace_summary, cpu)                                                                          \
     T(summary_format, cpu)                                                                         \
     T(log_path, cpu)                                                                               \
