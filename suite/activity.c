@@ -205,7 +205,10 @@ static void add_device(const CUpti_ActivityDevice5 *d)
 
 static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
-    *buffer = aligned_alloc(8, BUF_SIZE);
+    /* zeroed as CUPTI wants it, without touching it: fresh pages from mmap are zero, so CUPTI
+     * need not clear 8 MiB on the program's thread (CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER,
+     * measured at 4-5 ms per buffer on an H100 host) */
+    *buffer = calloc(1, BUF_SIZE);
     *size = *buffer ? BUF_SIZE : 0;
     *max_records = 0;
 }
@@ -268,9 +271,12 @@ static int enable(CUpti_ActivityKind kind, struct vb_err *err)
 
 int vb_activity_start_with(unsigned extra, struct vb_err *err)
 {
-    size_t i;
+    uint8_t zeroed = 1;
+    size_t i, zsize = sizeof zeroed;
     if (active) return 0;
-    if (VB_CUPTI(err, cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed)))
+    if (VB_CUPTI(err, cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER,
+                                                &zsize, &zeroed)) ||
+        VB_CUPTI(err, cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed)))
         return -1;
     nenabled = 0;
     for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)

@@ -7,7 +7,8 @@
  *   kernels  ITERS launches of saxpy (REPS > 1 makes a long, compute-bound program for the
  *            overhead check)
  *   NVTX     ranges "setup", "compute", "check" (one each)
- * It then sleeps SLEEP seconds (to be interrupted by a test), checks the answer, and exits 0
+ * It then sleeps SLEEP seconds (to be interrupted by a test), checks the answer, prints it and
+ * the compute phase's wall time (launches to the synchronisation), and exits 0
  * (right), 1 (wrong), 2 (a CUDA error), 3 (no CUDA device: the message says "no CUDA device").
  *
  * usage: trace_prog_c [N [ITERS [REPS [SLEEP]]]]   (defaults 1000000 10 1 0)
@@ -17,6 +18,7 @@
 #include <nvtx3/nvToolsExt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 __global__ void saxpy(int n, int reps, float a, const float *x, float *y)
@@ -49,6 +51,7 @@ int main(int argc, char **argv)
     size_t bytes = sizeof(float) * (size_t)n;
     float *x, *y, *dx, *dy, a = 0.5f, want = 0.0f;
     long i, k, bad = 0;
+    struct timespec t0, t1;
     if (n < 1 || iters < 0 || reps < 1) {
         fprintf(stderr, "usage: trace_prog_c [N [ITERS [REPS [SLEEP]]]]\n");
         return 2;
@@ -67,11 +70,13 @@ int main(int argc, char **argv)
     check(cudaMemcpy(dy, y, bytes, cudaMemcpyHostToDevice), "cudaMemcpy HtoD");
     nvtxRangePop();
     nvtxRangePushA("compute");
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (i = 0; i < iters; i++) {
         saxpy<<<(unsigned)((n + 255) / 256), 256>>>((int)n, reps, a, dx, dy);
         check(cudaGetLastError(), "saxpy launch");
     }
     check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    clock_gettime(CLOCK_MONOTONIC, &t1);
     nvtxRangePop();
     nvtxRangePushA("check");
     check(cudaMemcpy(y, dy, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy DtoH");
@@ -92,5 +97,7 @@ int main(int argc, char **argv)
     free(y);
     printf("trace_prog_c: %ld floats, %d launches x %d: %s\n", n, iters, reps,
            bad ? "WRONG" : "ok");
+    printf("trace_prog_c: compute %.6f s\n",
+           (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
     return bad ? 1 : 0;
 }
