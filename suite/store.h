@@ -70,9 +70,9 @@ struct vb_case_row {
     /* schema 3: the sample's GPU time (H2D + kernel + D2H + memset, CUPTI) and memsets; NaN
      * without records */
     double gpu_median_ns, memset_median_ns;
-    double gpu_ci_pct; /* half-width of the 95% confidence interval of gpu's median, % of it */
-    char stop_reason[64];
-    char cache[8];                          /* "cold" (L2 flushed before each sample), "warm", "" */
+    double gpu_ci_pct;     /* half-width of the 95% confidence interval of gpu's median, % of it */
+    char stop_reason[192]; /* with a traced process's capture ("exit (pid 7); capture ...") */
+    char cache[8];         /* "cold" (L2 flushed before each sample), "warm", "" */
     double clock_min_mhz, clock_median_mhz; /* SM clock over the timed samples; NaN unknown */
     int dropped_samples;                    /* timed samples dropped: SM clock under 75% of peak */
     int throttled;                          /* any dropped: the case's times are not comparable */

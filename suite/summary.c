@@ -339,10 +339,12 @@ static int processes(FILE *out, int csv, struct vb_store *s, int64_t run_id, str
     if (vb_store_cases(s, run_id, &c, &n, err)) return -1;
     for (i = 0; i < n; i++) {
         char e2e[32];
+        const char *cap = strstr(c[i].stop_reason, "; capture ");
         fprintf(out, "%s%s: %s, %s %s", csv ? "==varbench== " : "  ", c[i].variant, c[i].status,
                 vb_summary_time(c[i].e2e_median_ns, e2e, sizeof e2e),
                 strcmp(c[i].family, "trace") ? "end to end (median)" : "traced");
         if (c[i].device[0] && strcmp(c[i].device, "?")) fprintf(out, " on %s", c[i].device);
+        if (cap) fprintf(out, " (%s)", cap + 2); /* what --capture-range kept */
         if (c[i].reason[0]) fprintf(out, ": %s", c[i].reason);
         fprintf(out, "\n");
     }

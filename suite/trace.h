@@ -34,7 +34,7 @@ struct vb_trace_case {
     struct vb_family family;
     struct vb_variant variant;
     char label[96];
-    char how[128]; /* how the traced window ended: "exit (pid 1234)", ... (the stop reason) */
+    char how[256]; /* how the traced window ended: "exit (pid 1234)", ... (the stop reason) */
     struct vb_sample sample;
     struct vb_case_result r;
 };

@@ -55,6 +55,9 @@ summary-logfile      cpu  trace
 inject-symbols       cpu  trace
 report-trace         cpu  trace
 gpu-trace-c          gpu  trace
+gpu-trace-print      gpu  trace
+gpu-trace-capture    gpu  trace
+gpu-trace-neighbours gpu  trace
 '
 
 # list_cases prints "TEST CASE LABEL NEEDS" for each line of the table; it prints nothing and
@@ -906,6 +909,69 @@ gpu-trace-c)
   cat exp
   [ $rc -eq 0 ] || fail "the summary does not match the program"
   grep -q "trace/trace_prog_c: ok" sum || fail "the case is not ok" ;;
+gpu-trace-print)
+  # nvprof's print modes on a traced C program: one line per activity with its launch
+  # configuration, exact bytes and kinds of memory; the same as CSV into --log-file's %p file
+  "$vb" trace --db p.db --print-gpu-trace -- "$VB_TRACE_PROG" 1000000 10 >out 2>err; rc=$?
+  [ "$rc" -eq 3 ] && grep -q "no CUDA device" err && { echo "no GPU: skipped"; exit 77; }
+  [ "$rc" -eq 0 ] || fail "exit $rc"
+  cat err
+  [ "$(grep -cE '\(3907 1 1\) +\(256 1 1\) .* saxpy\(int, int, float, float const\*, float\*\)$' err)" = 10 ] || fail "not 10 kernel lines with grid (3907 1 1), block (256 1 1)"
+  [ "$(grep -cE ' 4000000B .* Pageable +Device .*\[CUDA memcpy HtoD\]$' err)" = 2 ] || fail "not 2 HtoD lines of 4000000B, pageable to device"
+  grep -qE ' 4000000B .* Device +Pageable .*\[CUDA memcpy DtoH\]$' err || fail "no DtoH line of 4000000B, device to pageable"
+  grep -qE '\[CUDA memset\]$' err || fail "no memset line"
+  "$vb" trace --db p.db --print-gpu-trace --csv --log-file 'out.%p.csv' -- "$VB_TRACE_PROG" 1000000 10 >out 2>err || fail "csv exit $?"
+  f=$(ls out.*.csv 2>/dev/null | head -n 1)
+  [ -n "$f" ] || fail "no out.%p.csv"
+  grep -q "the profiling result is in $f" err || fail "varbench does not say where the result is"
+  python3 - "$f" <<'PY' || fail "the CSV does not hold the 14 activities"
+import csv, sys
+rows = list(csv.reader(l for l in open(sys.argv[1]) if not l.startswith('=')))
+head = next(i for i, r in enumerate(rows) if r[:2] == ['Start', 'Duration'])
+data = rows[head + 2:]
+names = [r[rows[head].index('Name')] for r in data]
+assert len(data) == 14, len(data)
+assert names.count('[CUDA memcpy HtoD]') == 2 and names.count('[CUDA memset]') == 1, names
+assert sum(n.startswith('saxpy(') for n in names) == 10
+assert all(r[rows[head].index('Size')] == '4000000' for r in data if r[-2].startswith('[CUDA memcpy'))
+PY
+  "$vb" trace --db p.db --print-api-trace -- "$VB_TRACE_PROG" 1000000 10 >out 2>err || fail "api exit $?"
+  [ "$(grep -cE ' cudaLaunchKernel$' err)" = 10 ] || fail "not 10 cudaLaunchKernel lines" ;;
+gpu-trace-capture)
+  # only what runs between cudaProfilerStart and Stop, or inside the NVTX ranges "compute"
+  "$vb" trace --db c.db --profile-from-start off -- "$VB_TRACE_PROG" 1000000 10 >out 2>err; rc=$?
+  [ "$rc" -eq 3 ] && grep -q "no CUDA device" err && { echo "no GPU: skipped"; exit 77; }
+  [ "$rc" -eq 0 ] || fail "exit $rc"
+  "$vb" summary --db c.db >sum || fail "summary"
+  cat sum
+  bash "$VB_TRACE_DIR/expect.sh" sum "calls 10 saxpy(int, int, float, float const*, float*)" \
+    "calls 10 cudaLaunchKernel" >exp || { cat exp; fail "the launches are not kept"; }
+  grep -q "CUDA memcpy" sum && fail "copies outside cudaProfilerStart/Stop were kept"
+  grep -q "capture cudaProfilerApi: 1 window" sum || fail "the case does not say what was captured"
+  "$vb" trace --db c.db --capture-range nvtx:check -- "$VB_TRACE_PROG" 1000000 10 >out 2>err || fail "nvtx exit $?"
+  "$vb" summary --db c.db >sum || fail "summary"
+  bash "$VB_TRACE_DIR/expect.sh" sum "copy DtoH 1 4000000" >exp || { cat exp; fail "the DtoH copy in 'check' is not kept"; }
+  grep -q "saxpy(" sum && fail "kernels outside the 'check' range were kept"
+  "$vb" trace --db c.db --capture-range nvtx:nowhere -- "$VB_TRACE_PROG" 1000 1 >out 2>err || fail "exit $?"
+  expect 0 "capture nvtx:nowhere: 0 windows" "$vb" summary --db c.db ;;
+gpu-trace-neighbours)
+  # a CUPTI client of the program's own works beside varbench trace, which says what it lost;
+  # a GPU hidden from the program is reported as CUDA failing to start
+  [ -x "${VB_CUPTI_CLIENT:-}" ] || fail "trace_cupti_client not built"
+  "$VB_CUPTI_CLIENT" after 5 >out 2>err; rc=$?
+  [ "$rc" -eq 3 ] && { echo "no GPU: skipped"; exit 77; }
+  for when in before after; do
+    "$vb" trace --db n.db -- "$VB_CUPTI_CLIENT" $when 50 >out 2>err; rc=$?
+    cat out err
+    [ "$rc" -eq 0 ] || fail "$when: the program's own CUPTI client did not see its 50 kernels (exit $rc)"
+    grep -q "trace_cupti_client: $when: 50 launches, 50 kernel records" out || fail "$when: no answer"
+  done
+  grep -q "another CUPTI client (unnamed) joined the process" err || fail "after: the loss is not said"
+  expect 0 "was in the process before CUDA started" "$vb" summary --db n.db --run 1
+  CUDA_VISIBLE_DEVICES= "$vb" trace --db n.db -- "$VB_TRACE_PROG" 1000 1 >out 2>err; rc=$?
+  [ "$rc" -eq 3 ] || fail "the program's exit $rc, expected its 3 (no CUDA device)"
+  grep -q "CUDA could not start in the process (cuInit: CUDA_ERROR_NO_DEVICE" err || fail "no CUDA start failure said"
+  grep -q "made no CUDA calls" err && fail "reported as no CUDA calls" ;;
 *) echo "unknown case '$case_name'" >&2; exit 2 ;;
 esac
 echo "pass: $case_name"

@@ -6,13 +6,15 @@
  *   memsets  1 of N*4 bytes
  *   kernels  ITERS launches of saxpy (REPS > 1 makes a long, compute-bound program for the
  *            overhead check)
- *   NVTX     ranges "setup", "compute", "check" (one each)
+ *   NVTX     ranges "setup", "compute", "check" (one each); cudaProfilerStart and
+ *            cudaProfilerStop around the launches (for --profile-from-start off)
  * It then sleeps SLEEP seconds (to be interrupted by a test), checks the answer, prints it and
  * the compute phase's wall time (launches to the synchronisation), and exits 0
  * (right), 1 (wrong), 2 (a CUDA error), 3 (no CUDA device: the message says "no CUDA device").
  *
  * usage: trace_prog_c [N [ITERS [REPS [SLEEP]]]]   (defaults 1000000 10 1 0)
  */
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 #include <math.h>
 #include <nvtx3/nvToolsExt.h>
@@ -70,6 +72,7 @@ int main(int argc, char **argv)
     check(cudaMemcpy(dy, y, bytes, cudaMemcpyHostToDevice), "cudaMemcpy HtoD");
     nvtxRangePop();
     nvtxRangePushA("compute");
+    check(cudaProfilerStart(), "cudaProfilerStart");
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (i = 0; i < iters; i++) {
         saxpy<<<(unsigned)((n + 255) / 256), 256>>>((int)n, reps, a, dx, dy);
@@ -77,6 +80,7 @@ int main(int argc, char **argv)
     }
     check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    check(cudaProfilerStop(), "cudaProfilerStop");
     nvtxRangePop();
     nvtxRangePushA("check");
     check(cudaMemcpy(y, dy, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy DtoH");
