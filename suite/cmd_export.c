@@ -1,23 +1,53 @@
 /*
  * export: `varbench export`: one run's cases as CSV (one row per case) or as JSON in Google
  * Benchmark's layout (context + benchmarks with mean/median/stddev/cv aggregates), so existing
- * dashboards and trackers read varbench's results.
+ * dashboards and trackers read varbench's results; or one run's records as a Chrome trace
+ * (export_trace.c), so Perfetto, chrome://tracing and Holistic Trace Analysis show its timeline.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "cmd.h"
 #include "escape.h"
+#include "export_trace.h"
 #include "opt.h"
 #include "store.h"
 
 static const int codes[] = {0, 2, 3, 6, -1};
 static const struct vb_usage usage = {
     .cmd = "export",
-    .synopsis = "[--db FILE] [--run ID] --format csv|json [-o FILE]",
+    .synopsis = "[--db FILE] [--run ID] --format csv|json [-o FILE]\n"
+                "[--db FILE] [--run ID] [--case GLOB] --format trace [-o FILE.json]",
+    .about = "Writes one run of the database for other tools. csv: one row per case; json: Google\n"
+             "Benchmark's JSON (aggregates per case); trace: the run's CUPTI records as Chrome\n"
+             "trace-event JSON, the format of PyTorch's profiler (Kineto). Needs no GPU.\n",
+    .notes =
+        "The trace format: open the file in https://ui.perfetto.dev (\"Open trace file\"), in\n"
+        "chrome://tracing (\"Load\") or with Holistic Trace Analysis. Its tracks:\n"
+        "  GPU d: NAME      one process per GPU (pid 1000000000 + d), one track per CUDA stream\n"
+        "                   (tid = the stream id): kernels (demangled; args grid, block,\n"
+        "                   registers, shared memory), copies (\"Memcpy HtoD (Pinned -> "
+        "Device)\",\n"
+        "                   bytes, GB/s) and memsets. Records that overlap the one before on\n"
+        "                   their stream by a few ns are moved to its end: \"clamped (ns)\".\n"
+        "  PROGRAM (pid N)  one process per traced process, one track per thread: CUDA API\n"
+        "                   calls (cuda_runtime, cuda_driver) and NVTX ranges (user_annotation)\n"
+        "                   nested as pushed; one that overlaps without nesting goes to a track\n"
+        "                   of its own, \"thread T (overlaps 1)\". Arrows (ac2g) join each\n"
+        "                   launching call to its GPU records by correlation id.\n"
+        "  varbench run N   the cases one after another on the \"cases\" track, and host\n"
+        "                   records that name no process.\n"
+        "Times are us from the export's earliest record (baseTimeNanoseconds, CUPTI's clock: ns\n"
+        "since the Unix epoch). The \"varbench\" object holds the run, its cases and the\n"
+        "records stored and exported of each kind; export says both on stderr, and exits 3\n"
+        "when they differ. --case GLOB takes the cases whose \"family/variant\" matches (a\n"
+        "glob without '/' also matches the family): 'varbench export --case \"mesh/*\"'.\n",
     .codes = codes,
 };
 
@@ -194,10 +224,83 @@ static void export_json(FILE *f, const struct vb_run_row *run, const struct vb_c
     fprintf(f, "\n  ]\n}\n");
 }
 
+/* say_counts writes n[VB_EXPORT_KINDS] as "12 kernels, 4 copies, ..." to stderr. */
+static void say_counts(const int64_t *n)
+{
+    char buf[64];
+    int k;
+    for (k = 0; k < VB_EXPORT_KINDS; k++)
+        fprintf(stderr, "%s%s", k ? ", " : "", vb_export_trace_kind_name(k, n[k], buf, sizeof buf));
+}
+
+/* say_stats writes what an export wrote, and what the database holds, on stderr. */
+static void say_stats(const struct vb_export_trace_stats *st, int64_t run_id, const char *outpath)
+{
+    int64_t events = 0;
+    int k;
+    for (k = 0; k < VB_EXPORT_KINDS; k++)
+        events += st->written[k];
+    fprintf(stderr, "export: run %lld: ", (long long)run_id);
+    say_counts(st->written);
+    fprintf(stderr, " -> %lld events (+ %lld flows, %lld case span%s) in %s; stored records: ",
+            (long long)events, (long long)st->flows, (long long)st->spans,
+            st->spans == 1 ? "" : "s", outpath ? outpath : "standard output");
+    say_counts(st->stored);
+    fputc('\n', stderr);
+    if (st->clamped)
+        fprintf(stderr,
+                "export: %lld GPU record%s overlapped the one before on its stream, by up to "
+                "%lld ns: moved to its end (\"clamped (ns)\" in its args)\n",
+                (long long)st->clamped, st->clamped == 1 ? "" : "s", (long long)st->clamped_max);
+    if (st->lane_events)
+        fprintf(stderr,
+                "export: %lld host event%s overlapped without nesting: on a track of %s own "
+                "(\"overlaps\")\n",
+                (long long)st->lane_events, st->lane_events == 1 ? "" : "s",
+                st->lane_events == 1 ? "its" : "their");
+}
+
+/* export_trace writes the trace of run to outpath (NULL: standard output), refusing what it
+ * can before the file is touched and removing a file it left half written, and says what it
+ * wrote on stderr. 0 or -1 with err; VB_E_DB when the events written are not the records
+ * stored. */
+static int export_trace(const char *outpath, struct vb_store *s, const struct vb_run_row *run,
+                        const char *glob, struct vb_err *err)
+{
+    struct vb_export_trace *x;
+    struct vb_export_trace_stats st;
+    FILE *f = stdout;
+    char buf[64];
+    int k, rc;
+    if (vb_export_trace_open(s, run, glob, &x, err)) return -1;
+    if (outpath && !(f = fopen(outpath, "w"))) {
+        vb_export_trace_close(x);
+        return vb_err_set(err, VB_E_SYS, "cannot write '%s': %s", outpath, strerror(errno));
+    }
+    rc = vb_export_trace_write(x, f, vb_command_line, &st, err);
+    vb_export_trace_close(x);
+    if (outpath && fclose(f) && !rc)
+        rc = vb_err_set(err, VB_E_SYS, "cannot write '%s': %s", outpath, strerror(errno));
+    if (rc) {
+        if (outpath) unlink(outpath);
+        return -1;
+    }
+    say_stats(&st, run->id, outpath);
+    for (k = 0; k < VB_EXPORT_KINDS; k++)
+        if (st.written[k] != st.stored[k]) {
+            vb_err_set(err, VB_E_DB, "run %lld: the trace holds %s but the database %lld",
+                       (long long)run->id,
+                       vb_export_trace_kind_name(k, st.written[k], buf, sizeof buf),
+                       (long long)st.stored[k]);
+            return vb_err_hint(err, "a bug of export: please report it with the database");
+        }
+    return 0;
+}
+
 int vb_cmd_export(int argc, char **argv)
 {
-    static const char *const formats[] = {"csv", "json", NULL};
-    const char *db = VB_DEFAULT_DB, *outpath = NULL;
+    static const char *const formats[] = {"csv", "json", "trace", NULL};
+    const char *db = VB_DEFAULT_DB, *outpath = NULL, *glob = NULL;
     struct vb_store *s;
     struct vb_err err;
     struct vb_run_row *runs = NULL, *run = NULL;
@@ -211,11 +314,16 @@ int vb_cmd_export(int argc, char **argv)
                    "run to export (default: the newest complete run; 'varbench runs'\n"
                    "lists them)"),
         VB_OPT_CHOICE(0, "format", "F", &format, formats,
-                      "csv: one row per case; json: Google Benchmark's JSON layout"),
+                      "csv: one row per case; json: Google Benchmark's JSON layout;\n"
+                      "trace: the records as Chrome trace JSON (Perfetto; see below)"),
+        VB_OPT_STR(0, "case", "GLOB", &glob,
+                   "trace: the cases whose \"family/variant\" matches GLOB only"),
         VB_OPT_STR('o', NULL, "FILE", &outpath, "write there instead of standard output"),
         VB_OPT_END()};
     if ((code = vb_opt_parse(&usage, opts, argc, argv, &n))) return code == 1 ? 0 : code;
-    if (format < 0) return vb_opt_error(&usage, "--format is needed (csv or json)");
+    if (format < 0) return vb_opt_error(&usage, "--format is needed (csv, json or trace)");
+    if (glob && format != 2) return vb_opt_error(&usage, "--case goes with --format trace");
+    if (outpath && !strcmp(outpath, "-")) outpath = NULL;
     if (vb_store_open_ro(db, &s, &err)) return vb_report_error("export", &err);
     if (!want && vb_store_latest_run(s, &want, &err)) goto fail;
     if (vb_store_runs(s, &runs, &nr, &err)) goto fail;
@@ -225,6 +333,10 @@ int vb_cmd_export(int argc, char **argv)
         vb_err_set(&err, VB_E_USAGE, "database '%s' has no run %lld", db, (long long)want);
         vb_err_hint(&err, "'varbench runs --db %s' lists its runs", db);
         goto fail;
+    }
+    if (format == 2) {
+        if (export_trace(outpath, s, run, glob, &err)) goto fail;
+        goto out;
     }
     if (vb_store_cases(s, run->id, &cases, &nc, &err)) goto fail;
     if (outpath && !(f = fopen(outpath, "w"))) {

@@ -365,4 +365,77 @@ int vb_store_api_trace(struct vb_store *s, int64_t case_id,
                        int (*fn)(void *ctx, const struct vb_api_call *a, struct vb_err *err),
                        void *ctx, struct vb_err *err);
 
+/* Trace export (varbench export --format trace, export_trace.c): a run's records read back in
+ * time order, one row at a time, for cases chosen by a --case glob (the rule of glob.h on
+ * "family/variant"; NULL or "" chooses every case). Workload: up to millions of API calls and
+ * kernels a run, so nothing is read into memory but the run's cases and GPUs: two cursors (the
+ * GPU's records, the host's) walk SQLite's own sort of the rows. */
+
+/* The kinds of records an export writes, in the order of its counts. */
+enum vb_export_kind {
+    VB_EXPORT_KERNEL,
+    VB_EXPORT_MEMCPY,
+    VB_EXPORT_MEMSET,
+    VB_EXPORT_RANGE, /* an NVTX range */
+    VB_EXPORT_API,   /* a CUDA runtime or driver API call */
+    VB_EXPORT_KINDS
+};
+
+/* One case chosen for an export; start and end are its window on the records' clock (CUPTI
+ * ns), 0 where the case has none. */
+struct vb_export_case {
+    int64_t id, start, end;
+    char variant[160], axes[256], status[16];
+};
+
+/* One GPU of a run (TARGET_INFO_GPU); numbers are 0 where unknown. */
+struct vb_export_gpu {
+    int id, cc_major, cc_minor, sm_count, clock_khz, mem_clock_khz, bus_width;
+    int64_t total_mem, l2_bytes;
+    char name[256], uuid[64], bus[64], driver[64];
+};
+
+/* One record. GPU records (kernel, copy, memset) fill device to value, host records (range,
+ * API call) process to ret; -1 marks a process or thread the database does not hold. */
+struct vb_export_rec {
+    int kind; /* enum vb_export_kind */
+    int64_t case_id, start, end, correlation;
+    /* flow: a GPU record whose correlation id an API call of its case has, or the first API
+     * call of its case with a correlation id that a GPU record has (the two ends of an arrow) */
+    int flow;
+    int device, context, stream;
+    int grid[3], block[3], registers;
+    int64_t static_smem, dynamic_smem, bytes, value;
+    int copy_kind, src_kind, dst_kind, mem_kind; /* CUPTI's memcpy and memory kinds */
+    int64_t process, thread;
+    int driver, open;     /* open: a range never closed (end is then its case's end) */
+    int64_t ret, name_id; /* name_id: the name's StringIds id (a cache key), 0 for none */
+    char name[2048];      /* kernel: the mangled name; API call: CUPTI's; range: its text */
+};
+
+struct vb_export_cursor;
+
+/* vb_store_export_cases returns (malloc'd, caller frees) the cases of run run_id that glob
+ * chooses, by id. 0 or -1 (VB_E_DB, VB_E_SYS out of memory). */
+int vb_store_export_cases(struct vb_store *s, int64_t run_id, const char *glob,
+                          struct vb_export_case **rows, int *n, struct vb_err *err);
+/* vb_store_export_gpus returns (malloc'd, caller frees) the run's GPUs, by id. 0 or -1. */
+int vb_store_export_gpus(struct vb_store *s, int64_t run_id, struct vb_export_gpu **rows, int *n,
+                         struct vb_err *err);
+/* vb_store_export_counts sets n[VB_EXPORT_KINDS] to the stored records of each kind of cases
+ * c[0..nc), by COUNT queries apart from the cursors (what an export checks its own counts
+ * against). 0 or -1. */
+int vb_store_export_counts(struct vb_store *s, const struct vb_export_case *c, int nc, int64_t *n,
+                           struct vb_err *err);
+/* vb_store_export_open starts a walk over the GPU records of cases c[0..nc) (host 0: kernels,
+ * copies and memsets, by start, then end) or their host records (host 1: NVTX ranges and API
+ * calls, by start, the longer first, so a range comes before what it holds). The cursor
+ * belongs to the caller (vb_store_export_close); 0 or -1 with err. */
+int vb_store_export_open(struct vb_store *s, const struct vb_export_case *c, int nc, int host,
+                         struct vb_export_cursor **cur, struct vb_err *err);
+/* vb_store_export_next fills *r with the next record: 1, 0 at the end, or -1 with err. */
+int vb_store_export_next(struct vb_export_cursor *c, struct vb_export_rec *r, struct vb_err *err);
+/* vb_store_export_close ends a walk (NULL allowed). This can't fail. */
+void vb_store_export_close(struct vb_export_cursor *c);
+
 #endif

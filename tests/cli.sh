@@ -54,6 +54,7 @@ summary-csv          cpu  trace
 summary-logfile      cpu  trace
 inject-symbols       cpu  trace
 report-trace         cpu  trace
+export-trace         cpu  trace
 gpu-trace-c          gpu  trace
 gpu-trace-print      gpu  trace
 gpu-trace-capture    gpu  trace
@@ -894,6 +895,64 @@ report-trace)
     expect 0 "report: rep2/index.html" "$vb" report --db trace.db -o rep2
     grep -q "<td>t38.py</td>" rep2/index.html || fail "the traced program is not in index.html"
   fi ;;
+export-trace)
+  # runs as Chrome trace JSON (Perfetto, chrome://tracing): every stored record one event, on
+  # tracks that nest, with arrows that join; the file checked by trace_json_check.py against
+  # what the fixture wrote, the summary line against the store's counts, the errors by name
+  here=$(dirname "$(readlink -f "$0")")
+  "$vbtest" make_export_fixture "$tmp" >fx || fail "fixture"
+  want1=$(sed -n 's/^run 1 //p' fx); want2=$(sed -n 's/^run 2 //p' fx)
+  [ -n "$want1" ] && [ -n "$want2" ] || fail "the fixture did not say what it wrote"
+  expect 0 "export: run 1: 7 kernels, 3 copies, 1 memset, 9 NVTX ranges, 13 API calls -> 33 events (+ 10 flows, 2 case spans) in t1.json; stored records: 7 kernels, 3 copies, 1 memset, 9 NVTX ranges, 13 API calls" \
+    "$vb" export --db export.db --run 1 --format trace -o t1.json
+  grep -q "^export: 1 GPU record overlapped the one before on its stream, by up to 2 ns" err ||
+    fail "the clamped record is not counted"
+  grep -q "^export: 1 host event overlapped without nesting" err || fail "the overlap is not counted"
+  python3 "$here/trace_json_check.py" t1.json --expect "$want1" --clamped 1 \
+    --parent matmul=forward --parent forward=epoch --parent load=epoch \
+    --parent "worker step=worker loop" >out 2>err || fail "run 1's trace"
+  grep -q '"name":"matmul(float const\*, float const\*, float\*, int)"' t1.json ||
+    fail "kernel not demangled"
+  # the suite run (the default run: the newest complete suite run) to standard output
+  "$vb" export --db export.db --format trace >t2.json 2>err || fail "export to stdout"
+  grep -q "^export: run 2: .* in standard output; stored records" err || fail "no summary line"
+  python3 "$here/trace_json_check.py" t2.json --expect "$want2" --clamped 0 >out 2>err ||
+    fail "run 2's trace"
+  expect 0 "export: run 2: 1 kernel, 2 copies, 1 memset, 1 NVTX range, 0 API calls -> 5 events (+ 0 flows, 1 case span" \
+    "$vb" export --db export.db --format trace --case 'mesh/host*' -o -
+  python3 "$here/trace_json_check.py" out >chk || { cp chk out; fail "the --case trace"; }
+  grep -q '"case_glob":"mesh/host\*"' out || fail "the glob is not in the file"
+  # the fixture of varbench trace and summary, as it is
+  "$vbtest" make_trace_fixture "$tmp" >/dev/null || fail "trace fixture"
+  expect 0 "export: run 1:" "$vb" export --db trace.db --run 1 --format trace -o t3.json
+  python3 "$here/trace_json_check.py" t3.json >out 2>err || fail "the trace fixture's trace"
+  # the picture: from any export; an empty or broken trace fails
+  if command -v chromium >/dev/null; then
+    python3 "$here/trace_render.py" t1.json t1.png >out 2>err || fail "trace_render"
+    [ -s t1.png ] || fail "no picture"
+  fi
+  echo '{"traceEvents": []}' >empty.json
+  python3 "$here/trace_render.py" empty.json e.png >out 2>err && fail "an empty trace rendered"
+  grep -q "no complete events" err || fail "no reason for the empty trace"
+  echo '{"traceEvents": [' >broken.json
+  python3 "$here/trace_render.py" broken.json e.png >out 2>err && fail "a broken trace rendered"
+  python3 "$here/trace_json_check.py" broken.json >out 2>err && fail "a broken trace checked"
+  # errors: each says what and exits with its code; no file is left behind
+  expect 2 "has no run 99" "$vb" export --db export.db --run 99 --format trace -o x.json
+  [ ! -e x.json ] || fail "a failed export left x.json"
+  echo keep >x.json
+  expect 2 "run 1 has no case matching 'nope*'" "$vb" export --db export.db --run 1 \
+    --format trace --case 'nope*' -o x.json
+  grep -q "hint: the glob is matched on \"family/variant\"" err || fail "no hint for the glob"
+  [ "$(cat x.json)" = keep ] || fail "a refused export touched its output file"
+  expect 2 "bad --format 'perfetto': csv, json or trace" "$vb" export --db export.db --format perfetto
+  expect 2 "--case goes with --format trace" "$vb" export --db export.db --format csv --case mesh
+  expect 3 "does not exist" "$vb" export --db missing.db --format trace
+  no_db
+  expect 6 "cannot write '$tmp/no/such/dir/t.json'" "$vb" export --db export.db --format trace \
+    -o "$tmp/no/such/dir/t.json"
+  expect 0 "ui.perfetto.dev" "$vb" export --help
+  grep -q "one track per CUDA stream" out || fail "--help does not describe the tracks" ;;
 gpu-trace-c)
   # a CUDA C program traced on the GPU: exact copies, memset, launches, NVTX ranges, API calls
   "$vb" trace --db g.db -- "$VB_TRACE_PROG" 1000000 10 >out 2>err; rc=$?

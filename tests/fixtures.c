@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "data.h"
+#include "trace.h"
 
 const struct vb_family *fx_family(const char *name)
 {
@@ -118,4 +119,267 @@ int fx_write_run(struct vb_store *s, const char *gpu, const struct fx_case *case
         if (rc) return -1;
     }
     return vb_store_run_end(s, *run_id, "complete", 0, "fixture", err);
+}
+
+#define FX_T0 1700000000000000000ull /* a CUPTI (CLOCK_REALTIME ns) timestamp */
+
+/* One record of the export fixture's traced program: kind (k kernel, c copy, m memset, r NVTX
+ * range, a runtime API call, d driver API call), process (0, 1), thread, device, stream,
+ * [at, end] ns from FX_T0 (end 0: a range never closed), correlation id, and sub: a copy's
+ * kind * 100 + source kind * 10 + destination kind, a memset's memory kind, a call's return
+ * value. */
+static const struct fx_xrec {
+    char kind;
+    int proc, thread, dev, stream;
+    uint64_t at, end;
+    uint32_t corr;
+    int sub;
+    const char *name;
+} xrecs[] = {
+    /* process 0, thread 11 */
+    {'r', 0, 11, 0, 0, 50, 30000, 0, 0, "epoch"},
+    {'a', 0, 11, 0, 0, 100, 600, 1, 0, "cudaMalloc_v3020"},
+    {'r', 0, 11, 0, 0, 900, 9000, 0, 0, "forward"},
+    {'a', 0, 11, 0, 0, 1000, 4200, 2, 0, "cudaMemcpy_v3020"},
+    {'c', 0, 0, 0, 7, 1200, 4000, 2, 113, NULL}, /* HtoD, pageable -> device */
+    {'r', 0, 11, 0, 0, 4900, 5140, 0, 0, "matmul"},
+    {'a', 0, 11, 0, 0, 5000, 5040, 3, 0, "cudaLaunchKernel_v7000"},
+    {'d', 0, 11, 0, 0, 5010, 5030, 4, 0, "cuLaunchKernel"}, /* inside the runtime's call */
+    {'k', 0, 0, 0, 7, 5100, 8100, 3, 0, "_Z6matmulPKfS0_Pfi"},
+    {'a', 0, 11, 0, 0, 5100, 5130, 5, 0, "cudaLaunchKernel_v7000"},
+    {'k', 0, 0, 0, 7, 8098, 9000, 5, 0, "_Z4reluPfi"}, /* starts 2 ns before matmul ends */
+    {'a', 0, 11, 0, 0, 5200, 5230, 6, 0, "cudaMemsetAsync_v3020"},
+    {'m', 0, 0, 0, 7, 9000, 9300, 6, 3, NULL},
+    {'a', 0, 11, 0, 0, 5300, 5340, 7, 0, "cudaGraphLaunch_v10000"}, /* two kernels */
+    {'k', 0, 0, 0, 7, 9400, 9800, 7, 0, "_Z4fillPfi"},
+    {'k', 0, 0, 0, 7, 9800, 10400, 7, 0, "vb_fused"},
+    {'r', 0, 11, 0, 0, 9500, 13000, 0, 0, "backward"},
+    {'a', 0, 11, 0, 0, 10000, 12500, 8, 0, "cudaMemcpy_v3020"},
+    {'c', 0, 0, 0, 7, 10500, 12400, 8, 232, NULL},            /* DtoH, device -> pinned */
+    {'a', 0, 11, 0, 0, 12600, 12700, 9, 1, "cudaFree_v3020"}, /* failed */
+    {'r', 0, 11, 0, 0, 20000, 26000, 0, 0, "load"},
+    {'r', 0, 11, 0, 0, 24000, 29000, 0, 0, "prefetch"}, /* overlaps load, not nested */
+    /* process 0, thread 12 */
+    {'r', 0, 12, 0, 0, 3000, 0, 0, 0, "worker loop"}, /* never closed */
+    {'r', 0, 12, 0, 0, 5900, 6200, 0, 0, "worker step"},
+    {'a', 0, 12, 0, 0, 6000, 6050, 10, 0, "cudaLaunchKernel_v7000"},
+    {'k', 0, 0, 0, 13, 6100, 7000, 10, 0, "_Z6reducePfS_i"},
+    /* process 1, at once with process 0's end: its correlation ids start again */
+    {'r', 1, 21, 0, 0, 40500, 46000, 0, 0, "child"},
+    {'a', 1, 21, 0, 0, 41000, 41030, 3, 0, "cudaLaunchKernel_v7000"},
+    {'k', 1, 0, 0, 7, 41100, 42000, 3, 0, "_Z4reluPfi"},
+    {'a', 1, 21, 0, 0, 43000, 43030, 4, 0, "cudaLaunchKernel_v7000"},
+    {'k', 1, 0, 1, 7, 43100, 44000, 4, 0, "_Z4reluPfi"},
+    {'a', 1, 21, 0, 0, 44000, 45100, 5, 0, "cudaMemcpyPeer_v4000"},
+    {'c', 1, 0, 1, 7, 44100, 45000, 5, 1033, NULL}, /* PtoP, device -> device */
+};
+#define NXRECS (sizeof xrecs / sizeof xrecs[0])
+
+static const uint32_t xpids[] = {4242, 4343};
+static const uint64_t xwindow[][2] = {{0, 60000}, {40000, 80000}};
+
+/* grow_one makes room for one more element of *p (n in use, *cap allocated, sz bytes each) and
+ * returns it zeroed, or NULL. */
+static void *grow_one(void **p, size_t n, size_t *cap, size_t sz)
+{
+    if (n == *cap) {
+        size_t c = *cap ? *cap * 2 : 8;
+        void *q = realloc(*p, c * sz);
+        if (!q) return NULL;
+        *p = q;
+        *cap = c;
+    }
+    return memset((char *)*p + n * sz, 0, sz);
+}
+
+/* add_xrec appends record x (at base ns) to a; 0 or -1 (out of memory). */
+static int add_xrec(struct vb_activity *a, const struct fx_xrec *x, uint64_t base, uint32_t pid)
+{
+    uint64_t start = base + x->at, end = x->end ? base + x->end : 0;
+    if (x->kind == 'k') {
+        struct vb_kernel_rec *k =
+            grow_one((void **)&a->kernels, a->nkernels, &a->cap_kernels, sizeof *k);
+        if (!k || !(k->name = strdup(x->name))) return -1;
+        a->nkernels++;
+        k->start = start, k->end = end, k->device = (uint32_t)x->dev, k->context = 1;
+        k->stream = (uint32_t)x->stream, k->correlation = x->corr;
+        k->grid[0] = 256, k->grid[1] = k->grid[2] = 1, k->block[0] = 128;
+        k->block[1] = k->block[2] = 1, k->static_smem = 1024, k->dynamic_smem = 2048;
+        k->registers = 32;
+    } else if (x->kind == 'c') {
+        struct vb_copy_rec *c =
+            grow_one((void **)&a->copies, a->ncopies, &a->cap_copies, sizeof *c);
+        if (!c) return -1;
+        a->ncopies++;
+        c->start = start, c->end = end, c->bytes = 4000000, c->device = (uint32_t)x->dev;
+        c->context = 1, c->stream = (uint32_t)x->stream, c->correlation = x->corr;
+        c->copy_kind = (uint8_t)(x->sub / 100), c->src_kind = (uint8_t)(x->sub / 10 % 10);
+        c->dst_kind = (uint8_t)(x->sub % 10);
+    } else if (x->kind == 'm') {
+        struct vb_memset_rec *m =
+            grow_one((void **)&a->memsets, a->nmemsets, &a->cap_memsets, sizeof *m);
+        if (!m) return -1;
+        a->nmemsets++;
+        m->start = start, m->end = end, m->bytes = 1000000, m->device = (uint32_t)x->dev;
+        m->context = 1, m->stream = (uint32_t)x->stream, m->correlation = x->corr;
+        m->memory_kind = (uint16_t)x->sub;
+    } else if (x->kind == 'r') {
+        struct vb_range_rec *r =
+            grow_one((void **)&a->ranges, a->nranges, &a->cap_ranges, sizeof *r);
+        if (!r || !(r->text = strdup(x->name))) return -1;
+        a->nranges++;
+        r->start = start, r->end = end, r->id = (uint32_t)a->nranges;
+        r->process = pid, r->thread = (uint32_t)x->thread;
+    } else {
+        struct vb_api_rec *c = grow_one((void **)&a->apis, a->napis, &a->cap_apis, sizeof *c);
+        if (!c || !(c->name = strdup(x->name))) return -1;
+        a->napis++;
+        c->start = start, c->end = end, c->correlation = x->corr, c->process = pid;
+        c->thread = (uint32_t)x->thread, c->ret = x->sub, c->driver = x->kind == 'd';
+    }
+    return 0;
+}
+
+/* is_gpu: a kernel, copy or memset record. */
+static int is_gpu(char kind)
+{
+    return kind == 'k' || kind == 'c' || kind == 'm';
+}
+
+/* count_xrecs fills *w from xrecs: records by kind, and the arrows counted from the
+ * correlation ids (one per process and id: its first API call, its GPU records). */
+static void count_xrecs(struct fx_export_want *w)
+{
+    static const char kinds[] = "kcmr"; /* VB_EXPORT_KERNEL ... RANGE; the rest are calls */
+    size_t i, j;
+    memset(w, 0, sizeof *w);
+    for (i = 0; i < NXRECS; i++) {
+        const struct fx_xrec *x = &xrecs[i];
+        const char *k = strchr(kinds, x->kind);
+        int first = 1, has_gpu = 0, has_api = 0;
+        w->n[k ? k - kinds : VB_EXPORT_API]++;
+        w->driver_calls += x->kind == 'd';
+        for (j = 0; j < NXRECS; j++) {
+            const struct fx_xrec *y = &xrecs[j];
+            if (y->proc != x->proc || y->corr != x->corr || !x->corr) continue;
+            has_gpu |= is_gpu(y->kind);
+            has_api |= !is_gpu(y->kind) && y->kind != 'r';
+            if (j < i && !is_gpu(y->kind) && y->kind != 'r') first = 0;
+        }
+        w->flows += !is_gpu(x->kind) && x->kind != 'r' && first && has_gpu;
+        w->flow_ends += is_gpu(x->kind) && has_api;
+    }
+    w->clamped = 1;     /* relu after matmul */
+    w->lane_events = 1; /* prefetch */
+    w->open_ranges = 1; /* worker loop */
+    w->cases = 2;
+}
+
+/* write_export_trace writes the traced program of xrecs: one case per process. */
+static int write_export_trace(struct vb_store *s, int64_t *run_id, struct vb_err *err)
+{
+    struct vb_run_info info = {
+        "trace", "varbench trace -- python3 train.py", "/tmp", "fixture", "0", "name=train.py"};
+    struct vb_host_env host = {"fixture-host", "Debian", "Linux", "Fixture CPU", 4, 1 << 30};
+    struct vb_gpu_env g;
+    int p;
+    size_t i;
+    if (vb_store_run_begin(s, &info, run_id, err) || vb_store_host(s, *run_id, &host, err))
+        return -1;
+    for (p = 0; p < 2; p++) {
+        memset(&g, 0, sizeof g);
+        g.id = p, g.cc_major = 9, g.sm_count = 132, g.total_mem = 85520809984ull;
+        g.sm_clock_mhz = NAN;
+        snprintf(g.name, sizeof g.name, "NVIDIA H100 80GB HBM3");
+        if (vb_store_trace_gpu(s, *run_id, &g, err)) return -1;
+    }
+    for (p = 0; p < 2; p++) {
+        struct vb_activity a;
+        struct vb_trace_case t;
+        char how[64];
+        int rc;
+        memset(&a, 0, sizeof a);
+        for (i = 0; i < NXRECS; i++)
+            if (xrecs[i].proc == p && add_xrec(&a, &xrecs[i], FX_T0, xpids[p])) {
+                vb_activity_free(&a);
+                return vb_err_set(err, VB_E_SYS, "out of memory");
+            }
+        snprintf(how, sizeof how, "exit (pid %u)", (unsigned)xpids[p]);
+        vb_trace_case_init(&t, "train.py", &a, FX_T0 + xwindow[p][0], FX_T0 + xwindow[p][1], how);
+        rc = vb_store_case(s, *run_id, &t.r, NULL, err);
+        vb_trace_case_free(&t);
+        if (rc) return -1;
+    }
+    return vb_store_run_end(s, *run_id, "complete", 0, "the program exited with status 0", err);
+}
+
+/* The records of each case of the export fixture's suite run: no API calls (a suite run takes
+ * none), an NVTX range that names no process or thread (as files before schema 5). */
+static const struct fx_xrec xsuite[] = {
+    {'r', 0, 0, 0, 0, 100, 19000, 0, 0, "varbench: timed sample"},
+    {'m', 0, 0, 0, 7, 500, 900, 0, 3, NULL},
+    {'c', 0, 0, 0, 7, 1000, 5000, 0, 123, NULL}, /* HtoD, pinned -> device */
+    {'k', 0, 0, 0, 7, 6000, 12000, 0, 0, "_Z11mesh_kernelPKfPfii"},
+    {'c', 0, 0, 0, 7, 13000, 18000, 0, 232, NULL}, /* DtoH, device -> pinned */
+};
+#define NXSUITE (sizeof xsuite / sizeof xsuite[0])
+
+/* write_export_suite writes a suite run of two mesh cases (host-mesh, device-mesh), 10 us
+ * apart, each with xsuite. */
+static int write_export_suite(struct vb_store *s, int64_t *run_id, struct vb_err *err)
+{
+    static const char *const variants[] = {"mesh/host-mesh", "mesh/device-mesh"};
+    struct vb_run_info info = {"suite", "varbench run --filter mesh", NULL, "fixture", "0", ""};
+    struct vb_host_env host = {"fixture-host", "Debian", "Linux", "Fixture CPU", 4, 1 << 30};
+    struct vb_gpu_env g;
+    int i, rc = 0;
+    size_t k;
+    memset(&g, 0, sizeof g);
+    snprintf(g.name, sizeof g.name, "NVIDIA H100 80GB HBM3");
+    if (vb_store_run_begin(s, &info, run_id, err) || vb_store_host(s, *run_id, &host, err) ||
+        vb_store_gpu(s, *run_id, &g, err))
+        return -1;
+    for (i = 0; i < 2 && !rc; i++) {
+        uint64_t base = FX_T0 + 100000 + 30000 * (uint64_t)i;
+        struct vb_case_result r;
+        struct vb_sample smp;
+        double ms = 0.02;
+        memset(&r, 0, sizeof r);
+        memset(&smp, 0, sizeof smp);
+        if (fx_variant(variants[i], &r.family, &r.variant))
+            return vb_err_set(err, VB_E_USAGE, "fixture: no %s", variants[i]);
+        r.point.v[0] = r.point.v[1] = 1000 * (i + 1);
+        vb_point_format(r.variant->problem, &r.point, r.axes, sizeof r.axes);
+        r.status = VB_STATUS_OK;
+        r.stop_reason = "fixture";
+        r.have_records = 1;
+        r.start_ns = smp.start = base;
+        r.end_ns = smp.end = base + 20000;
+        smp.kind = VB_SAMPLE_TIMED;
+        smp.e2e_ns = 20000;
+        smp.kernel_ns = smp.gpu_ns = 6000;
+        smp.kernel_count = 1;
+        smp.sm_clock_mhz = 1980;
+        r.samples = &smp;
+        r.nsamples = r.ntimed = 1;
+        vb_stats_compute(&ms, 1, &r.e2e_ms);
+        r.kernel_ms = r.h2d_ms = r.d2h_ms = r.gpu_ms = r.memset_ms = r.e2e_ms;
+        for (k = 0; k < NXSUITE && !rc; k++)
+            if (add_xrec(&r.activity, &xsuite[k], base, 0))
+                rc = vb_err_set(err, VB_E_SYS, "out of memory");
+        if (!rc) rc = vb_store_case(s, *run_id, &r, NULL, err);
+        vb_activity_free(&r.activity);
+    }
+    return rc ? -1 : vb_store_run_end(s, *run_id, "complete", 0, "fixture", err);
+}
+
+int fx_write_export_runs(struct vb_store *s, int64_t *trace_run, struct fx_export_want *trace,
+                         int64_t *suite_run, struct fx_export_want *suite, struct vb_err *err)
+{
+    count_xrecs(trace);
+    memset(suite, 0, sizeof *suite);
+    suite->n[VB_EXPORT_KERNEL] = suite->n[VB_EXPORT_MEMSET] = suite->n[VB_EXPORT_RANGE] = 2;
+    suite->n[VB_EXPORT_MEMCPY] = 4;
+    suite->cases = 2;
+    return write_export_trace(s, trace_run, err) || write_export_suite(s, suite_run, err) ? -1 : 0;
 }

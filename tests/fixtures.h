@@ -32,4 +32,24 @@ void fx_tmp_path(char *buf, size_t n, const char *name);
 int fx_write_run(struct vb_store *s, const char *gpu, const struct fx_case *cases, int n,
                  int64_t *run_id, struct vb_err *err);
 
+/* What fx_write_export_runs wrote into one run, as a trace export must show it: records of
+ * each kind (VB_EXPORT_*) and the driver API calls among the API calls; the arrows (API calls
+ * whose case has a GPU record of their correlation id: one "s" each) and their "f" ends (GPU
+ * records whose case has an API call of theirs), counted from the records; and by
+ * construction the GPU records that overlap the one before on their stream, the host events
+ * that overlap without nesting, and the ranges never closed. */
+struct fx_export_want {
+    int64_t n[VB_EXPORT_KINDS];
+    int64_t driver_calls, flows, flow_ends, clamped, lane_events, open_ranges, cases;
+};
+
+/* fx_write_export_runs writes two runs for the trace export's tests: a traced program of two
+ * processes on two GPUs (threads, nested and overlapping NVTX ranges, one never closed,
+ * launches with correlation ids, a graph launch of two kernels, two kernels 2 ns apart the
+ * wrong way, CUPTI's correlation ids repeated in the second process), then a suite run of two
+ * mesh cases one after the other (host-mesh, device-mesh), with records but no API calls. Sets the
+ * run ids and what each holds. 0 or -1. */
+int fx_write_export_runs(struct vb_store *s, int64_t *trace_run, struct fx_export_want *trace,
+                         int64_t *suite_run, struct fx_export_want *suite, struct vb_err *err);
+
 #endif

@@ -74,6 +74,8 @@
     TA(store_migrates_v1, cpu, VB_TESTS_DIR "/schema_v1.sql")                                      \
     T(store_metrics, cpu)                                                                          \
     T(activity_append, cpu)                                                                        \
+    T(export_lanes, cpu)                                                                           \
+    T(export_trace, cpu)                                                                           \
     T(store_efficiency, gpu)                                                                       \
     T(ufunc_clamp_seed_bug, cpu)                                                                   \
     T(ufunc_float_within_tolerance, cpu)                                                           \
@@ -106,5 +108,8 @@ int test_make_fixtures(const char *dir);
 int test_make_trace_fixture(const char *dir);
 /* test_make_history_fixture writes history.db, 15 runs with one step, into `dir`. */
 int test_make_history_fixture(const char *dir);
+/* test_make_export_fixture writes export.db (fx_write_export_runs) into `dir` and prints what
+ * each of its runs holds, one line a run: "run ID kernel=7,gpu_memcpy=3,...". */
+int test_make_export_fixture(const char *dir);
 
 #endif
