@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "activity.h"
 #include "cmd.h"
 #include "env.h"
 #include "logpath.h"
@@ -244,13 +244,6 @@ static void store_skipped(struct trace_run *r, const char *label, uint64_t start
     vb_trace_case_free(&t);
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* outcome writes the run's message for a command that ran: how it ended and what was traced */
 static void outcome(char *msg, size_t n, int sig, int code, const char *tool, int ncases,
                     int nuntraced, const char *why)
@@ -335,9 +328,9 @@ int vb_cmd_trace(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     for (i = 0; i < sizeof passed / sizeof passed[0]; i++)
         sigaction(passed[i], &sa, &old[i]);
-    t0 = now_ns();
+    t0 = vb_activity_now();
     rc = spawn(o.cmd, &wstatus, &exec_errno, &err);
-    t1 = now_ns();
+    t1 = vb_activity_now();
     for (i = 0; i < sizeof passed / sizeof passed[0]; i++)
         sigaction(passed[i], &old[i], NULL);
     if (rc) return fail_run(&r, &err);

@@ -8,11 +8,6 @@
 #include "summary.h"
 #include "tracks.h"
 
-/* libstdc++'s demangler, when the program links it (varbench does, through the CUDA runtime
- * and the profiler's C++); without it kernels keep their mangled names. */
-extern char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status)
-    __attribute__((weak));
-
 #define NAME_CACHE 256 /* demangled kernel names kept, by StringIds id (a kernel repeats) */
 
 /* Sort indexes: the run's own process first, then host processes, then the GPUs. */
@@ -152,16 +147,9 @@ static const char *program(const struct vb_export_trace *w, int ci)
 static const char *kernel_name(struct vb_export_trace *w, const struct vb_export_rec *r)
 {
     size_t slot = (size_t)((uint64_t)r->name_id % NAME_CACHE);
-    char *d = NULL;
-    int status = -1;
+    char *d;
     if (w->names[slot].name && w->names[slot].id == r->name_id) return w->names[slot].name;
-    if (__cxa_demangle && !strncmp(r->name, "_Z", 2))
-        d = __cxa_demangle(r->name, NULL, NULL, &status);
-    if (!d || status != 0) {
-        free(d);
-        d = strdup(r->name);
-    }
-    if (!d) return r->name;
+    if (!(d = vb_summary_demangle(r->name))) return r->name;
     free(w->names[slot].name);
     w->names[slot].name = d;
     w->names[slot].id = r->name_id;

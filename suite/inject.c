@@ -176,13 +176,6 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
 
 /* ---- Writing the case --------------------------------------------------------------------- */
 
-static uint64_t realtime_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static double mono_ns(void)
 {
     struct timespec ts;
@@ -376,7 +369,7 @@ static void finish(const char *how)
     memset(&a, 0, sizeof a);
     snprintf(why, sizeof why, "%s (pid %d)", how, (int)owner);
     vb_err_clear(&err);
-    end = realtime_ns();
+    end = vb_activity_now();
     joined = traced && other_client(other, sizeof other);
     if (traced) {
         t0 = mono_ns();
@@ -668,7 +661,7 @@ int InitializeInjection(void)
     snprintf(label, sizeof label, "%s", name && *name ? name : "program");
     run_id = id;
     owner = getpid();
-    t_start = realtime_ns();
+    t_start = vb_activity_now();
     read_options();
     init_ns = mono_ns();
     traced = start_cupti(metrics && *metrics && metrics_begin(metrics) == 0) == 0;

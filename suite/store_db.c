@@ -429,6 +429,24 @@ int vb_store_read_rows(struct vb_store *s, sqlite3_stmt *st, size_t sz,
     return 0;
 }
 
+int vb_store_run_rows(struct vb_store *s, const char *q, int64_t run_id, size_t sz,
+                      void (*fill)(sqlite3_stmt *, void *), void **rows, int *n, struct vb_err *err)
+{
+    sqlite3_stmt *st = vb_store_once(s, q, err);
+    int rc;
+    *rows = NULL;
+    *n = 0;
+    if (!st) return -1;
+    if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) {
+        vb_store_fail(s, err, "bind");
+        sqlite3_finalize(st);
+        return -1;
+    }
+    rc = vb_store_read_rows(s, st, sz, fill, rows, n, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int vb_store_count_query(struct vb_store *s, const char *q, int64_t bind, int64_t *n,
                          struct vb_err *err)
 {

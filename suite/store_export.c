@@ -81,20 +81,12 @@ int vb_store_export_cases(struct vb_store *s, int64_t run_id, const char *glob,
         "SELECT c.id, IFNULL(c.start, 0), IFNULL(c.end, 0), v.family, v.family || '/' || v.name, "
         "c.axes, c.status FROM cases c JOIN variants v ON v.id = c.variant_id WHERE c.run_id = ? "
         "ORDER BY c.id";
-    sqlite3_stmt *st = vb_store_once(s, q, err);
     struct run_case *all = NULL;
-    int nall = 0, i, k = 0, rc;
+    int nall = 0, i, k = 0;
     *rows = NULL;
     *n = 0;
-    if (!st) return -1;
-    if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) {
-        vb_store_fail(s, err, "bind");
-        sqlite3_finalize(st);
+    if (vb_store_run_rows(s, q, run_id, sizeof *all, fill_case, (void **)&all, &nall, err))
         return -1;
-    }
-    rc = vb_store_read_rows(s, st, sizeof *all, fill_case, (void **)&all, &nall, err);
-    sqlite3_finalize(st);
-    if (rc) return -1;
     if (nall && !(*rows = malloc((size_t)nall * sizeof **rows))) {
         free(all);
         return vb_err_set(err, VB_E_SYS, "out of memory");
@@ -132,19 +124,7 @@ int vb_store_export_gpus(struct vb_store *s, int64_t run_id, struct vb_export_gp
         "SELECT id, name, uuid, busLocation, computeMajor, computeMinor, smCount, totalMemory, "
         "l2CacheSize, clockRate, memoryClockRate, memoryBusWidth, driverVersion "
         "FROM TARGET_INFO_GPU WHERE run_id = ? ORDER BY id";
-    sqlite3_stmt *st = vb_store_once(s, q, err);
-    int rc;
-    *rows = NULL;
-    *n = 0;
-    if (!st) return -1;
-    if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) {
-        vb_store_fail(s, err, "bind");
-        sqlite3_finalize(st);
-        return -1;
-    }
-    rc = vb_store_read_rows(s, st, sizeof **rows, fill_gpu, (void **)rows, n, err);
-    sqlite3_finalize(st);
-    return rc;
+    return vb_store_run_rows(s, q, run_id, sizeof **rows, fill_gpu, (void **)rows, n, err);
 }
 
 int vb_store_export_counts(struct vb_store *s, const struct vb_export_case *c, int nc, int64_t *n,

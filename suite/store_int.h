@@ -122,6 +122,11 @@ double vb_store_col_double(sqlite3_stmt *st, int c);
 int vb_store_read_rows(struct vb_store *s, sqlite3_stmt *st, size_t sz,
                        void (*fill)(sqlite3_stmt *, void *), void **rows, int *n,
                        struct vb_err *err);
+/* vb_store_run_rows reads every row of query q (prepared once, not cached: for commands that
+ * run it once a process) for run run_id (?1) with vb_store_read_rows. 0 or -1 with err. */
+int vb_store_run_rows(struct vb_store *s, const char *q, int64_t run_id, size_t sz,
+                      void (*fill)(sqlite3_stmt *, void *), void **rows, int *n,
+                      struct vb_err *err);
 /* vb_store_count_query runs q once (prepared, not cached: q may name a table made for one
  * use), with ?1 bound to bind when bind > 0, and sets *n to column 0 of its first row (a
  * count). 0, or -1 with err (a failure, or no row). */

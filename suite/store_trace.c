@@ -86,27 +86,6 @@ int vb_store_run_info(struct vb_store *s, int64_t run_id, struct vb_run_info_row
     return vb_err_hint(err, "'varbench runs --db %s' lists its runs", s->path);
 }
 
-/* run_rows reads every row of query q (one statement, not cached: the summaries run once a
- * process) for run run_id (?1), each of sz bytes filled by fill, into a malloc'd *rows. 0 or -1
- * with err. */
-static int run_rows(struct vb_store *s, const char *q, int64_t run_id, size_t sz,
-                    void (*fill)(sqlite3_stmt *, void *), void **rows, int *n, struct vb_err *err)
-{
-    sqlite3_stmt *st = vb_store_once(s, q, err);
-    int rc;
-    *rows = NULL;
-    *n = 0;
-    if (!st) return -1;
-    if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) {
-        vb_store_fail(s, err, "bind");
-        sqlite3_finalize(st);
-        return -1;
-    }
-    rc = vb_store_read_rows(s, st, sz, fill, rows, n, err);
-    sqlite3_finalize(st);
-    return rc;
-}
-
 /* fill_summary reads a row of vb_store_summary's query. */
 static void fill_summary(sqlite3_stmt *st, void *p)
 {
@@ -149,7 +128,7 @@ int vb_store_summary(struct vb_store *s, int64_t run_id, struct vb_summary_row *
         "GROUP BY IFNULL(t.text, sn.value)";
 #undef DUR
     /* clang-format on */
-    return run_rows(s, q, run_id, sizeof **rows, fill_summary, (void **)rows, n, err);
+    return vb_store_run_rows(s, q, run_id, sizeof **rows, fill_summary, (void **)rows, n, err);
 }
 
 /* fill_metric_row reads a row of vb_store_metric_summary's query. */
@@ -171,5 +150,5 @@ int vb_store_metric_summary(struct vb_store *s, int64_t run_id, struct vb_metric
         "SELECT sn.value, m.metric, count(m.value), min(m.value), max(m.value), avg(m.value) "
         "FROM metrics m JOIN cases c ON c.id = m.case_id JOIN StringIds sn ON sn.id = m.kernelId "
         "WHERE c.run_id = ? GROUP BY m.kernelId, m.metric ORDER BY sn.value, m.metric";
-    return run_rows(s, q, run_id, sizeof **rows, fill_metric_row, (void **)rows, n, err);
+    return vb_store_run_rows(s, q, run_id, sizeof **rows, fill_metric_row, (void **)rows, n, err);
 }

@@ -65,13 +65,21 @@ const char *vb_summary_copy_name(int copy_kind)
                                                                                : names[0];
 }
 
-char *vb_summary_kernel_name(const char *mangled, char *buf, size_t n)
+char *vb_summary_demangle(const char *mangled)
 {
     int st = -1;
     char *d = __cxa_demangle && !strncmp(mangled, "_Z", 2)
                   ? __cxa_demangle(mangled, NULL, NULL, &st)
                   : NULL;
-    snprintf(buf, n, "%s", d && st == 0 ? d : mangled);
+    if (d && st == 0) return d;
+    free(d);
+    return strdup(mangled);
+}
+
+char *vb_summary_kernel_name(const char *mangled, char *buf, size_t n)
+{
+    char *d = vb_summary_demangle(mangled);
+    snprintf(buf, n, "%s", d ? d : mangled);
     free(d);
     return buf;
 }

@@ -46,6 +46,10 @@ char *vb_summary_api_name(const char *cupti_name, char *buf, size_t n);
  * Returns buf. */
 char *vb_summary_kernel_name(const char *mangled, char *buf, size_t n);
 
+/* vb_summary_demangle is vb_summary_kernel_name into a malloc'd string the caller frees (no
+ * length limit); NULL when out of memory. */
+char *vb_summary_demangle(const char *mangled);
+
 /* vb_summary_pid returns the process id of a traced case (its stop reason ends with "(pid
  * 1234)"), or -1 for a case that names none (a case of a suite run). */
 long vb_summary_pid(const struct vb_case_row *c);
