@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "axes.h"
@@ -28,6 +29,7 @@
 #include "store.h"
 #include "sweep.h"
 #include "table.h"
+#include "workers.h"
 
 #define MAX_DEVICES 64
 
@@ -61,7 +63,9 @@ static const struct vb_usage usage = {
 
 struct opts {
     const char *filter, *db;
-    int device; /* -1: all */
+    int device;         /* -1: all */
+    const char *worker; /* --worker RUN:DEVICE (hidden): a worker of a `--device all` run */
+    int64_t worker_run; /* its run; 0: not a worker */
     struct vb_overrides axes;
     struct vb_sampling sampling;
     struct vb_run_metrics metrics;
@@ -127,6 +131,11 @@ static int parse(int argc, char **argv, struct opts *o)
                     "names (gst_efficiency, ...), Nsight Compute names, 'default'\n"
                     "(default: the default set; see 'varbench list --metrics')"),
         VB_OPT_CALL(0, "no-metrics", NULL, &o->metrics, option_metrics, "skip the metrics pass"),
+        {.type = VB_OPT_T_STR,
+         .long_name = "worker",
+         .arg = "RUN:DEVICE",
+         .value = &o->worker,
+         .flags = VB_OPT_HIDDEN}, /* workers.h: what the parent of a --device all run passes */
         VB_OPT_END()};
     memset(o, 0, sizeof *o);
     o->db = VB_DEFAULT_DB;
@@ -150,6 +159,16 @@ static int parse(int argc, char **argv, struct opts *o)
         return vb_opt_error(&usage, "--min-samples %d is larger than --max-samples %d", mins, maxs);
     if (o->sampling.min_samples > o->sampling.max_samples) /* --max-samples under the default */
         o->sampling.min_samples = o->sampling.max_samples;
+    if (o->worker) {
+        long long run;
+        int dev, end = 0;
+        if (sscanf(o->worker, "%lld:%d%n", &run, &dev, &end) != 2 || o->worker[end] || run < 1 ||
+            dev < 0 || dev >= MAX_DEVICES)
+            return vb_opt_error(&usage, "--worker '%s': RUN:DEVICE (given by a --device all run)",
+                                o->worker);
+        o->worker_run = run;
+        o->device = dev;
+    }
     return 0;
 }
 
@@ -344,6 +363,107 @@ static void family_times(const struct vb_tally *t)
     printf(" all cases %.1f s\n", total);
 }
 
+/* measure runs the sweep in this process on devices first..last (-1: none): each device's
+ * environment and ceilings, the collectors, the cases, the metrics pass. 0 or -1 with err. */
+static int measure(struct opts *o, struct run_ctx *ctx, struct vb_sweep *sw, int first, int last,
+                   struct vb_err *err)
+{
+    static struct vb_floor_ceil floors[MAX_DEVICES]; /* each device's ceilings */
+    static double peak[MAX_DEVICES]; /* each device's measured SM clock, MHz (the throttle rule) */
+    ctx->floors = floors;
+    sw->peak_mhz = peak;
+    sw->floors = floors;
+    if (gpus(ctx->st, ctx->run_id, first, last, floors, peak, err) ||
+        (first >= 0 && collectors(o, first, err)))
+        return -1;
+    sw->first = first;
+    sw->last = last;
+    if (!o->worker_run) vb_table_header(stdout); /* a worker's parent printed it */
+    vb_progress_begin(&o->progress, stderr, vb_sweep_count(sw));
+    if (vb_sweep_run(sw, &(struct vb_sweep_events){ctx, case_begin, case_done, ladder}, err))
+        return -1;
+    vb_progress_clear(&o->progress);
+    if (vb_run_metrics_sweep(&o->metrics, &o->sampling, ctx->st, err)) return -1;
+    vb_runner_release(&o->sampling); /* before the profiler it holds a session of goes */
+    vb_run_metrics_finish(&o->metrics, stdout);
+    family_times(&sw->tally);
+    vb_activity_stop();
+    return 0;
+}
+
+static void add_tally(struct vb_tally *to, const struct vb_tally *t)
+{
+    to->cases += t->cases;
+    to->ok += t->ok;
+    to->wrong += t->wrong;
+    to->expected_wrong += t->expected_wrong;
+    to->failed += t->failed;
+    to->skipped += t->skipped;
+    to->interrupted += t->interrupted;
+    to->throttled += t->throttled;
+}
+
+/* fleet runs a --device all run of two or more devices: a worker process per device at once
+ * (workers.h), then the CPU variants here, alone on the host, so that their host times share
+ * it with no worker. Sums the tallies into sw->tally; *failed_code is set (and why[] says
+ * which device) when a worker ended badly. 0 or -1 with err (workers that could not start,
+ * the CPU pass). */
+static int fleet(int argc, char **argv, struct opts *o, struct run_ctx *ctx, struct vb_sweep *sw,
+                 int first, int last, int *failed_code, char *why, size_t n, struct vb_err *err)
+{
+    static struct vb_worker w[VB_WORKERS_MAX];
+    struct vb_tally sum;
+    char how[96];
+    int i, nw = 0;
+    sw->only = VB_SWEEP_GPU;
+    sw->first = first;
+    sw->last = first;
+    printf("%d device%s at once: one worker process each (lines prefixed [gpu N]); then the CPU "
+           "variants here\n",
+           last - first + 1, last > first ? "s" : "");
+    vb_table_header(stdout);
+    if (vb_workers_run(argc, argv, ctx->run_id, first, last, w, &nw, err)) return -1;
+    memset(&sum, 0, sizeof sum);
+    printf("workers:");
+    for (i = 0; i < nw; i++) {
+        printf(" gpu %d %.1f s%s", w[i].device, w[i].seconds, i + 1 < nw ? "," : "\n");
+        if (w[i].have_tally) add_tally(&sum, &w[i].t);
+        if (!vb_worker_exit_ok(&w[i], how, sizeof how) && !*failed_code) {
+            *failed_code = WIFEXITED(w[i].status) && WEXITSTATUS(w[i].status) >= 2
+                               ? WEXITSTATUS(w[i].status)
+                               : vb_code_exit(VB_E_SYS);
+            snprintf(why, n, "device %d's worker %s%s (its lines above say why)", w[i].device, how,
+                     w[i].have_tally ? "" : " before its end");
+        }
+        if (WIFEXITED(w[i].status) && WEXITSTATUS(w[i].status) == 130) vb_interrupted = 1;
+    }
+    sw->only = VB_SWEEP_CPU;
+    sw->first = sw->last = -1;
+    sw->nodev = NULL;
+    if (!vb_interrupted && vb_sweep_count(sw)) {
+        vb_progress_begin(&o->progress, stderr, vb_sweep_count(sw));
+        if (vb_sweep_run(sw, &(struct vb_sweep_events){ctx, case_begin, case_done, ladder}, err))
+            return -1;
+        vb_progress_clear(&o->progress);
+        family_times(&sw->tally);
+    } else {
+        memset(&sw->tally, 0, sizeof sw->tally);
+    }
+    add_tally(&sw->tally, &sum);
+    return 0;
+}
+
+/* attach checks that a worker's run is there and running (its parent began it). 0 or -1. */
+static int attach(struct vb_store *st, int64_t run_id, struct vb_err *err)
+{
+    struct vb_run_info_row ri;
+    if (vb_store_run_info(st, run_id, &ri, err)) return -1;
+    if (!strcmp(ri.status, "running")) return 0;
+    vb_err_set(err, VB_E_USAGE, "run %lld is '%s', not running: a worker joins a run in progress",
+               (long long)run_id, ri.status);
+    return vb_err_hint(err, "--worker is for `varbench run --device all` itself; leave it out");
+}
+
 int vb_cmd_run(int argc, char **argv)
 {
     struct opts o;
@@ -353,14 +473,15 @@ int vb_cmd_run(int argc, char **argv)
     struct vb_host_env host;
     struct vb_sweep sw;
     struct sigaction sa;
-    char cwd[1024], optline[1024], nodev[1200] = "";
-    static struct vb_floor_ceil floors[MAX_DEVICES]; /* each device's ceilings */
-    double peak[MAX_DEVICES] = {0}; /* each device's measured SM clock, MHz (the throttle rule) */
-    struct run_ctx ctx = {&o, NULL, 0, floors};
-    const struct vb_sweep_events ev = {&ctx, case_begin, case_done, ladder};
+    char cwd[1024], optline[1024], nodev[1200] = "", why[256] = "";
+    struct run_ctx ctx = {&o, NULL, 0, NULL};
     int64_t run_id = 0;
-    int rc, first = -1, last = -1, code;
+    int rc, first = -1, last = -1, code, failed = 0;
     const struct vb_tally *t = &sw.tally;
+    char *args[256]; /* the command line as given, for the workers (parse reorders argv) */
+    if (argc > (int)(sizeof args / sizeof args[0]))
+        return vb_opt_error(&usage, "too many arguments");
+    memcpy(args, argv, sizeof *argv * (size_t)argc);
     vb_err_clear(&err);
     if ((rc = parse(argc, argv, &o))) return rc == 1 ? 0 : rc;
     memset(&sw, 0, sizeof sw);
@@ -368,8 +489,6 @@ int vb_cmd_run(int argc, char **argv)
     sw.axes = &o.axes;
     sw.all_devices = o.device < 0;
     sw.sampling = &o.sampling;
-    sw.peak_mhz = peak;
-    sw.floors = floors;
     if (vb_sweep_check(&sw, &err)) return vb_opt_error(&usage, "%s", err.msg);
     setvbuf(stdout, NULL, _IOLBF, 0); /* every finished case on disk and on screen at once */
     /* the devices before the database: a device that does not exist leaves no run behind */
@@ -377,8 +496,28 @@ int vb_cmd_run(int argc, char **argv)
         if (err.code != VB_E_USAGE && err.code != VB_E_SYS) err.code = VB_E_CUDA;
         return vb_report_error("run", &err);
     }
+    if (o.worker_run && first < 0) {
+        vb_err_set(&err, VB_E_NODEV, "a worker for device %d, and no CUDA device here (%s)",
+                   o.device, nodev);
+        return vb_report_error("run", &err);
+    }
     if (vb_store_open(o.db, &st, &err)) return vb_report_error("run", &err);
     ctx.st = st;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    if (o.worker_run) { /* a worker: the parent's run, its device's GPU cases (workers.h) */
+        run_id = ctx.run_id = o.worker_run;
+        if (attach(st, run_id, &err)) goto fail;
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        sw.only = VB_SWEEP_GPU;
+        if (measure(&o, &ctx, &sw, first, last, &err)) goto fail;
+        vb_worker_tally_print(t);
+        vb_store_close(st);
+        return vb_interrupted            ? vb_code_exit(VB_E_INTERRUPTED)
+               : (t->wrong || t->failed) ? vb_code_exit(VB_E_WRONG)
+                                         : 0;
+    }
     options_line(&o, optline, sizeof optline);
     if (vb_pinned_pageable())
         fprintf(stderr, "varbench run: VARBENCH_TEST_PAGEABLE=1: the pinned rungs' host buffers "
@@ -391,40 +530,37 @@ int vb_cmd_run(int argc, char **argv)
     info.options = optline;
     if (vb_store_run_begin(st, &info, &run_id, &err)) goto fail;
     ctx.run_id = run_id;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     vb_env_host(&host);
     if (vb_store_host(st, run_id, &host, &err)) goto fail;
     printf("varbench run %lld -> %s (host %s, %s)\n", (long long)run_id, o.db, host.hostname,
            host.cpu);
-    if (gpus(st, run_id, first, last, floors, peak, &err) ||
-        (first >= 0 && collectors(&o, first, &err)))
-        goto fail;
-    sw.first = first;
-    sw.last = last;
     sw.nodev = nodev[0] ? nodev : NULL;
-    vb_table_header(stdout);
-    vb_progress_begin(&o.progress, stderr, vb_sweep_count(&sw));
-    if (vb_sweep_run(&sw, &ev, &err)) goto fail;
-    vb_progress_clear(&o.progress);
-    if (vb_run_metrics_sweep(&o.metrics, &o.sampling, st, &err)) goto fail;
-    vb_runner_release(&o.sampling); /* before the profiler it holds a session of goes */
-    vb_run_metrics_finish(&o.metrics, stdout);
-    family_times(t);
-    vb_activity_stop();
-    code = vb_interrupted              ? vb_code_exit(VB_E_INTERRUPTED)
+    sw.only = VB_SWEEP_GPU;
+    if (first >= 0 && o.device < 0 && vb_sweep_count(&sw) > 0) { /* --device all */
+        sw.only = VB_SWEEP_BOTH;
+        if (fleet(argc, args, &o, &ctx, &sw, first, last, &failed, why, sizeof why, &err))
+            goto fail;
+    } else {
+        sw.only = VB_SWEEP_BOTH;
+        if (measure(&o, &ctx, &sw, first, last, &err)) goto fail;
+    }
+    code = failed                      ? failed
+           : vb_interrupted            ? vb_code_exit(VB_E_INTERRUPTED)
            : (t->wrong || t->failed)   ? vb_code_exit(VB_E_WRONG)
            : (t->skipped && first < 0) ? vb_code_exit(VB_E_NODEV)
                                        : 0;
     snprintf(optline, sizeof optline,
              "%d cases: %d ok, %d wrong-result, %d wrong on purpose, %d failed, %d skipped, "
-             "%d throttled%s",
+             "%d throttled%s%s%s",
              t->cases, t->ok, t->wrong, t->expected_wrong, t->failed, t->skipped, t->throttled,
-             vb_interrupted ? ", interrupted" : "");
-    if (vb_store_run_end(st, run_id, vb_interrupted ? "interrupted" : "complete", code, optline,
-                         &err))
+             vb_interrupted ? ", interrupted" : "", failed ? "; " : "", why);
+    if (vb_store_run_end(st, run_id,
+                         failed           ? "failed"
+                         : vb_interrupted ? "interrupted"
+                                          : "complete",
+                         code, optline, &err))
         goto fail;
     printf("run %lld stored in %s: %s\n", (long long)run_id, o.db, optline);
     if (first < 0)
@@ -441,7 +577,8 @@ fail: /* one way out: what was started is stopped, the run is marked failed if i
         err.code != VB_E_USAGE)
         err.code = VB_E_CUDA;
     code = vb_report_error("run", &err);
-    if (run_id && err.code != VB_E_DB) /* best effort: a database that failed is left alone */
+    /* best effort: a database that failed is left alone; a worker's run is its parent's */
+    if (run_id && err.code != VB_E_DB && !o.worker_run)
         vb_store_run_end(st, run_id, "failed", code, err.msg, &end_err);
     vb_store_close(st);
     return code;

@@ -60,6 +60,12 @@ int vb_sweep_check(struct vb_sweep *s, struct vb_err *err)
     return 0;
 }
 
+/* takes: does the sweep run variant v (s->only)? */
+static int takes(const struct vb_sweep *s, const struct vb_variant *v)
+{
+    return s->only == VB_SWEEP_BOTH || (s->only == VB_SWEEP_GPU) == !!(v->flags & VB_GPU);
+}
+
 int vb_sweep_count(struct vb_sweep *s)
 {
     static struct vb_point pts[VB_SWEEP_MAX_POINTS];
@@ -73,7 +79,7 @@ int vb_sweep_count(struct vb_sweep *s)
             npts = vb_axes_expand(f, pbs[k], s->axes, pts, VB_SWEEP_MAX_POINTS, &err);
             if (npts < 0) continue;
             for (j = 0; j < f->nvariants; j++)
-                if (f->variants[j].problem == pbs[k] &&
+                if (f->variants[j].problem == pbs[k] && takes(s, &f->variants[j]) &&
                     vb_variant_matches(f, &f->variants[j], s->filter))
                     total += npts * ((f->variants[j].flags & VB_GPU) ? ndev : 1);
         }
@@ -206,7 +212,7 @@ static int run_problem(struct vb_sweep *s, const struct vb_sweep_events *ev,
         memset(&ps, 0, sizeof ps);
         for (j = 0; j < f->nvariants && !vb_interrupted && !rc; j++) {
             const struct vb_variant *v = &f->variants[j];
-            if (v->problem != pb || !vb_variant_matches(f, v, s->filter)) continue;
+            if (v->problem != pb || !takes(s, v) || !vb_variant_matches(f, v, s->filter)) continue;
             /* with several devices, CPU variants run once (on the first pass) */
             if (!(v->flags & VB_GPU) && dev > s->first && s->all_devices) continue;
             rc = run_case(s, ev, f, pb, v, &pts[k], dev, &ps, err);

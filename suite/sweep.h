@@ -42,8 +42,13 @@ struct vb_tally {
     double family_s[64]; /* wall time per family, in vb_families order */
 };
 
+/* Which variants a sweep runs (a `--device all` run's workers take the GPU ones, the parent then
+ * the CPU ones, alone on the host). */
+enum vb_sweep_only { VB_SWEEP_BOTH, VB_SWEEP_GPU, VB_SWEEP_CPU };
+
 struct vb_sweep {
     const char *filter;                 /* family/variant glob (NULL: all) */
+    enum vb_sweep_only only;            /* VB_SWEEP_BOTH unless a worker or the CPU pass */
     struct vb_overrides *axes;          /* --axis values */
     int all_devices;                    /* CPU variants then run on the first device's pass only */
     int first, last;                    /* devices to run on; -1, -1: none (GPU variants skipped) */

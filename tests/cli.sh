@@ -40,6 +40,8 @@ exit-codes           cpu  -
 report               cpu  -
 report-cpu-only      cpu  -
 gpu-mesh-run         gpu  -
+worker-usage         cpu  -
+gpu-device-all       gpu  -
 gpu-under-ncu        gpu  -
 gpu-racecheck        gpu  -      gpu.cli.calx-racecheck
 trace-usage          cpu  trace
@@ -372,6 +374,44 @@ gpu-mesh-run)
   [ "$rc" -eq 4 ] && { echo "no GPU: skipped"; exit 77; }
   [ "$rc" -eq 0 ] || fail "exit $rc"
   [ "$(grep -cE '^mesh/.* ok ' out)" -eq 6 ] || fail "not every mesh case ok" ;;
+worker-usage)
+  # --worker is what a --device all run passes its workers: a bad one is a usage error, a
+  # worker without a device says so, and neither makes a run
+  expect 2 "--worker '1:x': RUN:DEVICE" "$vb" run --worker 1:x
+  expect 2 "--worker '0:0': RUN:DEVICE" "$vb" run --worker 0:0
+  no_db
+  "$vb" run --worker 1:0 --db w.db >out 2>err; rc=$?
+  if [ "$rc" -eq 4 ]; then
+    grep -q "a worker for device 0, and no CUDA device here" err || fail "no reason"
+    [ ! -e w.db ] || fail "a worker without a device made a database"
+  else # a GPU here: the run to join does not exist
+    [ "$rc" -eq 2 ] || fail "exit $rc"
+    grep -q "has no run 1" err || fail "no reason"
+  fi ;;
+gpu-device-all)
+  # every device at once: one worker process each into one run, the CPU case after them
+  "$vb" run --device all --filter 'mesh/*' --axis nx=500 --quick --db a.db >out 2>err; rc=$?
+  [ "$rc" -eq 4 ] && { echo "no GPU: skipped"; exit 77; }
+  [ "$rc" -eq 0 ] || fail "exit $rc"
+  ndev=$(grep -oE '^\[gpu [0-9]+\] mesh/' out | sort -u | wc -l)
+  [ "$ndev" -ge 1 ] || fail "no worker's case lines"
+  [ "$(grep -cE '^\[gpu [0-9]+\] mesh/.* ok ' out)" -eq $((5 * ndev)) ] || fail "GPU cases not ok on every device"
+  grep -qE '^mesh/cpu-reference .* ok ' out || fail "the CPU case did not run in the parent"
+  grep -q "^workers: gpu 0 " out || fail "no workers line"
+  grep -q "stored in a.db: $((5 * ndev + 1)) cases: $((5 * ndev + 1)) ok" out || fail "tally"
+  "$vb" runs --db a.db >runs 2>&1 && grep -q " complete " runs || fail "run not complete: $(cat runs)"
+  expect 2 "has no run 9" "$vb" run --worker 9:0 --db a.db
+  # interrupted: the parent alone gets SIGINT; its workers stop, the run is 'interrupted' (130),
+  # and no worker outlives it
+  "$vb" run --device all --filter 'mesh/*' --axis nx=4000 --db i.db >out 2>err & pid=$!
+  for _ in $(seq 600); do grep -q '^\[gpu 0\] mesh/' out && break; sleep 0.1; done
+  grep -q '^\[gpu 0\] mesh/' out || { kill -9 $pid; fail "no case in 60 s"; }
+  kill -INT $pid; wait $pid; rc=$?
+  [ "$rc" -eq 130 ] || fail "interrupted run exited $rc"
+  grep -q "interrupted" out || fail "not stored as interrupted"
+  pgrep -f -- "--db i.db --worker" >/dev/null && fail "a worker outlived its parent"
+  "$vb" runs --db i.db >runs 2>&1 && grep -q " interrupted " runs || fail "run not interrupted: $(cat runs)"
+  true ;;
 compare-codes)
   "$vbtest" make_fixtures "$tmp" >/dev/null || fail "fixtures"
   expect 1 "slower" "$vb" compare base.db slow10.db
