@@ -514,7 +514,7 @@ report)
       fail "sqlite3"
     expect 0 "Boards of one model" "$vb" report --no-plots --db two.db --run 2 -o two
     grep -q "^### NVIDIA H100 80GB HBM3: 2 boards" two/report.md || fail "no board spread"
-    grep -q "The slowest board most often: run 2 device 1 0000:99:00.0, in 3 of 3 cases" \
+    grep -q "The slowest board most often: .*fixture.*host.* run 2 device 1 0000:99:00.0, in 3 of 3 cases" \
       two/report.md || fail "the slow board is not named"
     grep -q "^### mesh on device 1 at nx=1000,ny=1000" two/report.md || fail "no ladder per device"
   fi

@@ -45,6 +45,8 @@
     T(compare_refuses_incomplete, cpu)                                                             \
     T(compare_nothing_compared, cpu)                                                               \
     T(compare_pooled, cpu)                                                                         \
+    T(boards_spread, cpu)                                                                          \
+    T(boards_fleet, cpu)                                                                           \
     T(changepoint_noise, cpu)                                                                      \
     T(changepoint_steps, cpu)                                                                      \
     T(changepoint_two_steps, cpu)                                                                  \
