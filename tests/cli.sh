@@ -39,6 +39,7 @@ merge-export         cpu  -
 exit-codes           cpu  -
 report               cpu  -
 report-cpu-only      cpu  -
+compare-boards       cpu  -
 gpu-mesh-run         gpu  -
 gpu-under-ncu        gpu  -
 gpu-racecheck        gpu  -      gpu.cli.calx-racecheck
@@ -544,6 +545,39 @@ report)
   expect 0 "History" "$vb" report --db history.db -o hrep
   grep -q "1.85x slower" hrep/report.md || fail "the history's change point is not in the table"
   python3 "$(dirname "$0")/report_check.py" hrep --require history || fail "chromium history" ;;
+compare-boards)
+  # a 3-board run (node-b, device 1 20% slower) against a one-board run: refused without a
+  # device, judged per board with one, the board table under --across-devices
+  "$vbtest" make_boards_fixture "$tmp" >/dev/null || fail "fixtures"
+  expect 2 "candidate run 1 has cases on 3 devices (0, 1, 2)" \
+    "$vb" compare --cand-run 1 boards-one.db boards-fleet.db
+  grep -q "hint: pass --cand-device N (or --device N for both sides)" err || fail "no hint"
+  expect 2 "no GPU case on device 7 (its devices: 0, 1, 2)" \
+    "$vb" compare --cand-run 1 --cand-device 7 boards-one.db boards-fleet.db
+  expect 2 "--device 0 names both sides' device" \
+    "$vb" compare --device 0 --cand-device 1 boards-one.db boards-fleet.db
+  expect 1 "REGRESSION (exit 1)" "$vb" compare --cand-run 1 --cand-device 1 boards-one.db boards-fleet.db
+  grep -q "vs candidate run 1 device 1 (NVIDIA H200)" out || fail "the device judged is not named"
+  grep -q "^1 same, 3 slower" out || fail "device 1 is not 3 slower"
+  expect 0 "no regression (exit 0)" "$vb" compare --cand-run 1 --cand-device 0 boards-one.db boards-fleet.db
+  expect 0 "hardware comparison (exit 0)" \
+    "$vb" compare --across-devices --cand-run 1 boards-one.db boards-fleet.db
+  grep -q "candidate run 1 has cases on 3 devices (0, 1, 2): verdicts on device 0" out ||
+    fail "the device chosen is not said"
+  grep -q "^boards of NVIDIA H200 in the candidate run 1: 3$" out || fail "no board table"
+  grep -qE "^mesh/host-mesh +nx=1000,ny=1000 +3 +[0-9.]+ +[0-9.]+ +24\.[0-9]+ +1\.2[0-9]+  node-b run 1 device 1 0000:28:00\.0$" out ||
+    fail "the board row does not name the slow board"
+  grep -q "^slowest most often: node-b run 1 device 1 0000:28:00.0, in 3 of 3 cases$" out ||
+    fail "no slowest-most-often line"
+  grep -q "^boards of .* in the base" out && fail "a board table for a one-board side"
+  expect 0 "| mesh/device-mesh | nx=1000,ny=1000 | 3 |" \
+    "$vb" compare --across-devices --format md --cand-run 1 boards-one.db boards-fleet.db
+  grep -q "^\*\*boards of NVIDIA H200 in the candidate run 1: 3\*\*$" out || fail "no Markdown table"
+  # one database both sides: one table
+  expect 0 "boards of NVIDIA H200 in the base and candidate run 1: 3" \
+    "$vb" compare --across-devices boards-base.db boards-base.db
+  [ "$(grep -c "^boards of" out)" -eq 1 ] || fail "the same run's table twice"
+  expect 0 "--base-device N" "$vb" compare --help ;;
 report-cpu-only)
   # a run without a GPU: skipped is not wrong, each problem's ladder apart, no floor claimed
   command -v gnuplot >/dev/null || { echo "gnuplot not installed"; exit 77; }

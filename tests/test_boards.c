@@ -1,9 +1,13 @@
-/* boards over fixture runs of several boards: the spread of a 3-board run with one board 20%
- * slower names that board; a fleet keeps its nodes' boards apart. */
+/* boards and compare's device selection over fixture runs of several boards: the spread of a
+ * 3-board run with one board 20% slower names that board; a fleet keeps its nodes' boards
+ * apart; compare refuses a side of several boards unless one is named, and judges the named
+ * one. */
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "boards.h"
+#include "compare.h"
 #include "fixtures.h"
 #include "test.h"
 #include "tests.h"
@@ -128,5 +132,88 @@ int test_boards_fleet(const char *arg)
     ASSERT_INT_EQ(err.code, VB_E_USAGE);
     ASSERT_CONTAINS(err.msg, "no run 99");
     vb_store_close(s);
+    return 0;
+}
+
+int test_compare_devices(const char *arg)
+{
+    struct vb_store *b, *c;
+    struct vb_err err;
+    struct vb_cmp_opts o;
+    struct vb_cmp_result res;
+    struct fx_boards one = node_a, three = node_a2;
+    int64_t rb, rc;
+    one.ndev = 1;
+    three.slow = 2;
+    three.factor = 1.2;
+    ASSERT_OK(vb_store_open(":memory:", &b, &err));
+    ASSERT_OK(vb_store_open(":memory:", &c, &err));
+    ASSERT_OK(fx_write_boards_run(b, &one, cases, NCASES, 1, &rb, &err));
+    ASSERT_OK(fx_write_boards_run(c, &three, cases, NCASES, 1, &rc, &err));
+    vb_cmp_opts_default(&o);
+    /* a side of three boards and none named: refused, saying how to choose */
+    ASSERT(vb_compare_runs(b, 0, c, 0, &o, &res, &err) == -1);
+    ASSERT_INT_EQ(err.code, VB_E_USAGE);
+    ASSERT_CONTAINS(err.msg, "candidate run 1 has cases on 3 devices (0, 1, 2)");
+    ASSERT_CONTAINS(err.hint, "--cand-device N");
+    /* a device it lacks */
+    o.cand_device = 5;
+    ASSERT(vb_compare_runs(b, 0, c, 0, &o, &res, &err) == -1);
+    ASSERT_CONTAINS(err.msg, "no GPU case on device 5 (its devices: 0, 1, 2)");
+    /* the slow board, named: every GPU case slower, each matched once, the CPU case kept */
+    o.cand_device = 2;
+    ASSERT_OK(vb_compare_runs(b, 0, c, 0, &o, &res, &err));
+    ASSERT_INT_EQ(res.dev_cand, 2);
+    ASSERT_INT_EQ(res.ndev_cand, 3);
+    ASSERT_INT_EQ(res.count[VB_VERDICT_SLOWER], NCASES);
+    ASSERT_INT_EQ(res.count[VB_VERDICT_ONLY_CAND] + res.count[VB_VERDICT_ONLY_BASE], 0);
+    ASSERT_INT_EQ(res.nrows, NCASES + 1);
+    ASSERT_INT_EQ(vb_cmp_exit(&res), 1);
+    vb_cmp_result_free(&res);
+    /* its device 0, the base's twin: no regression */
+    o.cand_device = 0;
+    ASSERT_OK(vb_compare_runs(b, 0, c, 0, &o, &res, &err));
+    ASSERT_INT_EQ(vb_cmp_exit(&res), 0);
+    ASSERT_INT_EQ(res.count[VB_VERDICT_SAME], NCASES + 1);
+    vb_cmp_result_free(&res);
+    /* across devices with none named: its lowest device, said so */
+    o.cand_device = -1;
+    o.across_devices = 1;
+    ASSERT_OK(vb_compare_runs(b, 0, c, 0, &o, &res, &err));
+    ASSERT_INT_EQ(res.dev_cand, 0);
+    ASSERT_CONTAINS(res.dev_note[1], "verdicts on device 0");
+    ASSERT_STR_EQ(res.dev_note[0], "");
+    vb_cmp_result_free(&res);
+    vb_store_close(b);
+    vb_store_close(c);
+    return 0;
+}
+
+int test_make_boards_fixture(const char *dir)
+{
+    /* file, then up to two runs of boards (ndev 0: none) */
+    struct fx_boards one = node_a, cut = node_a2;
+    const struct {
+        const char *file;
+        const struct fx_boards *b[2];
+    } sets[] = {{"boards-base.db", {&node_a, NULL}},   {"boards-fleet.db", {&node_b, &node_c}},
+                {"boards-rerun.db", {&node_a2, NULL}}, {"boards-one.db", {&one, NULL}},
+                {"boards-h100.db", {&node_c, NULL}},   {"boards-cut.db", {&node_a2, &cut}}};
+    struct vb_err err;
+    size_t i, k;
+    one.ndev = 1;
+    cut.status = "interrupted";
+    if (!dir) TEST_FAIL_("%s", "make_boards_fixture needs a folder");
+    for (i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        struct vb_store *s;
+        char path[1024];
+        int64_t r;
+        snprintf(path, sizeof path, "%s/%s", dir, sets[i].file);
+        unlink(path);
+        ASSERT_OK(vb_store_open(path, &s, &err));
+        for (k = 0; k < 2 && sets[i].b[k]; k++)
+            ASSERT_OK(fx_write_boards_run(s, sets[i].b[k], cases, NCASES, 1, &r, &err));
+        vb_store_close(s);
+    }
     return 0;
 }
