@@ -40,6 +40,7 @@ exit-codes           cpu  -
 report               cpu  -
 report-cpu-only      cpu  -
 compare-boards       cpu  -
+diagnose             cpu  -
 gpu-mesh-run         gpu  -
 gpu-under-ncu        gpu  -
 gpu-racecheck        gpu  -      gpu.cli.calx-racecheck
@@ -578,6 +579,47 @@ compare-boards)
     "$vb" compare --across-devices boards-base.db boards-base.db
   [ "$(grep -c "^boards of" out)" -eq 1 ] || fail "the same run's table twice"
   expect 0 "--base-device N" "$vb" compare --help ;;
+diagnose)
+  # a fleet (node-b: 3 H200, device 1 20% slower; node-c: one H100) against node-a's 3 H200
+  "$vbtest" make_boards_fixture "$tmp" >/dev/null || fail "fixtures"
+  expect 1 "1 of 3 boards flagged; 1 not judged: model not in the baseline (exit 1)" \
+    "$vb" diagnose --baseline boards-base.db boards-fleet.db
+  grep -qE "^node-b run 1 device 1 0000:28:00.0 +NVIDIA H200 +3 +3  mesh/.* +\+(19|20|21)\.[0-9]%  FLAGGED$" out ||
+    fail "the slow board is not flagged"
+  [ "$(grep -c "FLAGGED" out)" -eq 1 ] || fail "more than the slow board flagged"
+  grep -qE "^node-c run 2 device 0 .* not judged \(model NVIDIA H100 80GB HBM3 not in baseline\)$" out ||
+    fail "the H100 is not listed as not judged"
+  grep -qE "^    mesh/host-mesh nx=1000,ny=1000: 24\.[0-9]+ ms, baseline 20\.[0-9]+ ms, range .*margin 5\.0%" out ||
+    fail "the cases outside are not listed"
+  expect 0 "0 of 3 boards flagged (exit 0)" "$vb" diagnose --baseline boards-base.db boards-rerun.db
+  expect 0 "0 of 3 boards flagged (exit 0)" "$vb" diagnose --baseline boards-base.db boards-base.db
+  expect 0 "0 of 3 boards flagged" "$vb" diagnose --threshold 25 --baseline boards-base.db boards-fleet.db
+  expect 1 "| **FLAGGED** |" "$vb" diagnose --format md --baseline boards-base.db boards-fleet.db
+  # a one-board baseline: its range is its board widened by the margin (device 2, +4%, is in)
+  expect 1 "1 of 3 boards flagged" "$vb" diagnose --baseline boards-one.db boards-fleet.db
+  grep -q "baseline 'boards-one.db' run 1 (NVIDIA H200: 1 board)" out || fail "no one-board baseline"
+  # an interrupted run: left out and named; named with --run: refused
+  expect 0 "not complete, left out of the fleet: run 2 ('interrupted')" \
+    "$vb" diagnose --baseline boards-base.db boards-cut.db
+  expect 2 "fleet run 2 is a suite run, 'interrupted': diagnose reads complete suite runs" \
+    "$vb" diagnose --run 2 --baseline boards-base.db boards-cut.db
+  expect 2 "the fleet database has no run 9" "$vb" diagnose --run 9 --baseline boards-base.db boards-cut.db
+  expect 2 "no GPU model in common: the baseline has NVIDIA H200: 3 boards, the fleet NVIDIA H100" \
+    "$vb" diagnose --baseline boards-base.db boards-h100.db
+  grep -q "hint: diagnose boards against a baseline of their own GPU model" err || fail "no hint"
+  expect 2 "--baseline B.db is required" "$vb" diagnose boards-fleet.db
+  expect 2 "unknown option '--frob'" "$vb" diagnose --frob
+  expect 3 "does not exist" "$vb" diagnose --baseline missing.db boards-fleet.db
+  head -c 4096 /dev/urandom > junk.db
+  expect 3 "not a database" "$vb" diagnose --baseline boards-base.db junk.db
+  # its --help: the rule, and exit codes from the one table
+  expect 0 "widened on each side by the margin" "$vb" diagnose --help
+  "$vb" --help | sed -n '/^exit codes/,$p' | grep -E '^  [0-9]' > table
+  sed -n '/^exit codes/,$p' out | grep -E '^  [0-9]' > mine
+  [ "$(wc -l < mine)" -eq 5 ] || fail "diagnose --help does not list 5 exit codes"
+  while IFS= read -r line; do grep -qxF -- "$line" table || fail "'$line' is not in the table"; done < mine
+  expect 0 "diagnose   boards of a fleet" "$vb" --help
+  no_db ;;
 report-cpu-only)
   # a run without a GPU: skipped is not wrong, each problem's ladder apart, no floor claimed
   command -v gnuplot >/dev/null || { echo "gnuplot not installed"; exit 77; }

@@ -1,13 +1,15 @@
-/* boards and compare's device selection over fixture runs of several boards: the spread of a
- * 3-board run with one board 20% slower names that board; a fleet keeps its nodes' boards
- * apart; compare refuses a side of several boards unless one is named, and judges the named
- * one. */
+/* boards, compare's device selection and diagnose over fixture runs of several boards: the
+ * spread of a 3-board run with one board 20% slower names that board; a fleet keeps its nodes'
+ * boards apart; compare refuses a side of several boards unless one is named, and judges the
+ * named one; diagnose flags exactly the slow board against a baseline without it, and no board
+ * on a rerun of the baseline. */
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "boards.h"
 #include "compare.h"
+#include "diagnose.h"
 #include "fixtures.h"
 #include "test.h"
 #include "tests.h"
@@ -186,6 +188,83 @@ int test_compare_devices(const char *arg)
     vb_cmp_result_free(&res);
     vb_store_close(b);
     vb_store_close(c);
+    return 0;
+}
+
+int test_diagnose(const char *arg)
+{
+    struct vb_store *base, *fleet, *other;
+    struct vb_err err;
+    struct vb_diag_opts o;
+    struct vb_diag_result res;
+    struct fx_boards cut = node_a2;
+    int64_t r;
+    int k;
+    ASSERT_OK(vb_store_open(":memory:", &base, &err));
+    ASSERT_OK(vb_store_open(":memory:", &fleet, &err));
+    ASSERT_OK(vb_store_open(":memory:", &other, &err));
+    ASSERT_OK(fx_write_boards_run(base, &node_a, cases, NCASES, 1, &r, &err));
+    ASSERT_OK(fx_write_boards_run(fleet, &node_b, cases, NCASES, 1, &r, &err));
+    ASSERT_OK(fx_write_boards_run(fleet, &node_c, cases, NCASES, 1, &r, &err));
+    vb_diag_opts_default(&o);
+    /* node-b's device 1 (20% slower) is flagged on every case, nothing else */
+    ASSERT_OK(vb_diagnose(base, fleet, &o, &res, &err));
+    ASSERT_INT_EQ(res.n, 4);
+    ASSERT_INT_EQ(res.judged, 3);
+    ASSERT_INT_EQ(res.flagged, 1);
+    ASSERT_INT_EQ(res.base_boards, 3);
+    ASSERT_STR_EQ(res.base_models, H200 ": 3 boards");
+    for (k = 0; k < 3; k++) {
+        ASSERT_INT_EQ(res.boards[k].judged, 1);
+        ASSERT_INT_EQ(res.boards[k].checked, NCASES);
+        ASSERT_INT_EQ(res.boards[k].outside, k == 1 ? NCASES : 0);
+    }
+    ASSERT_STR_EQ(res.boards[1].b.label, "node-b run 1 device 1 0000:28:00.0");
+    ASSERT_NEAR(res.boards[1].worst.dev, 0.2, 0.03);
+    ASSERT_NEAR(res.boards[1].out[0].margin, 0.05, 1e-12); /* +-1% jitter: 3x its IQR < 5% */
+    ASSERT(res.boards[1].out[0].value > res.boards[1].out[0].hi);
+    ASSERT_INT_EQ(res.boards[3].judged, 0);
+    ASSERT_STR_EQ(res.boards[3].b.model, H100);
+    vb_diag_result_free(&res);
+    /* a threshold of 25%: the slow board is inside */
+    o.threshold = 0.25;
+    ASSERT_OK(vb_diagnose(base, fleet, &o, &res, &err));
+    ASSERT_INT_EQ(res.flagged, 0);
+    vb_diag_result_free(&res);
+    o.threshold = 0.05;
+    /* the baseline against itself, and a rerun of its node: nothing flagged */
+    ASSERT_OK(vb_diagnose(base, base, &o, &res, &err));
+    ASSERT_INT_EQ(res.judged, 3);
+    ASSERT_INT_EQ(res.flagged, 0);
+    vb_diag_result_free(&res);
+    ASSERT_OK(fx_write_boards_run(other, &node_a2, cases, NCASES, 1, &r, &err));
+    ASSERT_OK(vb_diagnose(base, other, &o, &res, &err));
+    ASSERT_INT_EQ(res.flagged, 0);
+    ASSERT_INT_EQ(res.boards[0].checked, NCASES);
+    vb_diag_result_free(&res);
+    /* an interrupted run of the fleet: left out and named; named with --run: refused */
+    cut.status = "interrupted";
+    ASSERT_OK(fx_write_boards_run(other, &cut, cases, NCASES, 1, &r, &err));
+    ASSERT_OK(vb_diagnose(base, other, &o, &res, &err));
+    ASSERT_INT_EQ(res.nruns, 1);
+    ASSERT_STR_EQ(res.left_out[1], "run 2 ('interrupted')");
+    vb_diag_result_free(&res);
+    o.run = 2;
+    ASSERT(vb_diagnose(base, other, &o, &res, &err) == -1);
+    ASSERT_INT_EQ(err.code, VB_E_USAGE);
+    ASSERT_CONTAINS(err.msg, "fleet run 2 is a suite run, 'interrupted': diagnose reads");
+    o.run = 0;
+    vb_store_close(other);
+    /* no model in common: refused, naming both */
+    ASSERT_OK(vb_store_open(":memory:", &other, &err));
+    ASSERT_OK(fx_write_boards_run(other, &node_c, cases, NCASES, 1, &r, &err));
+    ASSERT(vb_diagnose(base, other, &o, &res, &err) == -1);
+    ASSERT_INT_EQ(err.code, VB_E_USAGE);
+    ASSERT_CONTAINS(err.msg,
+                    "no GPU model in common: the baseline has " H200 ": 3 boards, the fleet " H100);
+    vb_store_close(other);
+    vb_store_close(base);
+    vb_store_close(fleet);
     return 0;
 }
 

@@ -48,6 +48,7 @@
     T(boards_spread, cpu)                                                                          \
     T(boards_fleet, cpu)                                                                           \
     T(compare_devices, cpu)                                                                        \
+    T(diagnose, cpu)                                                                               \
     T(changepoint_noise, cpu)                                                                      \
     T(changepoint_steps, cpu)                                                                      \
     T(changepoint_two_steps, cpu)                                                                  \
