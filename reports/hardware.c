@@ -105,13 +105,13 @@ static int pairs_of(const struct run_data *base, const struct run_data *cand, st
     int i, n = 0;
     for (i = 0; i < base->n; i++) {
         const struct vb_case_row *b = &base->cases[i], *m;
-        if (!is_ok(b) || !(m = vb_case_on(cand, b, b->device_id)) || !(compared_ns(b) > 0) ||
-            !(compared_ns(m) > 0))
+        if (!is_ok(b) || !(m = vb_case_on(cand, b, b->device_id)) || !(vb_boards_time_ns(b) > 0) ||
+            !(vb_boards_time_ns(m) > 0))
             continue;
         p[n].b = b;
         p[n].c = m;
         p[n].bound = bound_of(b);
-        p[n].measured = compared_ns(m) / compared_ns(b);
+        p[n].measured = vb_boards_time_ns(m) / vb_boards_time_ns(b);
         p[n].predicted =
             b->needs_gpu && b->floor_ms > 0 && m->floor_ms > 0 && !strcmp(b->floor_of, m->floor_of)
                 ? m->floor_ms / b->floor_ms
@@ -149,8 +149,8 @@ static int one_pair(struct ctx *c, const struct run_data *base, const struct run
         row[0] = p[i].b->variant;
         row[1] = p[i].b->axes;
         row[2] = bound_label[p[i].bound];
-        vb_fmt_ms(compared_ns(p[i].b), cell[3], sizeof cell[3]);
-        vb_fmt_ms(compared_ns(p[i].c), cell[4], sizeof cell[4]);
+        vb_fmt_ms(vb_boards_time_ns(p[i].b), cell[3], sizeof cell[3]);
+        vb_fmt_ms(vb_boards_time_ns(p[i].c), cell[4], sizeof cell[4]);
         if (isfinite(p[i].predicted)) {
             snprintf(cell[5], sizeof cell[5], "%.2f", p[i].predicted);
             snprintf(cell[7], sizeof cell[7], "%.2f", p[i].measured / p[i].predicted);

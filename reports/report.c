@@ -179,7 +179,7 @@ static int pages(struct ctx *c, struct run_data *rd, int nr, int as_asked)
     }
     /* the hardware comparison is of the suite's GPU runs (a traced program has no twin) */
     if (ns > 1 && vb_hardware_compare(c, gpus, ns)) return -1;
-    vb_section_spread(c, gpus, ns);
+    if (vb_section_spread(c, gpus, ns)) return -1;
     vb_hardware_metrics(c, rd, nr);
     return vb_section_history(c);
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "boards.h"
 #include "ceilings.h"
 #include "report.h"
 #include "sink.h"
@@ -69,13 +70,6 @@ static inline double other_ms(const struct vb_case_row *c)
 static inline int is_ok(const struct vb_case_row *c)
 {
     return !strcmp(c->status, "ok");
-}
-
-/* compared_ns: the time a case is held against others on: its kernel when its floor is the
- * kernel's (a resident variant), else end to end (the hardware comparison, the board spread). */
-static inline double compared_ns(const struct vb_case_row *r)
-{
-    return !strcmp(r->floor_of, "kernel") ? r->kernel_median_ns : r->e2e_median_ns;
 }
 
 /* has_time: correct and timed (a --quick CPU reference past its budget verified untimed). */
@@ -177,8 +171,8 @@ int vb_section_traced(struct ctx *c, const struct run_data *rd, int nr);
 
 /* spread.c. vb_section_spread: for each GPU model with two or more boards among the suite
  * runs rd[0..nr) (a board: a device of a run), per case the min/median/max over the boards and
- * the slowest board named; nothing with one board per model. */
-void vb_section_spread(struct ctx *c, const struct run_data *rd, int nr);
+ * the slowest board named; nothing with one board per model. 0, or -1 with err (memory). */
+int vb_section_spread(struct ctx *c, const struct run_data *rd, int nr);
 
 /* history.c. vb_section_history: the trend of every GPU case over the database's complete
  * suite runs (three or more) with its change points, a chart per family and GPU model and a

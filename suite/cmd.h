@@ -11,6 +11,7 @@
 int vb_cmd_list(int argc, char **argv);
 int vb_cmd_run(int argc, char **argv);
 int vb_cmd_compare(int argc, char **argv);
+int vb_cmd_diagnose(int argc, char **argv);
 int vb_cmd_history(int argc, char **argv);
 int vb_cmd_merge(int argc, char **argv);
 int vb_cmd_export(int argc, char **argv);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boards.h"
 #include "cmd.h"
 #include "compare.h"
 #include "escape.h"
@@ -43,6 +44,16 @@ static const struct vb_usage usage = {
         "throttled), so the base database's run-to-run noise counts as noise: a single lucky\n"
         "base run no longer makes a false alarm. With --base-run ID: ID and the N-1 runs before\n"
         "it. Fewer such runs: those there are, said on stderr. Default 1: the base run alone.\n"
+        "Boards: a run of 'run --device all' holds each GPU case once per device (board). A side\n"
+        "is judged on one device: --base-device N / --cand-device N (--device N: both) keep that\n"
+        "device's GPU cases and every CPU-only case, so a multi-GPU run can be held against a\n"
+        "one-GPU run board by board. A side with cases on several devices and no such option is\n"
+        "refused (exit 2: its cases would match whichever device came first), except under\n"
+        "--across-devices, where it is judged on its lowest device (said under the header) and,\n"
+        "after the verdicts, each side with two or more boards of one GPU model gets its board\n"
+        "table: per case ok on two or more boards, the boards, min, median and max of its time\n"
+        "(kernel when its floor is the kernel's, else end to end), max/min and the slowest\n"
+        "board, then the board slowest most often.\n"
         "Exit 2 also when a run is not complete or the GPU models differ (without\n"
         "--across-devices); a JUnit file that cannot be written is exit 6 (the verdict printed\n"
         "stands).\n",
@@ -142,28 +153,54 @@ static void fmt_base(const struct vb_cmp_result *res, char *buf, size_t n)
     if (used < n) snprintf(buf + used, n - used, " pooled");
 }
 
+/* dev_of names the device a side was judged on, " device 1", where its run has several or one
+ * was asked for; else "". */
+static const char *dev_of(int dev, int ndev, int asked, char *buf, size_t n)
+{
+    if (dev >= 0 && (ndev > 1 || asked >= 0))
+        snprintf(buf, n, " device %d", dev);
+    else
+        buf[0] = '\0';
+    return buf;
+}
+
+/* print_notes prints the sentences saying which device a side of several was judged on. */
+static void print_notes(const struct vb_cmp_result *res, int md)
+{
+    int i;
+    for (i = 0; i < 2; i++) {
+        if (!res->dev_note[i][0]) continue;
+        if (md) vb_put_md(stdout, res->dev_note[i]);
+        printf(md ? "\n\n" : "%s\n", md ? "" : res->dev_note[i]);
+    }
+}
+
 static void print_table(const struct vb_cmp_result *res, const struct vb_cmp_opts *o, int md)
 {
     int i, first = 1;
     const char *title = o->across_devices ? "hardware comparison" : "regression check";
-    char based[160];
+    char based[160], db[32], dc[32];
     fmt_base(res, based, sizeof based);
+    dev_of(res->dev_base, res->ndev_base, o->base_device, db, sizeof db);
+    dev_of(res->dev_cand, res->ndev_cand, o->cand_device, dc, sizeof dc);
     if (md) {
-        printf("### varbench %s\n\n%s (", title, based);
+        printf("### varbench %s\n\n%s%s (", title, based, db);
         vb_put_md(stdout, res->gpu_base[0] ? res->gpu_base : "no GPU");
-        printf(") vs candidate run %lld (", (long long)res->run_cand);
+        printf(") vs candidate run %lld%s (", (long long)res->run_cand, dc);
         vb_put_md(stdout, res->gpu_cand[0] ? res->gpu_cand : "no GPU");
         printf("); metric %s, threshold %g%% (or 3x the phase's noise), alpha %g\n\n", o->metric,
                o->threshold * 100, o->alpha);
+        print_notes(res, md);
         printf("| variant | axes | phase | base ms | candidate ms | change | limit | p | samples | "
                "e2e change | verdict |\n"
                "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
     } else {
-        printf("%s: %s (%s) vs candidate run %lld (%s); metric %s, threshold %g%% (or "
+        printf("%s: %s%s (%s) vs candidate run %lld%s (%s); metric %s, threshold %g%% (or "
                "3x the phase's noise), alpha %g\n",
-               title, based, res->gpu_base[0] ? res->gpu_base : "no GPU", (long long)res->run_cand,
-               res->gpu_cand[0] ? res->gpu_cand : "no GPU", o->metric, o->threshold * 100,
-               o->alpha);
+               title, based, db, res->gpu_base[0] ? res->gpu_base : "no GPU",
+               (long long)res->run_cand, dc, res->gpu_cand[0] ? res->gpu_cand : "no GPU", o->metric,
+               o->threshold * 100, o->alpha);
+        print_notes(res, md);
         printf("%-30s %-28s %-22s %10s %10s %8s %7s %8s %9s %9s  %s\n", "variant", "axes", "phase",
                "base ms", "cand ms", "change", "limit", "p", "samples", "e2e chg", "verdict");
     }
@@ -204,6 +241,74 @@ static void print_table(const struct vb_cmp_result *res, const struct vb_cmp_opt
             fputs(res->why, stdout);
         printf("\n");
     }
+}
+
+/* print_model prints the board table of model m of one side ("base run 3"). */
+static void print_model(const struct vb_boards_model *m, const char *side, int md)
+{
+    int i;
+    if (md) {
+        printf("\n**boards of ");
+        vb_put_md(stdout, m->model);
+        printf(" in the %s: %d**\n\n", side, m->nboards);
+    } else {
+        printf("\nboards of %s in the %s: %d\n", m->model, side, m->nboards);
+    }
+    if (!m->ncases) {
+        printf("no case is ok and timed on two or more of them\n");
+        return;
+    }
+    if (md)
+        printf("| variant | axes | boards | min ms | median ms | max ms | max / min | slowest "
+               "board |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+    else
+        printf("%-30s %-28s %6s %10s %10s %10s %9s  %s\n", "variant", "axes", "boards", "min ms",
+               "median ms", "max ms", "max/min", "slowest board");
+    for (i = 0; i < m->ncases; i++) {
+        const struct vb_boards_case *c = &m->cases[i];
+        char lo[24], mid[24], hi[24];
+        vb_fmt_ms(c->min, lo, sizeof lo);
+        vb_fmt_ms(c->median, mid, sizeof mid);
+        vb_fmt_ms(c->max, hi, sizeof hi);
+        if (md) {
+            printf("| ");
+            vb_put_md(stdout, c->variant);
+            printf(" | ");
+            vb_put_md(stdout, c->axes);
+            printf(" | %d | %s | %s | %s | %.3f | ", c->nboards, lo, mid, hi, c->max / c->min);
+            vb_put_md(stdout, m->boards[c->slowest].label);
+            printf(" |\n");
+        } else {
+            printf("%-30s %-28s %6d %10s %10s %10s %9.3f  %s\n", c->variant, c->axes, c->nboards,
+                   lo, mid, hi, c->max / c->min, m->boards[c->slowest].label);
+        }
+    }
+    printf("%sslowest most often: ", md ? "\n" : "");
+    if (md)
+        vb_put_md(stdout, m->boards[m->most].label);
+    else
+        fputs(m->boards[m->most].label, stdout);
+    printf(", in %d of %d cases\n", m->boards[m->most].slowest, m->ncases);
+}
+
+/* print_boards prints the board table of each GPU model with two or more boards in run `run`
+ * of s (side: "base run 3"). 0, or -1 with err. */
+static int print_boards(struct vb_store *s, int64_t run, const char *side, int md,
+                        struct vb_err *err)
+{
+    struct vb_boards_src src;
+    struct vb_boards b;
+    int k;
+    if (vb_boards_read(s, &run, 1, &src, err)) return -1;
+    if (vb_boards_compute(src.runs, src.n, 2, &b, err)) {
+        vb_boards_src_free(&src);
+        return -1;
+    }
+    for (k = 0; k < b.nmodels; k++)
+        if (b.models[k].nboards >= 2) print_model(&b.models[k], side, md);
+    vb_boards_free(&b);
+    vb_boards_src_free(&src);
+    return 0;
 }
 
 static int write_junit(const char *path, const struct vb_cmp_result *res)
@@ -254,7 +359,7 @@ int vb_cmd_compare(int argc, char **argv)
     const char *junit = NULL, *metric = NULL;
     int64_t run_b = 0, run_c = 0;
     double threshold = -1;
-    int md = 0, code, n, rc;
+    int md = 0, code, n, rc, device = -1;
     vb_cmp_opts_default(&o);
     {
         const struct vb_opt opts[] = {
@@ -278,11 +383,22 @@ int vb_cmd_compare(int argc, char **argv)
                        "before it on its GPU model (default 1: the base run alone)"),
             VB_OPT_FLAG(0, "across-devices", &o.across_devices,
                         "allow different GPU models: a hardware comparison (exit 0, or 7\n"
-                        "when nothing was compared)"),
+                        "when nothing was compared), with the board tables"),
+            VB_OPT_INT(0, "base-device", "N", &o.base_device, 0, 255,
+                       "judge the base run's GPU cases on CUDA device N (see Boards)"),
+            VB_OPT_INT(0, "cand-device", "N", &o.cand_device, 0, 255,
+                       "judge the candidate run's GPU cases on CUDA device N"),
+            VB_OPT_INT(0, "device", "N", &device, 0, 255, "both: --base-device N --cand-device N"),
             VB_OPT_END()};
         if ((rc = vb_opt_parse(&usage, opts, argc, argv, &n))) return rc == 1 ? 0 : rc;
     }
     if (threshold >= 0) o.threshold = threshold / 100;
+    if (device >= 0 && (o.base_device >= 0 || o.cand_device >= 0))
+        return vb_opt_error(&usage,
+                            "--device %d names both sides' device: give it alone, or "
+                            "--base-device and --cand-device",
+                            device);
+    if (device >= 0) o.base_device = o.cand_device = device;
     if (metric) {
         if (!vb_cmp_metric_ok(metric))
             return vb_opt_error(&usage, "bad --metric '%s': gpu, kernel, h2d, d2h, memset or e2e",
@@ -306,6 +422,15 @@ int vb_cmd_compare(int argc, char **argv)
                 res.gpu_base[0] ? res.gpu_base : "no GPU", (long long)res.run_base,
                 res.npool == 1 ? "that one" : "those");
     print_table(&res, &o, md);
+    if (o.across_devices) {
+        char side[64];
+        int same = !strcmp(argv[1], argv[2]) && res.run_base == res.run_cand;
+        snprintf(side, sizeof side, "%s run %lld", same ? "base and candidate" : "base",
+                 (long long)res.run_base);
+        if (print_boards(base, res.run_base, side, md, &err)) goto db_fail;
+        snprintf(side, sizeof side, "candidate run %lld", (long long)res.run_cand);
+        if (!same && print_boards(cand, res.run_cand, side, md, &err)) goto db_fail;
+    }
     /* a hardware comparison has no regression to find, but one of nothing is no answer */
     code = !res.compared      ? vb_code_exit(VB_E_INCONCLUSIVE)
            : o.across_devices ? 0
@@ -327,4 +452,9 @@ int vb_cmd_compare(int argc, char **argv)
     vb_store_close(base);
     vb_store_close(cand);
     return code;
+db_fail:
+    vb_cmp_result_free(&res);
+    vb_store_close(base);
+    vb_store_close(cand);
+    return vb_report_error("compare", &err);
 }

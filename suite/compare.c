@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boards.h"
 #include "stats.h"
 
 static const char *const names[] = {
@@ -30,6 +31,7 @@ void vb_cmp_opts_default(struct vb_cmp_opts *o)
     o->metric = "gpu";
     o->across_devices = 0;
     o->baseline_runs = 1;
+    o->base_device = o->cand_device = -1;
 }
 
 int vb_cmp_metric_ok(const char *name)
@@ -456,6 +458,62 @@ static void conclude(struct vb_cmp_result *res)
              gpu && nc ? " (a run without a GPU skips every GPU case)" : "");
 }
 
+/* pick_device keeps of a side's cases rows[0..*n) those of the device it is judged on (see
+ * Boards in compare.h): want (>= 0), or the run's only device, or under across its lowest one
+ * (said in note). Sets *dev (-1: the side has no GPU case) and *ndev (its devices). */
+static int pick_device(struct vb_case_row *rows, int *n, int want, int across, const char *side,
+                       int64_t run, int *dev, int *ndev, char *note, size_t nn, struct vb_err *err)
+{
+    const char *opt = strcmp(side, "base") ? "--cand-device" : "--base-device";
+    char list[128];
+    int lowest, i;
+    *ndev = vb_boards_devices(rows, *n, &lowest, list, sizeof list);
+    *dev = lowest;
+    if (want >= 0) {
+        for (i = 0; i < *n && rows[i].device_id != want; i++) {
+        }
+        if (i == *n) {
+            if (!*ndev) {
+                vb_err_set(err, VB_E_USAGE, "%s run %lld has no GPU case, none on device %d", side,
+                           (long long)run, want);
+                return vb_err_hint(err, "leave %s and --device out for a run without GPU cases",
+                                   opt);
+            }
+            vb_err_set(err, VB_E_USAGE,
+                       "%s run %lld has no GPU case on device %d (its devices: %s)", side,
+                       (long long)run, want, list);
+            return vb_err_hint(err, "pass %s with one of its devices", opt);
+        }
+        *dev = want;
+    } else if (*ndev > 1 && !across) {
+        vb_err_set(err, VB_E_USAGE, "%s run %lld has cases on %d devices (%s)", side,
+                   (long long)run, *ndev, list);
+        return vb_err_hint(err,
+                           "pass %s N (or --device N for both sides) to judge one board, or "
+                           "--across-devices for the board table",
+                           opt);
+    } else if (*ndev > 1) {
+        snprintf(note, nn,
+                 "%s run %lld has cases on %d devices (%s): verdicts on device %d (%s N picks "
+                 "another)",
+                 side, (long long)run, *ndev, list, lowest, opt);
+    }
+    vb_boards_keep(rows, n, *dev);
+    return 0;
+}
+
+/* model_of copies into gpu the GPU model of the first GPU case of rows[0..n), if there is one:
+ * the model of the device judged, which need not be the run's device 0. */
+static void model_of(const struct vb_case_row *rows, int n, char *gpu, size_t cap)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (rows[i].device_id >= 0 && rows[i].device[0]) {
+            snprintf(gpu, cap, "%s", rows[i].device);
+            return;
+        }
+}
+
 /* pool_of fills bp with b's id, then the id of b's match (same variant and axes, ok, not
  * throttled: its times are comparable) in each pooled run pr[1..npool). */
 static void pool_of(const struct vb_case_row *b, struct vb_case_row *const *pr, const int *pn,
@@ -497,6 +555,17 @@ int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *ca
     if (check_run(base, run_base, "base", res->gpu_base, sizeof res->gpu_base, err) ||
         check_run(cand, run_cand, "candidate", res->gpu_cand, sizeof res->gpu_cand, err))
         goto out;
+    if (vb_store_cases(base, run_base, &cb, &nb, err) ||
+        vb_store_cases(cand, run_cand, &cc, &nc, err))
+        goto out;
+    if (pick_device(cb, &nb, o->base_device, o->across_devices, "base", run_base, &res->dev_base,
+                    &res->ndev_base, res->dev_note[0], sizeof res->dev_note[0], err) ||
+        pick_device(cc, &nc, o->cand_device, o->across_devices, "candidate", run_cand,
+                    &res->dev_cand, &res->ndev_cand, res->dev_note[1], sizeof res->dev_note[1],
+                    err))
+        goto out;
+    model_of(cb, nb, res->gpu_base, sizeof res->gpu_base);
+    model_of(cc, nc, res->gpu_cand, sizeof res->gpu_cand);
     if (!o->across_devices && strcmp(res->gpu_base, res->gpu_cand)) {
         vb_err_set(
             err, VB_E_USAGE, "the runs are on different GPU models: base '%s', candidate '%s'",
@@ -506,11 +575,10 @@ int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *ca
         goto out;
     }
     if (vb_store_run_pool(base, run_base, res->pool, o->baseline_runs, &res->npool, err)) goto out;
-    for (i = 1; i < res->npool; i++)
+    for (i = 1; i < res->npool; i++) {
         if (vb_store_cases(base, res->pool[i], &pr[i], &pn[i], err)) goto out;
-    if (vb_store_cases(base, run_base, &cb, &nb, err) ||
-        vb_store_cases(cand, run_cand, &cc, &nc, err))
-        goto out;
+        vb_boards_keep(pr[i], &pn[i], res->dev_base);
+    }
     used = calloc((size_t)nc + 1, 1);
     if (!used) {
         vb_err_set(err, VB_E_SYS, "out of memory");

@@ -28,6 +28,14 @@
  * the base run is the newest complete one or --base-run's. Its median and spread are then the
  * pool's, so the run-to-run noise of the base database counts as noise. Fewer such runs: the
  * pool holds those there are (npool says how many). N = 1 is the base run alone.
+ *
+ * Boards: a run of `run --device all` holds each GPU case once per device. A side is judged on
+ * one device: the one --base-device/--cand-device names (its CPU-only cases are kept), or the
+ * run's only one. A side with GPU cases on several devices and none named is refused, since its
+ * cases would otherwise match whichever device's came first; under across_devices it is judged
+ * on its lowest device instead and the result says so (the board table shows them all). The
+ * GPU model compared is that of the device judged; a pooled baseline takes the same device of
+ * each pooled run.
  */
 #ifndef VB_COMPARE_H
 #define VB_COMPARE_H
@@ -93,6 +101,8 @@ struct vb_cmp_opts {
                          * "e2e" (that phase alone) */
     int across_devices; /* allow different GPU models (a hardware comparison) */
     int baseline_runs;  /* runs pooled on the base side, 1 to VB_CMP_MAX_POOL (default 1) */
+    int base_device;    /* the CUDA device of each side judged; -1 (default): its only one */
+    int cand_device;
 };
 void vb_cmp_opts_default(struct vb_cmp_opts *o);
 /* vb_cmp_metric_ok: is name a metric of --metric? */
@@ -140,13 +150,19 @@ struct vb_cmp_result {
      * when either run has one. 0: nothing was compared, and why[] says why. */
     int compared;
     char why[512];
+    /* the device each side was judged on (-1: no GPU case), and the devices its run holds */
+    int dev_base, dev_cand, ndev_base, ndev_cand;
+    /* per side (0 base, 1 candidate): "", or when across_devices chose its device, the
+     * sentence that says so */
+    char dev_note[2][256];
 };
 
 /* vb_compare_runs compares run_cand of cand with run_base of base (run ids <= 0: the latest
  * complete run), pooled with the o->baseline_runs - 1 complete runs before it (see above).
  * Refuses (VB_E_USAGE) a run that is not complete (running, interrupted, failed), saying which
- * and why, runs on different GPU models unless across_devices, and baseline_runs outside 1 to
- * VB_CMP_MAX_POOL. Fills *res (free with vb_cmp_result_free); on failure *res is empty. */
+ * and why, runs on different GPU models unless across_devices, baseline_runs outside 1 to
+ * VB_CMP_MAX_POOL, a device a side has no GPU case on, and a side of several devices with none
+ * named (see Boards above). Fills *res (free with vb_cmp_result_free); on failure *res is empty. */
 int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *cand,
                     int64_t run_cand, const struct vb_cmp_opts *o, struct vb_cmp_result *res,
                     struct vb_err *err);

@@ -39,6 +39,8 @@ merge-export         cpu  -
 exit-codes           cpu  -
 report               cpu  -
 report-cpu-only      cpu  -
+compare-boards       cpu  -
+diagnose             cpu  -
 gpu-mesh-run         gpu  -
 worker-usage         cpu  -
 gpu-device-all       gpu  -
@@ -554,7 +556,7 @@ report)
       fail "sqlite3"
     expect 0 "Boards of one model" "$vb" report --no-plots --db two.db --run 2 -o two
     grep -q "^### NVIDIA H100 80GB HBM3: 2 boards" two/report.md || fail "no board spread"
-    grep -q "The slowest board most often: run 2 device 1 0000:99:00.0, in 3 of 3 cases" \
+    grep -q "The slowest board most often: .*fixture.*host.* run 2 device 1 0000:99:00.0, in 3 of 3 cases" \
       two/report.md || fail "the slow board is not named"
     grep -q "^### mesh on device 1 at nx=1000,ny=1000" two/report.md || fail "no ladder per device"
   fi
@@ -584,6 +586,80 @@ report)
   expect 0 "History" "$vb" report --db history.db -o hrep
   grep -q "1.85x slower" hrep/report.md || fail "the history's change point is not in the table"
   python3 "$(dirname "$0")/report_check.py" hrep --require history || fail "chromium history" ;;
+compare-boards)
+  # a 3-board run (node-b, device 1 20% slower) against a one-board run: refused without a
+  # device, judged per board with one, the board table under --across-devices
+  "$vbtest" make_boards_fixture "$tmp" >/dev/null || fail "fixtures"
+  expect 2 "candidate run 1 has cases on 3 devices (0, 1, 2)" \
+    "$vb" compare --cand-run 1 boards-one.db boards-fleet.db
+  grep -q "hint: pass --cand-device N (or --device N for both sides)" err || fail "no hint"
+  expect 2 "no GPU case on device 7 (its devices: 0, 1, 2)" \
+    "$vb" compare --cand-run 1 --cand-device 7 boards-one.db boards-fleet.db
+  expect 2 "--device 0 names both sides' device" \
+    "$vb" compare --device 0 --cand-device 1 boards-one.db boards-fleet.db
+  expect 1 "REGRESSION (exit 1)" "$vb" compare --cand-run 1 --cand-device 1 boards-one.db boards-fleet.db
+  grep -q "vs candidate run 1 device 1 (NVIDIA H200)" out || fail "the device judged is not named"
+  grep -q "^1 same, 3 slower" out || fail "device 1 is not 3 slower"
+  expect 0 "no regression (exit 0)" "$vb" compare --cand-run 1 --cand-device 0 boards-one.db boards-fleet.db
+  expect 0 "hardware comparison (exit 0)" \
+    "$vb" compare --across-devices --cand-run 1 boards-one.db boards-fleet.db
+  grep -q "candidate run 1 has cases on 3 devices (0, 1, 2): verdicts on device 0" out ||
+    fail "the device chosen is not said"
+  grep -q "^boards of NVIDIA H200 in the candidate run 1: 3$" out || fail "no board table"
+  grep -qE "^mesh/host-mesh +nx=1000,ny=1000 +3 +[0-9.]+ +[0-9.]+ +24\.[0-9]+ +1\.2[0-9]+  node-b run 1 device 1 0000:28:00\.0$" out ||
+    fail "the board row does not name the slow board"
+  grep -q "^slowest most often: node-b run 1 device 1 0000:28:00.0, in 3 of 3 cases$" out ||
+    fail "no slowest-most-often line"
+  grep -q "^boards of .* in the base" out && fail "a board table for a one-board side"
+  expect 0 "| mesh/device-mesh | nx=1000,ny=1000 | 3 |" \
+    "$vb" compare --across-devices --format md --cand-run 1 boards-one.db boards-fleet.db
+  grep -q "^\*\*boards of NVIDIA H200 in the candidate run 1: 3\*\*$" out || fail "no Markdown table"
+  # one database both sides: one table
+  expect 0 "boards of NVIDIA H200 in the base and candidate run 1: 3" \
+    "$vb" compare --across-devices boards-base.db boards-base.db
+  [ "$(grep -c "^boards of" out)" -eq 1 ] || fail "the same run's table twice"
+  expect 0 "--base-device N" "$vb" compare --help ;;
+diagnose)
+  # a fleet (node-b: 3 H200, device 1 20% slower; node-c: one H100) against node-a's 3 H200
+  "$vbtest" make_boards_fixture "$tmp" >/dev/null || fail "fixtures"
+  expect 1 "1 of 3 boards flagged; 1 not judged: model not in the baseline (exit 1)" \
+    "$vb" diagnose --baseline boards-base.db boards-fleet.db
+  grep -qE "^node-b run 1 device 1 0000:28:00.0 +NVIDIA H200 +3 +3  mesh/.* +\+(19|20|21)\.[0-9]%  FLAGGED$" out ||
+    fail "the slow board is not flagged"
+  [ "$(grep -c "FLAGGED" out)" -eq 1 ] || fail "more than the slow board flagged"
+  grep -qE "^node-c run 2 device 0 .* not judged \(model NVIDIA H100 80GB HBM3 not in baseline\)$" out ||
+    fail "the H100 is not listed as not judged"
+  grep -qE "^    mesh/host-mesh nx=1000,ny=1000: 24\.[0-9]+ ms, baseline 20\.[0-9]+ ms, range .*margin 5\.0%" out ||
+    fail "the cases outside are not listed"
+  expect 0 "0 of 3 boards flagged (exit 0)" "$vb" diagnose --baseline boards-base.db boards-rerun.db
+  expect 0 "0 of 3 boards flagged (exit 0)" "$vb" diagnose --baseline boards-base.db boards-base.db
+  expect 0 "0 of 3 boards flagged" "$vb" diagnose --threshold 25 --baseline boards-base.db boards-fleet.db
+  expect 1 "| **FLAGGED** |" "$vb" diagnose --format md --baseline boards-base.db boards-fleet.db
+  # a one-board baseline: its range is its board widened by the margin (device 2, +4%, is in)
+  expect 1 "1 of 3 boards flagged" "$vb" diagnose --baseline boards-one.db boards-fleet.db
+  grep -q "baseline 'boards-one.db' run 1 (NVIDIA H200: 1 board)" out || fail "no one-board baseline"
+  # an interrupted run: left out and named; named with --run: refused
+  expect 0 "not complete, left out of the fleet: run 2 ('interrupted')" \
+    "$vb" diagnose --baseline boards-base.db boards-cut.db
+  expect 2 "fleet run 2 is a suite run, 'interrupted': diagnose reads complete suite runs" \
+    "$vb" diagnose --run 2 --baseline boards-base.db boards-cut.db
+  expect 2 "the fleet database has no run 9" "$vb" diagnose --run 9 --baseline boards-base.db boards-cut.db
+  expect 2 "no GPU model in common: the baseline has NVIDIA H200: 3 boards, the fleet NVIDIA H100" \
+    "$vb" diagnose --baseline boards-base.db boards-h100.db
+  grep -q "hint: diagnose boards against a baseline of their own GPU model" err || fail "no hint"
+  expect 2 "--baseline B.db is required" "$vb" diagnose boards-fleet.db
+  expect 2 "unknown option '--frob'" "$vb" diagnose --frob
+  expect 3 "does not exist" "$vb" diagnose --baseline missing.db boards-fleet.db
+  head -c 4096 /dev/urandom > junk.db
+  expect 3 "not a database" "$vb" diagnose --baseline boards-base.db junk.db
+  # its --help: the rule, and exit codes from the one table
+  expect 0 "widened on each side by the margin" "$vb" diagnose --help
+  "$vb" --help | sed -n '/^exit codes/,$p' | grep -E '^  [0-9]' > table
+  sed -n '/^exit codes/,$p' out | grep -E '^  [0-9]' > mine
+  [ "$(wc -l < mine)" -eq 5 ] || fail "diagnose --help does not list 5 exit codes"
+  while IFS= read -r line; do grep -qxF -- "$line" table || fail "'$line' is not in the table"; done < mine
+  expect 0 "diagnose   boards of a fleet" "$vb" --help
+  no_db ;;
 report-cpu-only)
   # a run without a GPU: skipped is not wrong, each problem's ladder apart, no floor claimed
   command -v gnuplot >/dev/null || { echo "gnuplot not installed"; exit 77; }

@@ -121,6 +121,92 @@ int fx_write_run(struct vb_store *s, const char *gpu, const struct fx_case *case
     return vb_store_run_end(s, *run_id, "complete", 0, "fixture", err);
 }
 
+/* put_board_case writes case c on device dev (-1: CPU-only) of run run_id, its median scaled
+ * by scale, the samples' jitter seeded by seed; see fx_write_boards_run. */
+static int put_board_case(struct vb_store *s, int64_t run_id, const struct fx_case *c, int dev,
+                          double scale, uint64_t seed, struct vb_err *err)
+{
+    struct vb_case_result r;
+    struct vb_sample *smp = calloc((size_t)c->samples + 1, sizeof *smp);
+    double *ms = calloc((size_t)c->samples + 1, sizeof *ms);
+    double *kms = calloc((size_t)c->samples + 1, sizeof *kms);
+    char full[128];
+    int k, rc = -1;
+    memset(&r, 0, sizeof r);
+    snprintf(full, sizeof full, "mesh/%s", c->variant);
+    if (!smp || !ms || !kms || fx_variant(full, &r.family, &r.variant)) {
+        vb_err_set(err, VB_E_USAGE, "fixture: bad case '%s'", c->variant);
+        goto out;
+    }
+    r.point.v[0] = r.point.v[1] = c->n;
+    vb_point_format(r.variant->problem, &r.point, r.axes, sizeof r.axes);
+    r.device = dev;
+    r.status = status_of(c->status);
+    r.stop_reason = "fixture";
+    r.have_records = dev >= 0;
+    r.samples = smp;
+    r.nsamples = r.ntimed = c->samples;
+    for (k = 0; k < c->samples; k++) {
+        ms[k] = c->median_ms * scale * (1 + vb_data_uniform(seed, (uint64_t)k, -0.01, 0.01));
+        kms[k] = ms[k] / 2;
+        smp[k].kind = VB_SAMPLE_TIMED;
+        smp[k].start = 1000000 * (uint64_t)(k + 1);
+        smp[k].end = smp[k].start + (uint64_t)(ms[k] * 1e6);
+        smp[k].e2e_ns = ms[k] * 1e6;
+        smp[k].kernel_ns = smp[k].gpu_ns = dev >= 0 ? kms[k] * 1e6 : 0;
+        smp[k].sm_clock_mhz = 1980;
+        smp[k].kernel_count = dev >= 0;
+    }
+    if (vb_stats_compute(ms, (size_t)c->samples, &r.e2e_ms) ||
+        vb_stats_compute(kms, (size_t)c->samples, &r.kernel_ms)) {
+        vb_err_set(err, VB_E_SYS, "out of memory");
+        goto out;
+    }
+    r.gpu_ms = r.kernel_ms;
+    if (dev >= 0 && !strcmp(c->variant, "device-mesh-pinned")) {
+        r.floor_ns = r.kernel_ms.median * 1e6 / 2;
+        r.floor_ratio = 2;
+        snprintf(r.floor_bound, sizeof r.floor_bound, "dram");
+        snprintf(r.floor_of, sizeof r.floor_of, "kernel");
+    }
+    rc = vb_store_case(s, run_id, &r, NULL, err);
+out:
+    free(smp);
+    free(ms);
+    free(kms);
+    return rc;
+}
+
+int fx_write_boards_run(struct vb_store *s, const struct fx_boards *b, const struct fx_case *cases,
+                        int n, int cpu_case, int64_t *run_id, struct vb_err *err)
+{
+    struct vb_run_info info = {"suite", "varbench run --device all", NULL, "fixture", "0", ""};
+    struct vb_host_env host = {"", "Debian", "Linux", "Fixture CPU", 4, 1 << 30};
+    struct vb_gpu_env g;
+    int d, i;
+    snprintf(host.hostname, sizeof host.hostname, "%s", b->host);
+    if (vb_store_run_begin(s, &info, run_id, err) || vb_store_host(s, *run_id, &host, err))
+        return -1;
+    for (d = 0; d < b->ndev; d++) {
+        memset(&g, 0, sizeof g);
+        g.id = d;
+        snprintf(g.name, sizeof g.name, "%s", b->gpu);
+        snprintf(g.bus, sizeof g.bus, "0000:%02x:00.0", 0x18 + 0x10 * d);
+        if (vb_store_gpu(s, *run_id, &g, err)) return -1;
+    }
+    for (d = 0; d < b->ndev; d++)
+        for (i = 0; i < n; i++)
+            if (put_board_case(s, *run_id, &cases[i], d,
+                               (1 + 0.02 * d) * (d == b->slow ? b->factor : 1),
+                               b->seed * 1000u + (unsigned)(d * 100 + i), err))
+                return -1;
+    if (cpu_case && n) {
+        struct fx_case cpu = {"cpu-reference", cases[0].n, cases[0].samples, 20.0, "ok"};
+        if (put_board_case(s, *run_id, &cpu, -1, 1, b->seed * 1000u + 999, err)) return -1;
+    }
+    return vb_store_run_end(s, *run_id, b->status ? b->status : "complete", 0, "fixture", err);
+}
+
 #define FX_T0 1700000000000000000ull /* a CUPTI (CLOCK_REALTIME ns) timestamp */
 
 /* One record of the export fixture's traced program: kind (k kernel, c copy, m memset, r NVTX

@@ -32,6 +32,26 @@ void fx_tmp_path(char *buf, size_t n, const char *name);
 int fx_write_run(struct vb_store *s, const char *gpu, const struct fx_case *cases, int n,
                  int64_t *run_id, struct vb_err *err);
 
+/* A run of several boards (`run --device all` on one node): ndev devices of model gpu on host
+ * host, bus "0000:%02x:00.0" with 0x18 + 0x10 x device. Every case of fx_write_boards_run is
+ * on each device, its median scaled by 1 + 0.02 x device (the boards of one model differ a
+ * little) and by factor on device slow (-1: none); seed shifts the samples' jitter (+-1%), so
+ * that a rerun of the same boards is not the same samples. */
+struct fx_boards {
+    const char *host, *gpu;
+    int ndev, slow;
+    double factor;
+    unsigned seed;
+    const char *status; /* how the run ends: NULL "complete", or "interrupted", ... */
+};
+
+/* fx_write_boards_run writes a complete run of the boards b with cases[0..n) on each device,
+ * and with cpu_case mesh/cpu-reference at the first case's point once (device -1); a case whose
+ * variant is "device-mesh-pinned" has its floor on the kernel (its compared time is its kernel,
+ * half of its end-to-end time). Sets *run_id. 0 or -1. */
+int fx_write_boards_run(struct vb_store *s, const struct fx_boards *b, const struct fx_case *cases,
+                        int n, int cpu_case, int64_t *run_id, struct vb_err *err);
+
 /* What fx_write_export_runs wrote into one run, as a trace export must show it: records of
  * each kind (VB_EXPORT_*) and the driver API calls among the API calls; the arrows (API calls
  * whose case has a GPU record of their correlation id: one "s" each) and their "f" ends (GPU

@@ -45,6 +45,10 @@
     T(compare_refuses_incomplete, cpu)                                                             \
     T(compare_nothing_compared, cpu)                                                               \
     T(compare_pooled, cpu)                                                                         \
+    T(boards_spread, cpu)                                                                          \
+    T(boards_fleet, cpu)                                                                           \
+    T(compare_devices, cpu)                                                                        \
+    T(diagnose, cpu)                                                                               \
     T(changepoint_noise, cpu)                                                                      \
     T(changepoint_steps, cpu)                                                                      \
     T(changepoint_two_steps, cpu)                                                                  \
@@ -108,6 +112,9 @@ int test_make_fixtures(const char *dir);
 int test_make_trace_fixture(const char *dir);
 /* test_make_history_fixture writes history.db, 15 runs with one step, into `dir`. */
 int test_make_history_fixture(const char *dir);
+/* test_make_boards_fixture writes boards-*.db (test_boards.c: runs of several boards on
+ * several nodes, one board 20% slower) into `dir`. */
+int test_make_boards_fixture(const char *dir);
 /* test_make_export_fixture writes export.db (fx_write_export_runs) into `dir` and prints what
  * each of its runs holds, one line a run: "run ID kernel=7,gpu_memcpy=3,...". */
 int test_make_export_fixture(const char *dir);
