@@ -16,6 +16,7 @@
 #include "axes.h"
 #include "ceilings.h"
 #include "cmd.h"
+#include "crash.h"
 #include "activity.h"
 #include "env.h"
 #include "floor.h"
@@ -227,6 +228,7 @@ struct run_ctx {
 static void case_begin(void *ctx, const char *label)
 {
     struct run_ctx *c = ctx;
+    vb_crash_case(label);
     vb_progress_case(&c->o->progress, label);
 }
 
@@ -383,6 +385,7 @@ static int measure(struct opts *o, struct run_ctx *ctx, struct vb_sweep *sw, int
     if (vb_sweep_run(sw, &(struct vb_sweep_events){ctx, case_begin, case_done, ladder}, err))
         return -1;
     vb_progress_clear(&o->progress);
+    vb_crash_case("the metrics pass's second sweep");
     if (vb_run_metrics_sweep(&o->metrics, &o->sampling, ctx->st, err)) return -1;
     vb_runner_release(&o->sampling); /* before the profiler it holds a session of goes */
     vb_run_metrics_finish(&o->metrics, stdout);
@@ -491,6 +494,7 @@ int vb_cmd_run(int argc, char **argv)
     sw.sampling = &o.sampling;
     if (vb_sweep_check(&sw, &err)) return vb_opt_error(&usage, "%s", err.msg);
     setvbuf(stdout, NULL, _IOLBF, 0); /* every finished case on disk and on screen at once */
+    vb_crash_install();
     /* the devices before the database: a device that does not exist leaves no run behind */
     if (devices(&o, &first, &last, nodev, sizeof nodev, &err)) {
         if (err.code != VB_E_USAGE && err.code != VB_E_SYS) err.code = VB_E_CUDA;

@@ -59,6 +59,9 @@ enum vb_variant_flags {
     /* the answer stays in device memory (the seed's device arrays): run is the device work
      * only, and fetch copies the answer to the host, outside every sample (GPU variants only) */
     VB_RESIDENT = 1 << 3,
+    /* launches a library's kernels (cuFFT): its metrics pass opens a profiling session of its
+     * own (runner_metrics.c says why) */
+    VB_LIBRARY = 1 << 4,
 };
 
 /* One function a family computes: its axes, output, CPU reference and tolerance. Every variant

@@ -58,11 +58,13 @@ static int profiled_run(void *arg, struct vb_err *err)
 /* profile collects prof's metrics of one sample (one run under kernel replay, one per pass
  * under user replay), each launch preceded by hook, and drops the hook's ranges. The session
  * stays open for the next case: opening one costs ~0.8 s on an H100 (cuptiRangeProfilerStart
- * 0.66-0.80 s, Disable 0.13 s), a kept one ~7 ms a case. Whole-catalog runs kept both sessions
- * open without fault on an H100 and an H200 (CUPTI 13.0); the crashes that once made it one
- * session per case (a replayed cuFFT launch, H200; after saxpy, H100) did not come back, their
- * cause unknown. Poisoning inside the profiled region did crash (a double free under kernel
- * replay), so it is done before. 0 or -1 with err. */
+ * 0.66-0.80 s, Disable 0.13 s), a kept one ~7 ms a case. A replayed cuFFT launch in a session
+ * kept from earlier cases segfaults inside CUPTI now and then (H200, CUPTI 13.0, driver 580:
+ * cuLaunchKernel -> libcupti -> libnvperf_host -> libcuda, in ufunc/fft-mask, 2 of 3 whole-
+ * catalog runs and 1 of 2 ufunc-only runs; 0 of 8 runs of the fft cases alone, each in a fresh
+ * session), so a VB_LIBRARY variant gets a session of its own. Poisoning inside the profiled
+ * region did crash (a double free under kernel replay), so it is done before. 0 or -1 with
+ * err. */
 static int profile(struct vb_profiler *prof, const struct vb_family *f, const struct vb_variant *v,
                    void *state, int device, CUcontext ctx, vb_profiler_hook hook,
                    struct vb_metric_value **vals, size_t *n, int *passes, struct vb_err *err)
@@ -71,6 +73,7 @@ static int profile(struct vb_profiler *prof, const struct vb_family *f, const st
     size_t from = *n;
     int rc;
     if (f->ops->poison(state, err)) return -1;
+    if (v->flags & VB_LIBRARY) vb_profiler_release(prof); /* a fresh session (above) */
     rc = vb_profiler_collect(prof, device, ctx, MAX_PROFILED_LAUNCHES, hook, NULL, profiled_run, &w,
                              vals, n, passes, err);
     drop_flushes(*vals, n, from);
