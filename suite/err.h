@@ -15,7 +15,9 @@
  * once the traced COMMAND has started, trace exits with COMMAND's own status, as nvprof did. */
 #define VB_ERRORS(X)                                                                               \
     X(OK, 0, "success (compare: no regression)")                                                   \
-    X(WRONG, 1, "a finding: a case failed or gave a wrong result; compare: a regression")          \
+    X(WRONG, 1,                                                                                    \
+      "a finding: a case failed or gave a wrong result; compare: a regression;\n"                  \
+      "fleet: a task running, missing or failed")                                                  \
     X(USAGE, 2,                                                                                    \
       "usage error: bad command, flag or value; a run the database does not hold,\n"               \
       "or cannot give as asked (not complete; another GPU model without\n"                         \
