@@ -26,8 +26,8 @@
 static const int submit_codes[] = {0, 2, 3, 6, -1};
 static const struct vb_usage submit_usage = {
     .cmd = "fleet submit",
-    .synopsis = "[--partition P] [--nodes N] [--gpus-per-node G] [--time T] [--account A]\n"
-                "    --dir DIR [--dry-run] [--force] -- [run options]",
+    .synopsis = "[--partition P] [--nodes N] [--gpus-per-node G] [--time T] [--account A] "
+                "--dir DIR [--dry-run] [--force] -- [run options]",
     .about =
         "Writes DIR/task.sbatch and DIR/merge.sbatch and submits them with sbatch, from DIR:\n"
         "an array job of N tasks, one per node (--nodes=1 --exclusive: nothing else runs on the\n"
@@ -263,8 +263,8 @@ static const int fleet_codes[] = {0, 1, 2, 3, 6, -1};
 static const struct vb_usage fleet_usage = {
     .cmd = "fleet",
     .synopsis = "submit [options] --dir DIR -- [run options]\n"
-                "    status DIR\n"
-                "    merge DIR",
+                "status DIR\n"
+                "merge DIR",
     .about = "The suite on every node of a Slurm cluster: 'fleet submit' writes the sbatch\n"
              "scripts into DIR and submits them (an array job, one task per node, and a merge\n"
              "job after it); 'fleet status' shows each task and what is missing; 'fleet merge'\n"

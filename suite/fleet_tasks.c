@@ -119,11 +119,12 @@ static void judge(struct vb_fleet_task *t)
     } else if (!strcmp(t->run, "running")) {
         t->verdict = VB_FLEET_FAILED;
         snprintf(t->why, sizeof t->why,
-                 "run 'running' with %d cases, but the task ended: %s (its writer was killed)",
-                 t->cases, st);
+                 "run 'running' with %d case%s, but the task ended: %s (its writer was killed)",
+                 t->cases, t->cases == 1 ? "" : "s", st);
     } else {
         t->verdict = VB_FLEET_FAILED;
-        snprintf(t->why, sizeof t->why, "run '%s' with %d cases: %s", t->run, t->cases, st);
+        snprintf(t->why, sizeof t->why, "run '%s' with %d case%s: %s", t->run, t->cases,
+                 t->cases == 1 ? "" : "s", st);
     }
 }
 

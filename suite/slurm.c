@@ -205,7 +205,8 @@ static int query(int64_t job, int n, int whole, struct vb_slurm_task *t, char *n
         } else if (!t[i].node[0]) {
             memcpy(t[i].node, q[i].node, sizeof t[i].node);
         }
-    snprintf(note, nn, "%s%s%s", qnote, qnote[0] && anote[0] ? "; " : "", anote);
+    snprintf(note, nn, "%s%s%s%s", qnote, qnote[0] && anote[0] ? "; " : "", anote,
+             anote[0] ? " (the states of ended tasks are squeue's, kept MinJobAge seconds)" : "");
     free(q);
     return 0;
 }
