@@ -609,7 +609,8 @@ y"
 fleet-fake-slurm)
   # fleet against fake sbatch, squeue and sacct (the real cluster is cpu.slurm.fleet): what
   # submit asks sbatch, and how status and merge judge each task: complete, a run left
-  # 'running' by a writer killed with its node (never complete, in fleet.db too), a task
+  # 'running' by a writer killed mid-write (read and merged from its -wal, never complete, in
+  # fleet.db too), a task
   # cancelled before it wrote anything, one still pending; sacct refused (no accounting):
   # squeue's states, array ranges included
   mkdir bin
@@ -631,13 +632,17 @@ $tmp/f|--parsable --dependency=afterany:41 merge.sbatch" ] || { cat sbatch.log; 
   [ -x f/task.sbatch ] && [ -x f/merge.sbatch ] && [ -d f/runs ] && [ -d f/logs ] || fail "scripts or folders missing"
   expect 2 "holds a fleet already (array job 41)" "$vb" fleet submit --dir f
   "$vb" run --quick --filter mesh/cpu-reference --axis nx=8 --db f/runs/n0-41_0.db >/dev/null 2>&1 || fail "run 0"
-  "$vb" run --quick --filter mesh/cpu-reference --axis nx=8 --db f/runs/n1-41_1.db >/dev/null 2>&1 || fail "run 1"
-  sqlite3 f/runs/n1-41_1.db "UPDATE runs SET status = 'running', end_utc = NULL" || fail "sqlite3"
+  # task 1's writer killed (SIGKILL) inside its case's write: its run stays 'running', its -wal
+  # and -shm files are left behind
+  VARBENCH_TEST_KILL_IN_WRITE=1 "$vb" run --quick --filter mesh/cpu-reference --axis nx=8 \
+    --db f/runs/n1-41_1.db >/dev/null 2>&1
+  [ $? -eq 137 ] || fail "task 1's writer was not killed"
+  [ -e f/runs/n1-41_1.db-wal ] || fail "the killed writer left no -wal file"
   "$vb" run --quick --filter mesh/cpu-reference --axis nx=8 --db f/runs/n9-40_1.db >/dev/null 2>&1 || fail "run of another job"
   printf '41_0|COMPLETED|n0|0:0\n41_1|NODE_FAIL|n1|0:0\n41_2|CANCELLED by 0|None assigned|0:0\n41_[3]|PENDING|None assigned|0:0\n42|PENDING|None assigned|0:0\n' > sacct.txt
   printf '41_3|PENDING|\n42|PENDING|\n' > squeue.txt
   expect 1 "merge job 42: PENDING" "$vb" fleet status f
-  for l in "failed: task 1 (run 'running' with 1 case, but the task ended: NODE_FAIL (its writer was killed))" \
+  for l in "failed: task 1 (run 'running' with 0 cases, but the task ended: NODE_FAIL (its writer was killed))" \
     "missing: task 2 (no database: CANCELLED)" "running: task 3 (PENDING)" \
     "tasks: 1 complete, 1 running, 1 missing, 1 failed (of 4)"; do
     grep -qxF -- "$l" out || fail "status does not say '$l'"

@@ -53,7 +53,12 @@ pids+=($!)
 for _ in $(seq 50); do [ -S "$tmp/munge.sock" ] && break; sleep 0.1; done
 [ -S "$tmp/munge.sock" ] || cant_start "munged made no socket"
 
-port=$((20000 + RANDOM % 20000))
+# two free ports (nothing answers on either)
+free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+for _ in $(seq 20); do
+  port=$((20000 + RANDOM % 20000))
+  free "$port" && free $((port + 1)) && break
+done
 sed -e "s|@TMP@|$tmp|g" -e "s|@USER@|$(id -un)|g" -e "s|@CPUS@|$(nproc)|g" \
   -e "s|@CTLD_PORT@|$port|g" -e "s|@SLURMD_PORT@|$((port + 1))|g" \
   "$here/slurm.conf.in" > "$tmp/slurm.conf" || fail "cannot write slurm.conf"
