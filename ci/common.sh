@@ -1,11 +1,13 @@
 # ci/common.sh: sourced by ci/test and ci/suite. Installs the Debian packages varbench needs
-# when they are missing (gnuplot for reports; python3 and chromium for the report's test; clang-format for ci/lint), finds the CUDA Toolkit, and configures and builds with the preset.
+# when they are missing (gnuplot for reports; python3 and chromium for the report's test; clang-format for ci/lint;
+# slurm-wlm and munge for the fleet's test on a one-node Slurm cluster, tests/slurm/), finds the CUDA Toolkit, and configures and builds with the preset.
 # Needs root (or sudo) only when something must be installed.
 
 vb_log() { printf '==> %s\n' "$*"; }
 
 vb_install_deps() {
-  local pkgs=(cmake make gcc g++ libsqlite3-dev sqlite3 gnuplot-nox python3 chromium clang-format "$@") missing=() p
+  local pkgs=(cmake make gcc g++ libsqlite3-dev sqlite3 gnuplot-nox python3 chromium clang-format
+    slurm-wlm munge "$@") missing=() p
   for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done

@@ -261,7 +261,9 @@ int vb_report_write(struct vb_store *s, const struct vb_report_opts *o, int *npl
         vb_err_set(err, VB_E_USAGE, "at most %d runs in one report", VB_REPORT_MAX_RUNS);
         goto out;
     }
-    if (select_runs(s, o, runs, nruns, pick, &npick, err)) goto out;
+    /* a fleet whose tasks all failed has no run: its report is the Fleet section alone */
+    if (!(o->fleet && !o->nruns && !nruns) && select_runs(s, o, runs, nruns, pick, &npick, err))
+        goto out;
     for (loaded = 0; loaded < npick; loaded++)
         if (load_run(s, &runs[pick[loaded]], cr, ncr, &rd[loaded], err)) goto out;
     if (mkdir(o->outdir, 0755) && errno != EEXIST) {
@@ -270,6 +272,7 @@ int vb_report_write(struct vb_store *s, const struct vb_report_opts *o, int *npl
     }
     if (vb_page_open(&c.page, o->outdir, err)) goto out;
     opened = 1;
+    if (o->fleet) vb_section_fleet(&c, o->fleet, o->nfleet);
     rc = pages(&c, rd, npick, o->nruns > 0);
     if (!rc && o->summary && npick && summary(o->summary, &c, &rd[0])) rc = -1;
 out:

@@ -17,6 +17,8 @@
 
 #include "store.h"
 
+struct vb_fleet_task;
+
 struct vb_report_opts {
     const int64_t *runs; /* run ids; NULL: the newest complete run (vb_store_latest_run), then
                           * the newest of each other GPU model and traced command */
@@ -25,6 +27,10 @@ struct vb_report_opts {
     const char *gnuplot; /* the gnuplot program ("gnuplot") */
     int no_plots;        /* tables and text only: gnuplot is not needed */
     FILE *summary;       /* where the section list and a three-line summary go, or NULL */
+    /* a fleet's tasks (fleet_tasks.h; `varbench fleet merge`), shown first as the Fleet
+     * section, or NULL; with nruns 0 and no run in the database, the report is that alone */
+    const struct vb_fleet_task *fleet;
+    int nfleet;
 };
 
 /* vb_report_write writes outdir/index.html, outdir/report.md and the SVGs (with their .dat

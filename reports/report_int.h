@@ -174,6 +174,11 @@ int vb_section_traced(struct ctx *c, const struct run_data *rd, int nr);
  * the slowest board named; nothing with one board per model. 0, or -1 with err (memory). */
 int vb_section_spread(struct ctx *c, const struct run_data *rd, int nr);
 
+/* fleet.c. vb_section_fleet: the tasks of a fleet t[0..n) (fleet_tasks.h): a sentence with
+ * the counts, a table of every task (host, Slurm's state, its run's status, cases, database;
+ * those not complete marked) and a list naming each task missing, failed or still running. */
+void vb_section_fleet(struct ctx *c, const struct vb_fleet_task *t, int n);
+
 /* history.c. vb_section_history: the trend of every GPU case over the database's complete
  * suite runs (three or more) with its change points, a chart per family and GPU model and a
  * table of the changes; nothing with fewer runs. 0 or -1 (err). */

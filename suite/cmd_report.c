@@ -42,7 +42,7 @@ static int option_run(void *ctx, const char *arg, struct vb_err *err)
 
 int vb_cmd_report(int argc, char **argv)
 {
-    struct vb_report_opts o = {NULL, 0, "./varbench-report", "gnuplot", 0, stdout};
+    struct vb_report_opts o = {NULL, 0, "./varbench-report", "gnuplot", 0, stdout, NULL, 0};
     const char *db = VB_DEFAULT_DB, *gp = getenv("VARBENCH_GNUPLOT");
     struct run_list runs = {{0}, 0};
     struct vb_store *s;

@@ -16,8 +16,8 @@
 #define VB_ERRORS(X)                                                                               \
     X(OK, 0, "success (compare: no regression)")                                                   \
     X(WRONG, 1,                                                                                    \
-      "a finding: a case failed or gave a wrong result; compare: a regression; diagnose: a "       \
-      "board flagged")                                                                             \
+      "a finding: a case failed or gave a wrong result; compare: a regression;\n"                  \
+      "diagnose: a board flagged; fleet: a task running, missing or failed")                       \
     X(USAGE, 2,                                                                                    \
       "usage error: bad command, flag or value; a run the database does not hold,\n"               \
       "or cannot give as asked (not complete; another GPU model without\n"                         \

@@ -1,4 +1,4 @@
-/* escape: HTML/XML and Markdown escaping (see escape.h). */
+/* escape: HTML/XML, Markdown, JSON and shell escaping (see escape.h). */
 #include "escape.h"
 
 void vb_put_xml(FILE *f, const char *s)
@@ -47,4 +47,23 @@ void vb_put_json(FILE *f, const char *s)
         else
             fputc(ch, f);
     }
+}
+
+void vb_put_sh(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; s && *s; s++) {
+        if (*s == '\'')
+            fputs("'\\''", f); /* close the quote, a quoted quote, open again */
+        else
+            fputc(*s, f);
+    }
+    fputc('\'', f);
+}
+
+int vb_sh_unsafe(const char *s)
+{
+    for (; s && *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) return (unsigned char)*s;
+    return 0;
 }

@@ -30,6 +30,7 @@ static const struct cmd cmds[] = {
     {"report", vb_cmd_report, "gnuplot plots, index.html and report.md from a database"},
     {"trace", vb_cmd_trace, "profile an unmodified CUDA program (nvprof style) into the database"},
     {"summary", vb_cmd_summary, "nvprof's GPU activities and API calls tables for a run"},
+    {"fleet", vb_cmd_fleet, "the suite on every node of a Slurm cluster, merged and reported"},
 };
 
 const char *vb_command_line = "";

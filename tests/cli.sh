@@ -41,6 +41,8 @@ report               cpu  -
 report-cpu-only      cpu  -
 compare-boards       cpu  -
 diagnose             cpu  -
+fleet-usage          cpu  -
+fleet-fake-slurm     cpu  -
 gpu-mesh-run         gpu  -
 worker-usage         cpu  -
 gpu-device-all       gpu  -
@@ -445,7 +447,7 @@ exit-codes)
   expect 0 "exit codes" "$vb" --help
   sed -n '/^exit codes/,$p' out | grep -E '^  [0-9]' > table || fail "no exit-code table"
   [ "$(wc -l < table)" -eq 9 ] || fail "the table does not have 9 codes"
-  for cmd in list run compare history merge export report trace summary runs; do
+  for cmd in list run compare history merge export report trace summary runs fleet diagnose; do
     expect 0 "exit codes (one table for every command" "$vb" "$cmd" --help
     sed -n '/^exit codes/,$p' out | grep -E '^  [0-9]' > mine
     [ -s mine ] || fail "$cmd --help lists no exit code"
@@ -676,6 +678,106 @@ report-cpu-only)
   grep -q "floors" rep/report.md && fail "floors claimed where none is drawn"
   grep -q "^### ufunc/clamp at n=100000" rep/report.md || fail "no section of the clamp problem"
   python3 "$(dirname "$0")/report_check.py" rep --require ladder || fail "chromium check" ;;
+fleet-usage)
+  # fleet submit --dry-run prints both scripts and writes nothing; a folder and options with
+  # spaces, quotes, '$', '`' and '\' come back out of the script's shell words byte for byte;
+  # what Slurm cannot take is refused by name; a missing sbatch, squeue or sacct is exit 6
+  expect 0 "usage: varbench fleet" "$vb" fleet --help
+  expect 0 "--gpus-per-node G" "$vb" fleet submit --help
+  expect 2 "'frob' is not a fleet subcommand" "$vb" fleet frob
+  expect 2 "--dir DIR is needed" "$vb" fleet submit --dry-run
+  expect 2 "expected DIR" "$vb" fleet status
+  d="$tmp/a b/it's \$HOME \`x\` \\z"
+  expect 0 "#SBATCH --array=0-2" "$vb" fleet submit --dry-run --nodes 3 --gpus-per-node 4 \
+    --partition gpu --time 1:00:00 --account proj --dir "$d" -- --filter 'mesh/*' --axis nx=8 "it's \$y"
+  [ ! -e "$tmp/a b" ] || fail "--dry-run created the folder"
+  for l in '#SBATCH --gres=gpu:4' '#SBATCH --partition=gpu' '#SBATCH --time=1:00:00' \
+    '#SBATCH --account=proj' '#SBATCH --exclusive' '#SBATCH --output=logs/%A_%a.out' \
+    '#SBATCH --output=logs/merge_%j.out'; do
+    grep -qxF -- "$l" out || fail "no line '$l'"
+  done
+  sed -n '/^# .*task.sbatch/,/^# .*merge.sbatch/p' out | sed '1d;$d' > task.sh
+  sed -n '/^# .*merge.sbatch/,$p' out | sed 1d > merge.sh
+  bash -n task.sh && bash -n merge.sh || fail "a script is not valid bash"
+  [ "$(bash -c "$(grep '^dir=' task.sh); printf %s \"\$dir\"")" = "$d" ] || fail "task.sh's dir is not the folder"
+  [ "$(bash -c "$(grep '^dir=' merge.sh); printf %s \"\$dir\"")" = "$d" ] || fail "merge.sh's dir is not the folder"
+  printf '#!/bin/sh\nprintf "%%s\\n" "$@"\n' > argv.sh && chmod +x argv.sh
+  vb="$tmp/argv.sh" db=D bash -c "$(grep '^"$vb" run' task.sh | sed 's/ &$//')" > args ||
+    fail "the run line does not run"
+  printf '%s\n' run --device all --db D --filter 'mesh/*' --axis nx=8 "it's \$y" > want
+  cmp -s args want || { diff want args; fail "the run line's words are not the options given"; }
+  grep -q "fleet merge \"\$dir\"" merge.sh || fail "merge.sh does not run fleet merge"
+  expect 2 "holds a control character" "$vb" fleet submit --dry-run --dir "$tmp/x
+y"
+  expect 2 "holds a '%'" "$vb" fleet submit --dry-run --dir "$tmp/x%A"
+  expect 2 "run option '--db' is set by fleet" "$vb" fleet submit --dry-run --dir x -- --db y.db
+  expect 2 "run option '--device=0' is set by fleet" "$vb" fleet submit --dry-run --dir x -- --device=0
+  expect 2 "--partition 'a b' is not a Slurm name" "$vb" fleet submit --dry-run --partition 'a b' --dir x
+  expect 2 "unknown option" "$vb" fleet submit --dir x --frob
+  expect 6 "sbatch not found on PATH" env PATH=/nonexistent "$vb" fleet submit --dir "$tmp/f" -- --quick
+  grep -q "hint: install Slurm's client commands (Debian: apt-get install slurm-client)" err ||
+    fail "no hint for a missing sbatch"
+  [ ! -e "$tmp/f" ] || fail "a refused submit created the folder"
+  expect 2 "holds no fleet" "$vb" fleet status "$tmp"
+  mkdir f && printf 'tasks=2\narray_job=7\nmerge_job=8\n' > f/fleet.conf
+  expect 6 "squeue and sacct not found on PATH" env PATH=/nonexistent "$vb" fleet status f
+  no_db ;;
+fleet-fake-slurm)
+  # fleet against fake sbatch, squeue and sacct (the real cluster is cpu.slurm.fleet): what
+  # submit asks sbatch, and how status and merge judge each task: complete, a run left
+  # 'running' by a writer killed mid-write (read and merged from its -wal, never complete, in
+  # fleet.db too), a task
+  # cancelled before it wrote anything, one still pending; sacct refused (no accounting):
+  # squeue's states, array ranges included
+  mkdir bin
+  cat > bin/sbatch <<'FAKE'
+#!/bin/sh
+n=$(cat "$FAKE/n" 2>/dev/null || echo 41); echo $((n + 1)) > "$FAKE/n"
+echo "$(pwd)|$*" >> "$FAKE/sbatch.log"; echo "$n;cluster"
+FAKE
+  printf '#!/bin/sh\ncat "$FAKE/squeue.txt" 2>/dev/null; exit 0\n' > bin/squeue
+  printf '#!/bin/sh\n[ -f "$FAKE/sacct.txt" ] || { echo "Slurm accounting storage is disabled" >&2; exit 1; }\ncat "$FAKE/sacct.txt"\n' > bin/sacct
+  chmod +x bin/*
+  export FAKE=$tmp PATH="$tmp/bin:$PATH"
+  expect 0 "array job 41 submitted: 4 tasks" "$vb" fleet submit --nodes 4 --dir f -- --filter mesh/cpu-reference
+  grep -q "merge job 42 submitted" out || fail "no merge job"
+  [ "$(cat sbatch.log)" = "$tmp/f|--parsable task.sbatch
+$tmp/f|--parsable --dependency=afterany:41 merge.sbatch" ] || { cat sbatch.log; fail "sbatch was not asked as expected"; }
+  grep -qx "array_job=41" f/fleet.conf && grep -qx "merge_job=42" f/fleet.conf && grep -qx "tasks=4" f/fleet.conf ||
+    fail "fleet.conf does not record the jobs"
+  [ -x f/task.sbatch ] && [ -x f/merge.sbatch ] && [ -d f/runs ] && [ -d f/logs ] || fail "scripts or folders missing"
+  expect 2 "holds a fleet already (array job 41)" "$vb" fleet submit --dir f
+  "$vb" run --quick --filter mesh/cpu-reference --axis nx=8 --db f/runs/n0-41_0.db >/dev/null 2>&1 || fail "run 0"
+  # task 1's writer killed (SIGKILL) inside its case's write: its run stays 'running', its -wal
+  # and -shm files are left behind
+  VARBENCH_TEST_KILL_IN_WRITE=1 "$vb" run --quick --filter mesh/cpu-reference --axis nx=8 \
+    --db f/runs/n1-41_1.db >/dev/null 2>&1
+  [ $? -eq 137 ] || fail "task 1's writer was not killed"
+  [ -e f/runs/n1-41_1.db-wal ] || fail "the killed writer left no -wal file"
+  "$vb" run --quick --filter mesh/cpu-reference --axis nx=8 --db f/runs/n9-40_1.db >/dev/null 2>&1 || fail "run of another job"
+  printf '41_0|COMPLETED|n0|0:0\n41_1|NODE_FAIL|n1|0:0\n41_2|CANCELLED by 0|None assigned|0:0\n41_[3]|PENDING|None assigned|0:0\n42|PENDING|None assigned|0:0\n' > sacct.txt
+  printf '41_3|PENDING|\n42|PENDING|\n' > squeue.txt
+  expect 1 "merge job 42: PENDING" "$vb" fleet status f
+  for l in "failed: task 1 (run 'running' with 0 cases, but the task ended: NODE_FAIL (its writer was killed))" \
+    "missing: task 2 (no database: CANCELLED)" "running: task 3 (PENDING)" \
+    "tasks: 1 complete, 1 running, 1 missing, 1 failed (of 4)"; do
+    grep -qxF -- "$l" out || fail "status does not say '$l'"
+  done
+  grep -qE '^0 +n0 +COMPLETED +complete +1  runs/n0-41_0.db$' out || fail "task 0's row"
+  expect 1 "1 run added" "$vb" fleet merge f
+  [ "$(sqlite3 f/fleet.db "SELECT group_concat(status, ' ') FROM (SELECT status FROM runs ORDER BY status)")" = "complete running" ] ||
+    fail "fleet.db does not hold the complete run and the dead one as 'running'"
+  grep -q "missing: task 2 (no database: CANCELLED)" f/report/report.md || fail "the report does not name task 2"
+  grep -q "failed: task 1 (run &#39;running&#39;" f/report/index.html || fail "the report does not name task 1"
+  grep -q "fewer than two complete runs" f/report/across-devices.txt || fail "across-devices.txt"
+  grep -q "tasks: 1 complete, 1 running, 1 missing, 1 failed" f/report/fleet.txt || fail "fleet.txt"
+  rm sacct.txt
+  printf '41_0|COMPLETED|n0\n41_1|NODE_FAIL|n1\n41_[2-3]|PENDING|\n' > squeue.txt
+  expect 1 "sacct: Slurm accounting storage is disabled" "$vb" fleet status f
+  grep -qxF "running: task 2 (PENDING)" out && grep -qxF "running: task 3 (PENDING)" out ||
+    fail "squeue's range 41_[2-3] is not read"
+  grep -q "merge job 42: unknown to Slurm" out || fail "the merge job squeue does not list"
+  no_db ;;
 gpu-under-ncu)
   # under another CUPTI client (ncu), a run still completes with timings, and every GPU case
   # says why its metrics are missing
