@@ -28,10 +28,13 @@ static const struct vb_usage usage = {
         "SuperBench's 'sb result diagnosis' holds nodes against baseline values. Per case and\n"
         "GPU model the baseline is the median of the case's time over B's boards of that model\n"
         "and its range their [min, max]; a board of F is flagged on a case when its time lies\n"
-        "outside that range widened on each side by the margin: the larger of --threshold and\n"
+        "above that range widened by the margin (slower than every baseline board; a time\n"
+        "below it is counted as faster, not flagged): the larger of --threshold and\n"
         "3x the case's noise within a run (the largest IQR/median of its timed samples on up to\n"
         "8 baseline boards). The time is the kernel's when the case's floor is the kernel's,\n"
-        "else end to end. Each side reads every complete suite run of its database, or the one\n"
+        "else end to end, and then the margin is at least 100% (host-clock times move that\n"
+        "much between runs: compare's rule). Each side reads every complete suite run of its "
+        "database, or the one\n"
         "--base-run/--run names; runs not complete are left out and named. Per board: cases\n"
         "checked, cases outside, the case furthest from the baseline median and its deviation;\n"
         "then each flagged board's cases outside, and 'N of M boards flagged'. Boards of a GPU\n"
@@ -71,17 +74,17 @@ static void print_head(const struct vb_diag_result *res, const char *bpath, cons
         vb_put_md(stdout, res->base_models);
     else
         fputs(res->base_models, stdout);
-    printf("); flagged: a case outside the baseline boards' [min, max] widened by max(%g%%, 3x "
-           "the case's noise)\n",
+    printf("); flagged: a case above the baseline boards' [min, max] widened by max(%g%%, 3x "
+           "the case's noise; 100%% for end-to-end times)\n",
            threshold * 100);
     for (i = 0; i < 2; i++)
         if (res->left_out[i][0])
             printf("%snot complete, left out of the %s: %s\n", md ? "\n" : "",
                    i ? "fleet" : "baseline", res->left_out[i]);
-    printf(md ? "\n| board | model | cases | outside | furthest case | deviation | verdict |\n"
+    printf(md ? "\n| board | model | cases | above | furthest case | deviation | verdict |\n"
                 "| --- | --- | ---: | ---: | --- | ---: | --- |\n"
               : "%-44s %-24s %5s %7s  %-44s %9s  %s\n",
-           "board", "model", "cases", "outside", "furthest case", "deviation", "verdict");
+           "board", "model", "cases", "above", "furthest case", "deviation", "verdict");
 }
 
 /* print_board prints board d's line. */
@@ -92,6 +95,9 @@ static void print_board(const struct vb_diag_board *d, int md)
         snprintf(verdict, sizeof verdict, "not judged (model %s not in baseline)", d->b.model);
     else
         snprintf(verdict, sizeof verdict, "%s", d->outside ? "FLAGGED" : "ok");
+    if (d->judged && d->faster)
+        snprintf(verdict + strlen(verdict), sizeof verdict - strlen(verdict),
+                 " (%d faster than the range)", d->faster);
     if (d->checked) {
         fmt_case(&d->worst, worst, sizeof worst);
         vb_cmp_fmt_change(d->worst.dev + 1, 1, dev, sizeof dev);
@@ -120,8 +126,8 @@ static void print_outside(const struct vb_diag_result *res, int md)
         const struct vb_diag_board *d = &res->boards[i];
         if (!d->outside) continue;
         if (!head++)
-            printf(md ? "\n**cases outside the baseline range**\n\n"
-                      : "\ncases outside the baseline range:\n");
+            printf(md ? "\n**cases above the baseline range**\n\n"
+                      : "\ncases above the baseline range:\n");
         printf(md ? "- " : "  ");
         if (md)
             vb_put_md(stdout, d->b.label);

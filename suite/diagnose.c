@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "stats.h"
 
 void vb_diag_opts_default(struct vb_diag_opts *o)
@@ -100,16 +101,18 @@ fail:
 /* noise_of: the largest IQR/median of case c's timed samples over up to VB_DIAG_NOISE_BOARDS of
  * the boards of m it is on (its compared phase: kernel or e2e); 0 when none has samples. */
 static int noise_of(struct vb_store *s, const struct vb_boards_model *m, int c, double *noise,
-                    struct vb_err *err)
+                    int *e2e, struct vb_err *err)
 {
     int k, seen = 0;
     *noise = 0;
+    *e2e = 0;
     for (k = 0; k < m->nboards && seen < VB_DIAG_NOISE_BOARDS; k++) {
         const struct vb_case_row *r = m->at[(size_t)c * (size_t)m->nboards + (size_t)k];
         double *x, q;
         int n;
         if (!r) continue;
         seen++;
+        *e2e |= strcmp(r->floor_of, "kernel") != 0;
         if (vb_store_samples(s, r->id, strcmp(r->floor_of, "kernel") ? "e2e" : "kernel", &x, &n,
                              err))
             return -1;
@@ -144,8 +147,12 @@ static int judge_board(struct vb_store *base, const struct vb_boards_model *bm, 
         if (map[c] < 0 || !(t > 0)) continue;
         bc = &bm->cases[map[c]];
         if (isnan(margin[map[c]])) {
-            if (noise_of(base, bm, map[c], &noise, err)) return -1;
+            int e2e;
+            if (noise_of(base, bm, map[c], &noise, &e2e, err)) return -1;
             margin[map[c]] = fmax(o->threshold, VB_DIAG_NOISE_FACTOR * noise);
+            /* a time on the host clock (copies, pageable ones above all) moves between runs by
+             * more than its noise inside one: compare's floor for unsettled phases */
+            if (e2e) margin[map[c]] = fmax(margin[map[c]], VB_CMP_UNSTABLE_FLOOR);
         }
         memset(&x, 0, sizeof x);
         snprintf(x.variant, sizeof x.variant, "%s", bc->variant);
@@ -156,7 +163,8 @@ static int judge_board(struct vb_store *base, const struct vb_boards_model *bm, 
         x.lo = bc->min * (1 - x.margin);
         x.hi = bc->max * (1 + x.margin);
         x.dev = t / bc->median - 1;
-        x.outside = t < x.lo || t > x.hi;
+        x.outside = t > x.hi; /* slower than every baseline board, by more than the margin */
+        db->faster += t < x.lo;
         if (!db->checked++ || fabs(log1p(x.dev)) > fabs(log1p(db->worst.dev))) db->worst = x;
         if (x.outside) db->out[db->outside++] = x;
     }
