@@ -95,7 +95,8 @@ static int parse(int argc, char **argv, struct opts *o)
                    "variants to run, as family/variant globs ('mesh/*', 'mesh')"),
         VB_OPT_DB(&o->db, "database (default " VB_DEFAULT_DB "; created if missing)"),
         VB_OPT_INT_ALL(0, "device", "N|all", &o->device, 0, MAX_DEVICES - 1,
-                       "CUDA device index, or every device (default 0)"),
+                       "CUDA device index (default 0), or every device at once: one worker\n"
+                       "process each, into this run, then the CPU references alone (README)"),
         VB_OPT_CALL(0, "axis", "NAME=V1,V2", &o->axes, option_axis,
                     "axis values instead of the defaults (repeatable, one axis each; 1e7\n"
                     "allowed; no hex, no value twice)"),
