@@ -139,6 +139,8 @@ grep -q "^failed: task 1 (run 'interrupted' with [0-9]* cases\?: CANCELLED)" "$t
 grep -q "tasks: 2 complete, 0 running, 0 missing, 1 failed" "$tmp/status.out" || fail "not 2 complete, 1 failed"
 grep -q "failed: task 1 (run 'interrupted'" "$dir/report/report.md" || fail "the report does not name task 1"
 grep -q "failed: task 1 (run 'interrupted'" "$dir/report/fleet.txt" || fail "fleet.txt does not name task 1"
+echo "report/report.md, its Fleet section:"
+sed -n '/^## Fleet/,/^## [^F]/p' "$dir/report/report.md" | sed '$d' | sed 's/^/  /'
 [ "$(sqlite3 "$dir/fleet.db" "SELECT group_concat(status, ' ') FROM (SELECT status FROM runs ORDER BY status)")" = \
   "complete complete interrupted" ] || fail "fleet.db does not hold 2 complete runs and the interrupted one"
 for t in 0 2; do
