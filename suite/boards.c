@@ -8,9 +8,14 @@
 
 #include "stats.h"
 
+const char *vb_boards_phase(const struct vb_case_row *r)
+{
+    return !strcmp(r->floor_of, "kernel") ? "kernel" : "e2e";
+}
+
 double vb_boards_time_ns(const struct vb_case_row *r)
 {
-    return !strcmp(r->floor_of, "kernel") ? r->kernel_median_ns : r->e2e_median_ns;
+    return !strcmp(vb_boards_phase(r), "kernel") ? r->kernel_median_ns : r->e2e_median_ns;
 }
 
 /* One ok and timed GPU row with the board and model it belongs to; order: its position among

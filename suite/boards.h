@@ -15,9 +15,11 @@
 
 #include "store.h"
 
-/* vb_boards_time_ns: the time a case is held against another board or GPU on: its kernel when
- * its floor is the kernel's (a device-resident variant: the copies around it are the host's),
- * else end to end. NaN or 0 when the case has no such time. */
+/* vb_boards_phase: the phase a case is held against another board or GPU on: "kernel" when its
+ * floor is the kernel's (a device-resident variant: the copies around it are the host's), else
+ * "e2e" (a name vb_store_samples takes). */
+const char *vb_boards_phase(const struct vb_case_row *r);
+/* vb_boards_time_ns: the case's median time in that phase. NaN or 0 when it has none. */
 double vb_boards_time_ns(const struct vb_case_row *r);
 
 /* One run's cases as the caller holds them (not copied: they must outlive the vb_boards). */

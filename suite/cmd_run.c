@@ -419,9 +419,6 @@ static int fleet(int argc, char **argv, struct opts *o, struct run_ctx *ctx, str
     struct vb_tally sum;
     char how[96];
     int i, nw = 0;
-    sw->only = VB_SWEEP_GPU;
-    sw->first = first;
-    sw->last = first;
     printf("%d device%s at once: one worker process each (lines prefixed [gpu N]); then the CPU "
            "variants here\n",
            last - first + 1, last > first ? "s" : "");
@@ -480,7 +477,7 @@ int vb_cmd_run(int argc, char **argv)
     char cwd[1024], optline[1024], nodev[1200] = "", why[256] = "";
     struct run_ctx ctx = {&o, NULL, 0, NULL};
     int64_t run_id = 0;
-    int rc, first = -1, last = -1, code, failed = 0;
+    int rc, first = -1, last = -1, code, failed = 0, gpu_cases;
     const struct vb_tally *t = &sw.tally;
     char *args[256]; /* the command line as given, for the workers (parse reorders argv) */
     if (argc > (int)(sizeof args / sizeof args[0]))
@@ -542,13 +539,13 @@ int vb_cmd_run(int argc, char **argv)
     printf("varbench run %lld -> %s (host %s, %s)\n", (long long)run_id, o.db, host.hostname,
            host.cpu);
     sw.nodev = nodev[0] ? nodev : NULL;
-    sw.only = VB_SWEEP_GPU;
-    if (first >= 0 && o.device < 0 && vb_sweep_count(&sw) > 0) { /* --device all */
-        sw.only = VB_SWEEP_BOTH;
+    sw.only = VB_SWEEP_GPU; /* to count the GPU cases */
+    gpu_cases = vb_sweep_count(&sw);
+    sw.only = VB_SWEEP_BOTH;
+    if (first >= 0 && o.device < 0 && gpu_cases > 0) { /* --device all */
         if (fleet(argc, args, &o, &ctx, &sw, first, last, &failed, why, sizeof why, &err))
             goto fail;
     } else {
-        sw.only = VB_SWEEP_BOTH;
         if (measure(&o, &ctx, &sw, first, last, &err)) goto fail;
     }
     code = failed                      ? failed

@@ -112,10 +112,8 @@ static int noise_of(struct vb_store *s, const struct vb_boards_model *m, int c, 
         int n;
         if (!r) continue;
         seen++;
-        *e2e |= strcmp(r->floor_of, "kernel") != 0;
-        if (vb_store_samples(s, r->id, strcmp(r->floor_of, "kernel") ? "e2e" : "kernel", &x, &n,
-                             err))
-            return -1;
+        *e2e |= !strcmp(vb_boards_phase(r), "e2e");
+        if (vb_store_samples(s, r->id, vb_boards_phase(r), &x, &n, err)) return -1;
         q = n >= 4 ? vb_stats_iqr_ratio(x, (size_t)n) : NAN;
         free(x);
         if (q > *noise) *noise = q; /* NaN (a zero median, too few samples) is no noise */
