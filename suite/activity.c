@@ -34,6 +34,14 @@ static CUpti_ActivityKind
     enabled[sizeof kinds / sizeof kinds[0] + sizeof api_kinds / sizeof api_kinds[0] + 2];
 static size_t nenabled;
 static int devices_dumped;
+static unsigned long nrequested, ncompleted; /* buffers handed to CUPTI and back (atomics) */
+
+/* The clock of the records. CUPTI stamps them with CLOCK_REALTIME ns until a CUPTI client of the
+ * program registers a timestamp callback (Kineto: raw TSC ticks), process-wide and for good;
+ * take converts the stamps in that clock back to CLOCK_REALTIME through two readings of both
+ * clocks, the one vb_activity_set_clock was given and one at the take. */
+static uint64_t (*rec_clock)(void);
+static uint64_t clock0, real0; /* both clocks read together, when the callback was registered */
 
 /* grow makes room for one more element of size sz in *arr; 0 or -1 when out of memory. */
 static int grow(void **arr, size_t n, size_t *cap, size_t sz)
@@ -72,6 +80,8 @@ static void add_kernel(const CUpti_ActivityKernel10 *k)
     r->context = k->contextId;
     r->stream = k->streamId;
     r->correlation = k->correlationId;
+    r->graph = k->graphId;
+    r->graph_node = k->graphNodeId;
     r->grid[0] = k->gridX, r->grid[1] = k->gridY, r->grid[2] = k->gridZ;
     r->block[0] = k->blockX, r->block[1] = k->blockY, r->block[2] = k->blockZ;
     r->static_smem = k->staticSharedMemory;
@@ -94,6 +104,8 @@ static void add_copy(const CUpti_ActivityMemcpy6 *m)
     r->context = m->contextId;
     r->stream = m->streamId;
     r->correlation = m->correlationId;
+    r->graph = m->graphId;
+    r->graph_node = m->graphNodeId;
     r->copy_kind = m->copyKind;
     r->src_kind = m->srcKind;
     r->dst_kind = m->dstKind;
@@ -113,6 +125,8 @@ static void add_memset(const CUpti_ActivityMemset4 *m)
     r->context = m->contextId;
     r->stream = m->streamId;
     r->correlation = m->correlationId;
+    r->graph = m->graphId;
+    r->graph_node = m->graphNodeId;
     r->value = m->value;
     r->memory_kind = m->memoryKind;
 }
@@ -126,10 +140,10 @@ static void add_marker(const CUpti_ActivityMarker2 *m)
             acc.dropped++;
             return;
         }
+        memset(r, 0, sizeof *r);
         r->start = m->timestamp;
-        r->end = 0;
         r->id = m->id;
-        r->process = r->thread = 0;
+        r->type = VB_NVTX_PUSHPOP;
         if (m->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ||
             m->objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
             r->process = m->objectId.pt.processId;
@@ -211,6 +225,7 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
     *buffer = calloc(1, BUF_SIZE);
     *size = *buffer ? BUF_SIZE : 0;
     *max_records = 0;
+    if (*buffer) __atomic_add_fetch(&nrequested, 1, __ATOMIC_RELAXED);
 }
 
 static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size,
@@ -243,8 +258,12 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
             break;
         case CUPTI_ACTIVITY_KIND_OVERHEAD: {
             const CUpti_ActivityOverhead3 *o = (const CUpti_ActivityOverhead3 *)rec;
-            acc.noverhead++;
-            if (o->end > o->start) acc.overhead_ns += o->end - o->start;
+            struct vb_overhead_rec *r = PUSH(&acc, overheads, cap_overheads);
+            if (r)
+                *r = (struct vb_overhead_rec){o->start, o->end > o->start ? o->end : o->start,
+                                              (uint32_t)o->overheadKind};
+            else
+                acc.dropped++;
             break;
         }
         default:
@@ -255,6 +274,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
         acc.dropped += dropped;
     pthread_mutex_unlock(&lock);
     free(buffer);
+    __atomic_add_fetch(&ncompleted, 1, __ATOMIC_RELAXED);
 }
 
 /* enable turns kind on and remembers it; on failure every kind enabled so far goes off. */
@@ -279,10 +299,11 @@ int vb_activity_start_with(unsigned extra, struct vb_err *err)
         VB_CUPTI(err, cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed)))
         return -1;
     nenabled = 0;
-    for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if ((!(extra & VB_ACTIVITY_NO_KERNELS) || kinds[i] == CUPTI_ACTIVITY_KIND_MARKER) &&
-            enable(kinds[i], err))
-            return -1;
+    for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        int marker = kinds[i] == CUPTI_ACTIVITY_KIND_MARKER;
+        if (marker ? (extra & VB_ACTIVITY_NO_MARKERS) : (extra & VB_ACTIVITY_NO_KERNELS)) continue;
+        if (enable(kinds[i], err)) return -1;
+    }
     for (i = 0; (extra & VB_ACTIVITY_API) && i < sizeof api_kinds / sizeof api_kinds[0]; i++)
         if (enable(api_kinds[i], err)) return -1;
     if ((extra & VB_ACTIVITY_OVERHEAD) && enable(CUPTI_ACTIVITY_KIND_OVERHEAD, err)) return -1;
@@ -311,6 +332,98 @@ int vb_activity_active(void)
     return active;
 }
 
+static uint64_t realtime_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void vb_activity_set_clock(uint64_t (*clock)(void), uint64_t clock_then, uint64_t real_then)
+{
+    pthread_mutex_lock(&lock);
+    rec_clock = clock;
+    clock0 = clock_then;
+    real0 = real_then;
+    pthread_mutex_unlock(&lock);
+}
+
+/* A linear map from the records' clock to CLOCK_REALTIME. */
+struct clock_map {
+    uint64_t clock1, real1; /* both read now */
+    double rate;            /* realtime ns per tick */
+};
+
+/* fix converts t when it is a stamp of the callback's clock (nearer its reading than
+ * realtime's); a stamp taken before the callback was registered is realtime already. */
+static void fix(const struct clock_map *m, uint64_t *t)
+{
+    int64_t dc = (int64_t)(*t - m->clock1), dr = (int64_t)(*t - m->real1);
+    if (!*t || llabs((long long)dc) >= llabs((long long)dr)) return;
+    *t = m->real1 + (uint64_t)(int64_t)((double)dc * m->rate);
+}
+
+/* to_realtime converts a's stamps and sums its overhead spans; called with lock held. */
+static void to_realtime(struct vb_activity *a)
+{
+    struct clock_map m = {0, 0, 1.0};
+    size_t i;
+    if (rec_clock) {
+        /* the two readings must be apart for the rate: 2 ms at least */
+        while ((m.real1 = realtime_ns()) - real0 < 2000000) {
+        }
+        m.clock1 = rec_clock();
+        m.rate = m.clock1 > clock0 ? (double)(m.real1 - real0) / (double)(m.clock1 - clock0) : 1.0;
+        for (i = 0; i < a->nkernels; i++)
+            fix(&m, &a->kernels[i].start), fix(&m, &a->kernels[i].end);
+        for (i = 0; i < a->ncopies; i++)
+            fix(&m, &a->copies[i].start), fix(&m, &a->copies[i].end);
+        for (i = 0; i < a->nmemsets; i++)
+            fix(&m, &a->memsets[i].start), fix(&m, &a->memsets[i].end);
+        for (i = 0; i < a->nranges; i++)
+            fix(&m, &a->ranges[i].start), fix(&m, &a->ranges[i].end);
+        for (i = 0; i < a->napis; i++)
+            fix(&m, &a->apis[i].start), fix(&m, &a->apis[i].end);
+    }
+    for (i = 0; i < a->noverheads; i++) {
+        if (rec_clock) fix(&m, &a->overheads[i].start), fix(&m, &a->overheads[i].end);
+        a->overhead_ns += a->overheads[i].end - a->overheads[i].start;
+    }
+    a->noverhead = a->noverheads;
+}
+
+const char *vb_activity_overhead_name(uint32_t kind)
+{
+    switch (kind) {
+    case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER:
+        return "driver compiler";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH:
+        return "buffer flush";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION:
+        return "instrumentation";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE:
+        return "resources";
+    case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING:
+        return "module loading";
+    case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING:
+        return "lazy function loading";
+    case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL:
+        return "command buffer full";
+    case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST:
+        return "activity buffer request";
+    case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT:
+        return "UVM init";
+    default:
+        return "other";
+    }
+}
+
+void vb_activity_buffers(unsigned long *requested, unsigned long *completed)
+{
+    *requested = __atomic_load_n(&nrequested, __ATOMIC_RELAXED);
+    *completed = __atomic_load_n(&ncompleted, __ATOMIC_RELAXED);
+}
+
 /* take flushes CUPTI and moves the accumulated records into *out; with keep_open, ranges still
  * open go back into the accumulator under the same lock, so that an END delivered meanwhile on
  * CUPTI's thread (a buffer completing) still finds its START. */
@@ -325,6 +438,7 @@ static int take(struct vb_activity *out, int keep_open, struct vb_err *err)
     pthread_mutex_lock(&lock);
     *out = acc;
     memset(&acc, 0, sizeof acc);
+    to_realtime(out);
     /* callers close their NVTX ranges before a plain take: an END arriving later is ignored */
     for (i = 0; keep_open && i < out->nranges; i++) {
         struct vb_range_rec *r = &out->ranges[i], *back;
@@ -333,7 +447,7 @@ static int take(struct vb_activity *out, int keep_open, struct vb_err *err)
         } else if ((back = PUSH(&acc, ranges, cap_ranges))) {
             *back = *r; /* still open: its END will find it in the accumulator */
         } else {
-            free(r->text);
+            vb_range_free(r);
             out->dropped++;
         }
     }
@@ -381,6 +495,7 @@ void vb_activity_append(struct vb_activity *dst, struct vb_activity *src)
     MOVE(ranges)
     MOVE(apis)
     MOVE(devices)
+    MOVE(overheads)
 #undef MOVE
     dst->dropped += src->dropped;
     dst->noverhead += src->noverhead;
@@ -410,10 +525,10 @@ void vb_activity_stop(void)
 uint64_t vb_activity_now(void)
 {
     uint64_t t = 0;
-    struct timespec ts;
-    if (active && cuptiGetTimestamp(&t) == CUPTI_SUCCESS) return t;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    /* CUPTI's own reading while it stamps with its default clock; realtime otherwise (a client's
+     * callback changed the clock, or a client finalized CUPTI, which then reads 0) */
+    if (active && !rec_clock && cuptiGetTimestamp(&t) == CUPTI_SUCCESS && t) return t;
+    return realtime_ns();
 }
 
 uint32_t vb_activity_version(void)
@@ -422,13 +537,20 @@ uint32_t vb_activity_version(void)
     return cuptiGetVersion(&v) == CUPTI_SUCCESS ? v : 0;
 }
 
+void vb_range_free(struct vb_range_rec *r)
+{
+    free(r->text);
+    free(r->domain);
+    r->text = r->domain = NULL;
+}
+
 void vb_activity_free(struct vb_activity *a)
 {
     size_t i;
     for (i = 0; i < a->nkernels; i++)
         free(a->kernels[i].name);
     for (i = 0; i < a->nranges; i++)
-        free(a->ranges[i].text);
+        vb_range_free(&a->ranges[i]);
     for (i = 0; i < a->napis; i++)
         free(a->apis[i].name);
     for (i = 0; i < a->ndevices; i++)
@@ -439,5 +561,6 @@ void vb_activity_free(struct vb_activity *a)
     free(a->copies);
     free(a->memsets);
     free(a->ranges);
+    free(a->overheads);
     memset(a, 0, sizeof *a);
 }

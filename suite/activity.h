@@ -18,6 +18,8 @@
 struct vb_kernel_rec {
     uint64_t start, end;
     uint32_t device, context, stream, correlation;
+    uint32_t graph;      /* the CUDA graph that launched it (0: none) */
+    uint64_t graph_node; /* its node in that graph (0: none) */
     int32_t grid[3], block[3];
     int32_t static_smem, dynamic_smem;
     uint16_t registers;
@@ -27,20 +29,35 @@ struct vb_kernel_rec {
 struct vb_copy_rec {
     uint64_t start, end, bytes;
     uint32_t device, context, stream, correlation;
+    uint32_t graph;                        /* the CUDA graph that launched it (0: none) */
+    uint64_t graph_node;                   /* its node in that graph (0: none) */
     uint8_t copy_kind, src_kind, dst_kind; /* CUpti_ActivityMemcpyKind / MemoryKind values */
 };
 
 struct vb_memset_rec {
     uint64_t start, end, bytes;
     uint32_t device, context, stream, correlation, value;
+    uint32_t graph;      /* the CUDA graph that launched it (0: none) */
+    uint64_t graph_node; /* its node in that graph (0: none) */
     uint16_t memory_kind;
+};
+
+/* NVTX event types, numbered as the Nsight Systems export's NVTX_EVENTS.eventType */
+enum vb_nvtx_type {
+    VB_NVTX_MARK = 34,     /* an instant: start == end */
+    VB_NVTX_PUSHPOP = 59,  /* nvtxRangePush/Pop: nests on its thread */
+    VB_NVTX_STARTEND = 60, /* nvtxRangeStart/End: may end on another thread */
 };
 
 struct vb_range_rec {
     uint64_t start, end; /* end == 0: the range had not ended at the flush */
     uint32_t id;
     uint32_t process, thread; /* the thread that opened it (0 when CUPTI did not say) */
+    uint32_t end_thread;      /* the thread that ended it (0: unknown or the same) */
+    uint32_t category, color; /* NVTX's category and ARGB color (0: none) */
+    uint8_t type;             /* enum vb_nvtx_type */
     char *text;               /* owned */
+    char *domain;             /* owned; NULL: NVTX's default domain */
 };
 
 /* One CUDA API call (runtime or driver), as `varbench trace` records them. */
@@ -61,6 +78,13 @@ struct vb_device_rec {
     char *name; /* owned */
 };
 
+/* One of CUPTI's own overhead records (CUPTI_ACTIVITY_KIND_OVERHEAD): what CUPTI did on the
+ * program's time (instrumenting a module, flushing a buffer, ...). */
+struct vb_overhead_rec {
+    uint64_t start, end;
+    uint32_t kind; /* CUpti_ActivityOverheadKind */
+};
+
 /* Records collected since the last flush; the caller owns it after vb_activity_take. */
 struct vb_activity {
     struct vb_kernel_rec *kernels;
@@ -72,17 +96,23 @@ struct vb_activity {
     size_t nkernels, ncopies, nmemsets, nranges, napis, ndevices;
     size_t cap_kernels, cap_copies, cap_memsets, cap_ranges, cap_apis, cap_devices;
     size_t dropped; /* records CUPTI dropped, or that could not be stored (out of memory) */
-    /* CUPTI's own cost (CUPTI_ACTIVITY_KIND_OVERHEAD, with VB_ACTIVITY_OVERHEAD): the records'
-     * count and summed duration (buffer flushes, instrumentation, resources), not kept singly */
+    /* CUPTI's own cost (CUPTI_ACTIVITY_KIND_OVERHEAD, with VB_ACTIVITY_OVERHEAD): each record,
+     * and their count and summed duration */
+    struct vb_overhead_rec *overheads;
+    size_t noverheads, cap_overheads;
     size_t noverhead;
     uint64_t overhead_ns;
 };
+
+/* vb_activity_overhead_name names an overhead kind ("instrumentation", "buffer flush", ...). */
+const char *vb_activity_overhead_name(uint32_t kind);
 
 /* What vb_activity_start_with collects besides kernels, copies, memsets and NVTX ranges. */
 enum vb_activity_extra {
     VB_ACTIVITY_API = 1 << 0,        /* every CUDA runtime and driver API call (varbench trace) */
     VB_ACTIVITY_OVERHEAD = 1 << 1,   /* CUPTI's overhead records, summed (varbench trace) */
     VB_ACTIVITY_NO_KERNELS = 1 << 2, /* API calls only: no kernel, copy or memset records */
+    VB_ACTIVITY_NO_MARKERS = 1 << 3, /* no NVTX through CUPTI (varbench trace records its own) */
 };
 
 /* vb_activity_start registers the buffer callbacks and enables the activity kinds of `varbench
@@ -113,11 +143,24 @@ void vb_activity_append(struct vb_activity *dst, struct vb_activity *src);
 /* vb_activity_stop flushes and disables collection; records still buffered are discarded. */
 void vb_activity_stop(void);
 
+/* vb_activity_set_clock says that CUPTI now stamps records with `clock` (a timestamp callback a
+ * CUPTI client of the program registered), read as clock_then when CLOCK_REALTIME read
+ * real_then; records taken from then on are converted back to CLOCK_REALTIME ns. */
+void vb_activity_set_clock(uint64_t (*clock)(void), uint64_t clock_then, uint64_t real_then);
+
+/* vb_activity_buffers reads how many activity buffers CUPTI asked this collector for and how many
+ * it gave back. After a forced flush the two are equal, unless another CUPTI client replaced the
+ * collector's callbacks: CUPTI then hands the buffers it held to that client. */
+void vb_activity_buffers(unsigned long *requested, unsigned long *completed);
+
 /* vb_activity_now returns a timestamp on the clock of the records (CLOCK_REALTIME ns). */
 uint64_t vb_activity_now(void);
 
 /* vb_activity_version returns CUPTI's API version, or 0. */
 uint32_t vb_activity_version(void);
+
+/* vb_range_free frees what r owns (its text and domain), not r. */
+void vb_range_free(struct vb_range_rec *r);
 
 void vb_activity_free(struct vb_activity *a);
 

@@ -204,7 +204,8 @@ int vb_capture_apply(struct vb_activity *a, const struct vb_capture *c, uint64_t
     FILTER(a->kernels, a->nkernels, gpu_kept(&k, w, nw, x->correlation, x->start), free(x->name));
     FILTER(a->copies, a->ncopies, gpu_kept(&k, w, nw, x->correlation, x->start), (void)0);
     FILTER(a->memsets, a->nmemsets, gpu_kept(&k, w, nw, x->correlation, x->start), (void)0);
-    FILTER(a->ranges, a->nranges, overlaps(w, nw, x->start, x->end ? x->end : end), free(x->text));
+    FILTER(a->ranges, a->nranges, overlaps(w, nw, x->start, x->end ? x->end : end),
+           vb_range_free(x));
     free(w);
     free(ids);
     return 0;

@@ -252,6 +252,12 @@ static void say_stats(const struct vb_export_trace_stats *st, int64_t run_id, co
                 "export: %lld GPU record%s overlapped the one before on its stream, by up to "
                 "%lld ns: moved to its end (\"clamped (ns)\" in its args)\n",
                 (long long)st->clamped, st->clamped == 1 ? "" : "s", (long long)st->clamped_max);
+    if (st->concurrent)
+        fprintf(stderr,
+                "export: %lld GPU record%s ran at the same time as work of %s stream (a CUDA "
+                "graph's branches): on a lane of the stream (\"concurrent\")\n",
+                (long long)st->concurrent, st->concurrent == 1 ? "" : "s",
+                st->concurrent == 1 ? "its" : "their");
     if (st->lane_events)
         fprintf(stderr,
                 "export: %lld host event%s overlapped without nesting: on a track of %s own "

@@ -23,6 +23,7 @@
 #include "env.h"
 #include "logpath.h"
 #include "nvprof_print.h"
+#include "nvtx.h"
 #include "store.h"
 #include "summary.h"
 #include "tools.h"
@@ -196,29 +197,66 @@ static int open_db(const struct vb_trace_opts *o, const char *label, const char 
     return 0;
 }
 
+/* preload_env puts the CUPTI sharer (libvarbench_preload.so, beside the injection lib) first in
+ * the program's LD_PRELOAD; without it a CUPTI client of the program takes CUPTI from varbench
+ * (said). 0 or -1 with err. */
+static int preload_env(const char *lib, struct vb_err *err)
+{
+    const char *old = getenv("LD_PRELOAD");
+    char path[PATH_MAX], *slash, *value;
+    size_t n;
+    int rc;
+    snprintf(path, sizeof path, "%s", lib);
+    slash = strrchr(path, '/');
+    snprintf(slash ? slash + 1 : path, sizeof path - (size_t)(slash ? slash + 1 - path : 0), "%s",
+             VB_PRELOAD_LIB);
+    if (access(path, R_OK)) {
+        fprintf(stderr,
+                "varbench trace: %s: %s: a CUPTI client of the program (torch.profiler) will take "
+                "CUPTI's records from varbench\nhint: build the target varbench_preload\n",
+                path, strerror(errno));
+        return 0;
+    }
+    n = strlen(path) + (old ? strlen(old) : 0) + 2;
+    if (!(value = malloc(n))) return vb_err_set(err, VB_E_SYS, "out of memory");
+    snprintf(value, n, "%s%s%s", path, old && *old ? ":" : "", old && *old ? old : "");
+    rc = setenv("LD_PRELOAD", value, 1);
+    free(value);
+    return rc ? vb_err_set(err, VB_E_SYS, "cannot set LD_PRELOAD: %s", strerror(errno)) : 0;
+}
+
 /* child_env hands the injection what it needs; 0 or -1 with err */
 static int child_env(const struct vb_trace_opts *o, const char *lib, const char *dbabs,
                      int64_t run_id, const char *label, struct vb_err *err)
 {
+    const char *user_nvtx = vb_nvtx_user_injection();
     char runbuf[32], form[160];
     snprintf(runbuf, sizeof runbuf, "%lld", (long long)run_id);
+    /* NVTX goes to varbench's own recorder (nvtx_record.h), unless the user named a tool */
+    if (user_nvtx)
+        fprintf(stderr,
+                "varbench trace: NVTX_INJECTION64_PATH=%s is kept: NVTX ranges go to that tool, "
+                "and varbench records none\n",
+                user_nvtx);
+    else if (setenv("NVTX_INJECTION64_PATH", lib, 1))
+        return vb_err_set(err, VB_E_SYS, "cannot set NVTX_INJECTION64_PATH: %s", strerror(errno));
+    if (preload_env(lib, err)) return -1;
     if (setenv("CUDA_INJECTION64_PATH", lib, 1) || setenv(VB_TRACE_ENV_DB, dbabs, 1) ||
         setenv(VB_TRACE_ENV_RUN, runbuf, 1) || setenv(VB_TRACE_ENV_NAME, label, 1) ||
         setenv(VB_TRACE_ENV_KINDS, o->kinds, 1) ||
         setenv(VB_TRACE_ENV_CAPTURE, vb_capture_format(&o->capture, form, sizeof form), 1) ||
+        (o->all_apis ? setenv(VB_TRACE_ENV_ALL_APIS, "1", 1) : unsetenv(VB_TRACE_ENV_ALL_APIS)) ||
         (o->metrics ? setenv(VB_TRACE_ENV_METRICS, o->metric_names, 1)
                     : unsetenv(VB_TRACE_ENV_METRICS)))
         return vb_err_set(err, VB_E_SYS, "cannot set the environment of the command: %s",
                           strerror(errno));
-    /* NVTX_INJECTION64_PATH (libcupti, for NVTX ranges) was set by main(), unless the user had */
     return 0;
 }
 
 /* leave_to_tool keeps the environment as the tool made it: no NVTX injection of ours */
 static void leave_to_tool(const char *tool, const char *evidence)
 {
-    const char *nvtx = getenv("NVTX_INJECTION64_PATH");
-    if (nvtx && strstr(nvtx, "libcupti")) unsetenv("NVTX_INJECTION64_PATH");
+    if (!vb_nvtx_user_injection()) unsetenv("NVTX_INJECTION64_PATH"); /* main()'s, for itself */
     fprintf(stderr,
             "varbench trace: %s is in charge (%s): the program runs under it, untraced by "
             "varbench\n",

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "activity.h"
 #include "escape.h"
 #include "summary.h"
 #include "tracks.h"
@@ -186,7 +187,10 @@ static int gpu_track_names(struct vb_export_trace *w, const struct vb_track *t,
         meta_name(w, "process_name", t->pid, 0, name);
         meta_sort(w, "process_sort_index", t->pid, 0, SORT_GPU + r->device);
     }
-    if (t->tid == r->stream)
+    if (t->lane)
+        snprintf(name, sizeof name, "stream %d (context %d, concurrent %d)", r->stream, r->context,
+                 t->lane);
+    else if (t->tid == r->stream)
         snprintf(name, sizeof name, "stream %d", r->stream);
     else if (w->trace_run)
         snprintf(name, sizeof name, "stream %d (%s, context %d)", r->stream, program(w, ci),
@@ -198,18 +202,30 @@ static int gpu_track_names(struct vb_export_trace *w, const struct vb_track *t,
     return 0;
 }
 
-/* gpu_event writes GPU record r on its stream's track, clamped to start where the record
- * before it on that track ends (CUPTI's timestamps of back-to-back work can overlap by a few
- * ns, which would break the viewer's nesting), and the end of its arrow. */
+/* Overlap on one stream beyond this is work that ran at once (a programmatic dependent launch);
+ * below it, CUPTI's timestamps of back-to-back work (measured: up to a few hundred ns). A CUDA
+ * graph's work overlaps at any amount: its branches run concurrently. */
+#define JITTER_NS 1000
+
+/* gpu_event writes GPU record r on its stream's track and the end of its arrow. Work that ran
+ * at the same time as the stream's previous work (a graph's branches) goes to a lane of the
+ * stream, as it happened; overlap within timestamp jitter is clamped to start where the record
+ * before it ends (it would break the viewer's nesting). */
 static int gpu_event(struct vb_export_trace *w, const struct vb_export_rec *r, struct vb_err *err)
 {
     int ci = case_index(w, r->case_id), is_new;
-    struct vb_track *t = vb_tracks_gpu(w->tracks, r->device, w->trace_run ? r->case_id : 0,
-                                       r->context, r->stream, &is_new);
+    int64_t proc = w->trace_run ? r->case_id : 0;
+    struct vb_track *t = vb_tracks_gpu(w->tracks, r->device, proc, r->context, r->stream, &is_new);
     int64_t start = r->start, end = r->end, moved = 0, dur = r->end - r->start;
     char name[64];
     if (!t) return oom(err);
     if (is_new && gpu_track_names(w, t, r, ci, err)) return -1;
+    if (t->last_end > start && (r->graph || t->last_end - start > JITTER_NS)) {
+        t = vb_tracks_gpu_lane(w->tracks, r->device, proc, r->context, r->stream, start, &is_new);
+        if (!t) return oom(err);
+        if (is_new && gpu_track_names(w, t, r, ci, err)) return -1;
+        w->st->concurrent++;
+    }
     if (t->last_end > start) {
         moved = t->last_end - start;
         start = t->last_end;
@@ -231,6 +247,9 @@ static int gpu_event(struct vb_export_trace *w, const struct vb_export_rec *r, s
     }
     fprintf(w->f, "\"device\":%d,\"context\":%d,\"stream\":%d,\"correlation\":%lld", r->device,
             r->context, r->stream, (long long)r->correlation);
+    if (r->graph)
+        fprintf(w->f, ",\"graph\":%lld,\"graph node\":%lld", (long long)r->graph,
+                (long long)r->graph_node);
     if (r->kind == VB_EXPORT_KERNEL) {
         fprintf(w->f,
                 ",\"registers per thread\":%d,\"shared memory\":%lld,\"grid\":[%d,%d,%d],"
@@ -298,10 +317,19 @@ static int host_event(struct vb_export_trace *w, const struct vb_export_rec *r, 
     if (is_new && host_track_names(w, t, ci, err)) return -1;
     if (t->lane) w->st->lane_events++;
     extent(w, ci, r->start, r->end);
-    if (r->kind == VB_EXPORT_RANGE) {
+    if (r->kind == VB_EXPORT_RANGE && r->nvtx_type == VB_NVTX_MARK) {
+        next_event(w); /* an instant: a mark */
+        fputs("{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"user_annotation\",\"name\":\"", w->f);
+        vb_put_json(w->f, r->name);
+        fprintf(w->f, "\",\"pid\":%lld,\"tid\":%lld,\"ts\":", (long long)t->pid, (long long)t->tid);
+        put_us(w->f, r->start - w->origin);
+        fputs(",\"args\":{\"mark\":true", w->f);
+    } else if (r->kind == VB_EXPORT_RANGE) {
         begin_x(w, "user_annotation", r->name, t, r->start, r->end);
+        fprintf(w->f, "\"nvtx\":\"%s\"",
+                r->nvtx_type == VB_NVTX_STARTEND ? "start/end" : "push/pop");
         if (r->open) {
-            fputs("\"open\":true", w->f);
+            fputs(",\"open\":true", w->f);
             w->st->open_ranges++;
         }
     } else {
@@ -309,6 +337,11 @@ static int host_event(struct vb_export_trace *w, const struct vb_export_rec *r, 
                 vb_summary_api_name(r->name, name, sizeof name), t, r->start, r->end);
         fprintf(w->f, "\"correlation\":%lld,\"return value\":%lld", (long long)r->correlation,
                 (long long)r->ret);
+    }
+    if (r->kind == VB_EXPORT_RANGE && r->domain[0]) {
+        fputs(",\"domain\":\"", w->f);
+        vb_put_json(w->f, r->domain);
+        fputc('"', w->f);
     }
     fputs("}}", w->f);
     w->st->written[r->kind]++;
@@ -434,10 +467,11 @@ static void varbench_meta(struct vb_export_trace *w, const char *command_line)
                 (long long)st->stored[i], (long long)st->written[i]);
     fprintf(f,
             "},\n\"flows\":%lld,\"flow_ends\":%lld,\"case_spans\":%lld,\"clamped\":%lld,"
-            "\"clamped_max_ns\":%lld,\"overlap_lane_events\":%lld,\"open_ranges\":%lld}",
+            "\"clamped_max_ns\":%lld,\"overlap_lane_events\":%lld,\"open_ranges\":%lld,"
+            "\"concurrent_gpu_events\":%lld}",
             (long long)st->flows, (long long)st->flow_ends, (long long)st->spans,
             (long long)st->clamped, (long long)st->clamped_max, (long long)st->lane_events,
-            (long long)st->open_ranges);
+            (long long)st->open_ranges, (long long)st->concurrent);
 }
 
 /* origin_of returns the earliest time of the export: the first record of either walk (each

@@ -27,6 +27,7 @@ struct vb_export_trace_stats {
     int64_t clamped;     /* GPU records moved to start where the one before on its stream ends */
     int64_t clamped_max; /* the most one was moved, ns */
     int64_t lane_events; /* host events on an overlap lane (they overlap without nesting) */
+    int64_t concurrent;  /* GPU records on a lane of their stream (they ran at the same time) */
     int64_t open_ranges; /* NVTX ranges never closed (drawn to their case's end) */
     int64_t origin_ns;   /* the timestamp written as 0 (CUPTI ns) */
     int ncases;

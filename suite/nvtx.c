@@ -18,12 +18,19 @@ const char *vb_phase_name(enum vb_phase p)
     return p < VB_PHASE_COUNT ? names[p] : "?";
 }
 
+static const char *user_path; /* NVTX_INJECTION64_PATH as varbench found it */
+
+const char *vb_nvtx_user_injection(void)
+{
+    return user_path;
+}
+
 const char *vb_nvtx_setup(void)
 {
     static char path[4096];
     Dl_info info;
     const char *set = getenv("NVTX_INJECTION64_PATH");
-    if (set && *set) return set;
+    if (set && *set) return user_path = set;
     if (!dladdr((void *)cuptiActivityEnable, &info) || !info.dli_fname) return NULL;
     if (!realpath(info.dli_fname, path)) return NULL;
     setenv("NVTX_INJECTION64_PATH", path, 1);

@@ -28,6 +28,9 @@ enum vb_phase {
 /* vb_nvtx_setup points NVTX_INJECTION64_PATH at the loaded libcupti unless the user set it.
  * Returns the path used (static storage) or NULL when it could not be found. */
 const char *vb_nvtx_setup(void);
+/* vb_nvtx_user_injection returns NVTX_INJECTION64_PATH as it was before vb_nvtx_setup (the
+ * user's own NVTX tool), or NULL when it was not set. */
+const char *vb_nvtx_user_injection(void);
 const char *vb_phase_name(enum vb_phase p);
 
 /* Phase ranges nest as push/pop; every begin needs its end on the same thread. */

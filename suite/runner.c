@@ -215,7 +215,7 @@ static void attribute(struct vb_case_result *r, struct vb_activity *batch)
     for (i = kept = 0; i < a->nranges; i++) {
         struct vb_range_rec *x = &a->ranges[i];
         if ((k = vb_sample_find(r, x->start)) >= 0 && r->samples[k].records_dropped) {
-            free(x->text);
+            vb_range_free(x);
             continue;
         }
         a->ranges[kept++] = *x;

@@ -23,7 +23,7 @@ struct vb_gpu_env;
 struct vb_host_env;
 struct vb_metric_value;
 
-#define VB_SCHEMA_VERSION 5
+#define VB_SCHEMA_VERSION 6
 
 struct vb_store;
 
@@ -55,6 +55,10 @@ struct vb_case_axis {
 struct vb_trace_cost {
     double init_ns, flush_ns, store_ns, cupti_overhead_ns;
     int64_t cupti_overhead_count, dropped_records;
+    /* schema 6: the program's own CUPTI client that shared CUPTI ("" none), what it was handed */
+    char client[160];
+    int64_t client_kernels, client_copies, client_memsets, client_records;
+    char overhead_detail[320]; /* CUPTI's overhead records by kind ("" when none) */
 };
 
 struct vb_case_row {
@@ -408,9 +412,12 @@ struct vb_export_rec {
     int64_t static_smem, dynamic_smem, bytes, value;
     int copy_kind, src_kind, dst_kind, mem_kind; /* CUPTI's memcpy and memory kinds */
     int64_t process, thread;
-    int driver, open;     /* open: a range never closed (end is then its case's end) */
-    int64_t ret, name_id; /* name_id: the name's StringIds id (a cache key), 0 for none */
-    char name[2048];      /* kernel: the mangled name; API call: CUPTI's; range: its text */
+    int driver, open;          /* open: a range never closed (end is then its case's end) */
+    int64_t ret, name_id;      /* name_id: the name's StringIds id (a cache key), 0 for none */
+    char name[2048];           /* kernel: the mangled name; API call: CUPTI's; range: its text */
+    int64_t graph, graph_node; /* GPU: the CUDA graph and node that launched it (0: none) */
+    int nvtx_type;             /* range: NVTX_EVENTS.eventType (34 mark, 59, 60 ranges) */
+    char domain[128];          /* range: its NVTX domain ("" the default) */
 };
 
 struct vb_export_cursor;

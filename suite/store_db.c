@@ -288,6 +288,43 @@ fail:
     return NULL;
 }
 
+/* read_migrated replaces s's connection (a file of an older schema, opened read-only) with a
+ * copy of the file in memory brought to VB_SCHEMA_VERSION, so that a reader reads any schema
+ * this project wrote without writing the file. 0 or -1 with err (s unchanged). */
+static int read_migrated(struct vb_store *s, struct vb_err *err)
+{
+    sqlite3 *file = s->db, *mem = NULL;
+    sqlite3_backup *b;
+    int rc;
+    if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+        SQLITE_OK) {
+        sqlite3_close(mem);
+        return vb_err_set(err, VB_E_SYS, "database '%s': no memory for a migrated copy", s->path);
+    }
+    if (!(b = sqlite3_backup_init(mem, "main", file, "main"))) {
+        vb_err_set(err, VB_E_DB, "database '%s': copying it to migrate: %s", s->path,
+                   sqlite3_errmsg(mem));
+        sqlite3_close(mem);
+        return -1;
+    }
+    rc = sqlite3_backup_step(b, -1);
+    sqlite3_backup_finish(b);
+    if (rc != SQLITE_DONE) {
+        vb_err_set(err, VB_E_DB, "database '%s': copying it to migrate: %s", s->path,
+                   sqlite3_errstr(rc));
+        sqlite3_close(mem);
+        return -1;
+    }
+    s->db = mem;
+    if (vb_store_schema_ready(s, err)) {
+        s->db = file;
+        sqlite3_close(mem);
+        return vb_err_context(err, "migrating a copy in memory");
+    }
+    sqlite3_close(file);
+    return 0;
+}
+
 int vb_store_open_ro(const char *path, struct vb_store **out, struct vb_err *err)
 {
     struct vb_store *s;
@@ -299,11 +336,14 @@ int vb_store_open_ro(const char *path, struct vb_store **out, struct vb_err *err
         return vb_err_hint(err, "pass the path of a database written by 'varbench run'");
     }
     if (!(s = connect(path, SQLITE_OPEN_READONLY, &v, err))) return -1;
-    if (v != VB_SCHEMA_VERSION) {
-        vb_err_set(err, VB_E_DB, "database '%s' %s", path,
-                   v ? "has an older schema" : "is empty: no varbench runs in it");
-        vb_err_hint(err, v ? "open it once with 'varbench run' to migrate it"
-                           : "pass the path of a database written by 'varbench run'");
+    if (!v) {
+        vb_err_set(err, VB_E_DB, "database '%s' is empty: no varbench runs in it", path);
+        vb_err_hint(err, "pass the path of a database written by 'varbench run'");
+        vb_store_close(s);
+        return -1;
+    }
+    /* an older schema is read through a migrated copy: the file itself is never written */
+    if (v < VB_SCHEMA_VERSION && read_migrated(s, err)) {
         vb_store_close(s);
         return -1;
     }

@@ -166,13 +166,15 @@ static const char gpu_q[] = SEL ", ac AS (SELECT DISTINCT case_id, correlationId
     "CUPTI_ACTIVITY_KIND_RUNTIME WHERE case_id IN sel AND correlationId > 0) "
     "SELECT * FROM (SELECT 0 AS kind, " GPU_COMMON("k") ", k.gridX, k.gridY, k.gridZ, k.blockX, "
     "k.blockY, k.blockZ, k.staticSharedMemory, k.dynamicSharedMemory, k.registersPerThread, 0, 0, "
-    "0, 0, 0, 0, k.mangledName, sn.value FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds sn "
+    "0, 0, 0, 0, k.mangledName, sn.value, k.graphId, k.graphNodeId "
+    "FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds sn "
     "ON sn.id = k.mangledName WHERE k.case_id IN sel "
     "UNION ALL SELECT 1, " GPU_COMMON("m") ", 0, 0, 0, 0, 0, 0, 0, 0, 0, m.bytes, m.copyKind, "
-    "m.srcKind, m.dstKind, 0, 0, 0, NULL FROM CUPTI_ACTIVITY_KIND_MEMCPY m WHERE m.case_id IN sel "
+    "m.srcKind, m.dstKind, 0, 0, 0, NULL, m.graphId, m.graphNodeId "
+    "FROM CUPTI_ACTIVITY_KIND_MEMCPY m WHERE m.case_id IN sel "
     "UNION ALL SELECT 2, " GPU_COMMON("x") ", 0, 0, 0, 0, 0, 0, 0, 0, 0, x.bytes, 0, 0, 0, "
-    "x.memKind, x.value, 0, NULL FROM CUPTI_ACTIVITY_KIND_MEMSET x WHERE x.case_id IN sel) "
-    "ORDER BY t0, t1, kind";
+    "x.memKind, x.value, 0, NULL, x.graphId, x.graphNodeId FROM CUPTI_ACTIVITY_KIND_MEMSET x "
+    "WHERE x.case_id IN sel) ORDER BY t0, t1, kind";
 #undef GPU_COMMON
 
 /* The host records: kind, case, start, end, process, thread, correlation, flow, driver, return
@@ -190,14 +192,15 @@ static const char host_q[] = SEL ", gc AS (SELECT case_id, correlationId FROM "
     "gc.correlationId = a.correlationId) GROUP BY a.case_id, a.correlationId) "
     "SELECT * FROM (SELECT 4 AS kind, a.case_id, a.start AS t0, a.end AS t1, "
     "a.processId & 4294967295, a.threadId & 4294967295, a.correlationId, "
-    "a.rowid IN (SELECT rid FROM fa), a.driver, a.returnValue, 0, a.nameId, sn.value "
+    "a.rowid IN (SELECT rid FROM fa), a.driver, a.returnValue, 0, a.nameId, sn.value, 0, '' "
     "FROM CUPTI_ACTIVITY_KIND_RUNTIME a LEFT JOIN StringIds sn ON sn.id = a.nameId "
     "WHERE a.case_id IN sel "
     "UNION ALL SELECT 3, t.case_id, t.start, COALESCE(t.end, c.end, t.start), "
     "t.processId & 4294967295, t.threadId & 4294967295, 0, 0, 0, 0, t.end IS NULL, t.textId, "
-    "IFNULL(t.text, sn.value) FROM NVTX_EVENTS t JOIN cases c ON c.id = t.case_id "
-    "LEFT JOIN StringIds sn ON sn.id = t.textId WHERE t.case_id IN sel) "
-    "ORDER BY t0, t1 DESC, kind";
+    "IFNULL(t.text, sn.value), t.eventType, IFNULL(dn.value, '') "
+    "FROM NVTX_EVENTS t JOIN cases c ON c.id = t.case_id "
+    "LEFT JOIN StringIds sn ON sn.id = t.textId LEFT JOIN StringIds dn ON dn.id = t.domainId "
+    "WHERE t.case_id IN sel) ORDER BY t0, t1 DESC, kind";
 /* clang-format on */
 
 int vb_store_export_open(struct vb_store *s, const struct vb_export_case *c, int nc, int host,
@@ -248,6 +251,8 @@ static void fill_gpu_rec(sqlite3_stmt *st, struct vb_export_rec *r)
     r->value = sqlite3_column_int64(st, 23);
     r->name_id = sqlite3_column_int64(st, 24);
     vb_store_col_text(st, 25, r->name, sizeof r->name);
+    r->graph = sqlite3_column_int64(st, 26);
+    r->graph_node = sqlite3_column_int64(st, 27);
     r->process = r->thread = -1;
 }
 
@@ -263,6 +268,8 @@ static void fill_host_rec(sqlite3_stmt *st, struct vb_export_rec *r)
     r->open = sqlite3_column_int(st, 10);
     r->name_id = sqlite3_column_int64(st, 11);
     vb_store_col_text(st, 12, r->name, sizeof r->name);
+    r->nvtx_type = sqlite3_column_int(st, 13);
+    vb_store_col_text(st, 14, r->domain, sizeof r->domain);
     r->device = r->context = r->stream = -1;
 }
 

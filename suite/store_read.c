@@ -72,6 +72,12 @@ static void fill_case(sqlite3_stmt *st, void *p)
     r->trace_cost.cupti_overhead_ns = vb_store_col_double(st, 48);
     r->trace_cost.cupti_overhead_count = sqlite3_column_int64(st, 49);
     r->trace_cost.dropped_records = sqlite3_column_int64(st, 50);
+    vb_store_col_text(st, 51, r->trace_cost.client, sizeof r->trace_cost.client);
+    r->trace_cost.client_kernels = sqlite3_column_int64(st, 52);
+    r->trace_cost.client_copies = sqlite3_column_int64(st, 53);
+    r->trace_cost.client_memsets = sqlite3_column_int64(st, 54);
+    r->trace_cost.client_records = sqlite3_column_int64(st, 55);
+    vb_store_col_text(st, 56, r->trace_cost.overhead_detail, sizeof r->trace_cost.overhead_detail);
 }
 
 /* case_axes adds the structured axes (table case_axes) of run run_id's cases to rows[0..n),
@@ -119,7 +125,10 @@ int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows
         "m.case_id = c.id AND m.copyKind = 2), c.floor_ns / 1e6, c.floor_ratio, "
         "IFNULL(c.floor_bound, ''), IFNULL(c.floor_of, ''), c.device_id, "
         "IFNULL(g.busLocation, ''), c.trace_init_ns, c.trace_flush_ns, c.trace_store_ns, "
-        "c.cupti_overhead_ns, c.cupti_overhead_count, c.dropped_records FROM cases c "
+        "c.cupti_overhead_ns, c.cupti_overhead_count, c.dropped_records, "
+        "IFNULL(c.cupti_client, ''), c.cupti_client_kernels, c.cupti_client_copies, "
+        "c.cupti_client_memsets, c.cupti_client_records, IFNULL(c.cupti_overhead_detail, '') "
+        "FROM cases c "
         "JOIN variants v ON v.id = c.variant_id LEFT JOIN host_env h ON h.run_id = c.run_id "
         "LEFT JOIN TARGET_INFO_GPU g ON g.run_id = c.run_id AND g.id = c.device_id "
         "WHERE c.run_id = ? ORDER BY c.id";

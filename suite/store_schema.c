@@ -190,6 +190,27 @@ static const char *const migrations[] = {
     "ALTER TABLE cases ADD COLUMN dropped_records INTEGER;\n"
     "ALTER TABLE NVTX_EVENTS ADD COLUMN processId INTEGER;\n"
     "ALTER TABLE NVTX_EVENTS ADD COLUMN threadId INTEGER;\n",
+    /* 5 -> 6: varbench trace v3: NVTX events as the program made them (marks and start/end
+     * ranges beside push/pop, in eventType; the domain, category, color, and the thread that
+     * ended a range); the CUDA graph and node that launched a GPU record; and per traced
+     * process the program's own CUPTI client that shared CUPTI, with what it was handed, and
+     * CUPTI's overhead records by kind (and inside the capture window) */
+    "ALTER TABLE NVTX_EVENTS ADD COLUMN domainId INTEGER REFERENCES StringIds(id);\n"
+    "ALTER TABLE NVTX_EVENTS ADD COLUMN category INTEGER;\n"
+    "ALTER TABLE NVTX_EVENTS ADD COLUMN color INTEGER;\n"
+    "ALTER TABLE NVTX_EVENTS ADD COLUMN endThreadId INTEGER;\n"
+    "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL ADD COLUMN graphId INTEGER;\n"
+    "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL ADD COLUMN graphNodeId INTEGER;\n"
+    "ALTER TABLE CUPTI_ACTIVITY_KIND_MEMCPY ADD COLUMN graphId INTEGER;\n"
+    "ALTER TABLE CUPTI_ACTIVITY_KIND_MEMCPY ADD COLUMN graphNodeId INTEGER;\n"
+    "ALTER TABLE CUPTI_ACTIVITY_KIND_MEMSET ADD COLUMN graphId INTEGER;\n"
+    "ALTER TABLE CUPTI_ACTIVITY_KIND_MEMSET ADD COLUMN graphNodeId INTEGER;\n"
+    "ALTER TABLE cases ADD COLUMN cupti_client TEXT;\n"
+    "ALTER TABLE cases ADD COLUMN cupti_client_kernels INTEGER;\n"
+    "ALTER TABLE cases ADD COLUMN cupti_client_copies INTEGER;\n"
+    "ALTER TABLE cases ADD COLUMN cupti_client_memsets INTEGER;\n"
+    "ALTER TABLE cases ADD COLUMN cupti_client_records INTEGER;\n"
+    "ALTER TABLE cases ADD COLUMN cupti_overhead_detail TEXT;\n",
 };
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == VB_SCHEMA_VERSION - 1,

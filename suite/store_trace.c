@@ -26,9 +26,19 @@ int vb_store_trace_cost(struct vb_store *s, int64_t case_id, const struct vb_tra
 {
     static const char q[] =
         "UPDATE cases SET trace_init_ns = ?, trace_flush_ns = ?, trace_store_ns = ?, "
-        "cupti_overhead_ns = ?, cupti_overhead_count = ?, dropped_records = ? WHERE id = ?";
-    return vb_store_put(s, q, NULL, err, "ddddiii", c->init_ns, c->flush_ns, c->store_ns,
-                        c->cupti_overhead_ns, c->cupti_overhead_count, c->dropped_records, case_id);
+        "cupti_overhead_ns = ?, cupti_overhead_count = ?, dropped_records = ?, cupti_client = ?, "
+        "cupti_client_kernels = ?, cupti_client_copies = ?, cupti_client_memsets = ?, "
+        "cupti_client_records = ?, cupti_overhead_detail = ? WHERE id = ?";
+    const char *detail = c->overhead_detail[0] ? c->overhead_detail : NULL;
+    if (!c->client[0]) /* no client shared CUPTI: its counts stay NULL */
+        return vb_store_put(s, q, NULL, err, "ddddiitUUUUti", c->init_ns, c->flush_ns, c->store_ns,
+                            c->cupti_overhead_ns, c->cupti_overhead_count, c->dropped_records,
+                            (const char *)NULL, (uint64_t)0, (uint64_t)0, (uint64_t)0, (uint64_t)0,
+                            detail, case_id);
+    return vb_store_put(s, q, NULL, err, "ddddiitiiiiti", c->init_ns, c->flush_ns, c->store_ns,
+                        c->cupti_overhead_ns, c->cupti_overhead_count, c->dropped_records,
+                        c->client, c->client_kernels, c->client_copies, c->client_memsets,
+                        c->client_records, detail, case_id);
 }
 
 int vb_store_latest_trace(struct vb_store *s, int64_t *run_id, struct vb_err *err)
@@ -105,7 +115,8 @@ static void fill_summary(sqlite3_stmt *st, void *p)
 int vb_store_summary(struct vb_store *s, int64_t run_id, struct vb_summary_row **rows, int *n,
                      struct vb_err *err)
 {
-    /* one row per kernel (by mangled name), kind of copy, memset, API function and NVTX text */
+    /* one row per kernel (by mangled name), kind of copy, memset, API function and NVTX text
+     * (ranges: a mark, eventType 34, has no duration to sum) */
     /* clang-format off */
 #define DUR(t) "count(*), sum(" t ".end - " t ".start), min(" t ".end - " t ".start), " \
                "max(" t ".end - " t ".start)"
@@ -124,7 +135,7 @@ int vb_store_summary(struct vb_store *s, int64_t run_id, struct vb_summary_row *
         "JOIN StringIds sn ON sn.id = a.nameId WHERE c.run_id = ?1 GROUP BY a.nameId "
         "UNION ALL SELECT 4, 0, IFNULL(t.text, sn.value), " DUR("t") ", 0, 0, 0 "
         "FROM NVTX_EVENTS t JOIN cases c ON c.id = t.case_id LEFT JOIN StringIds sn "
-        "ON sn.id = t.textId WHERE c.run_id = ?1 AND t.end IS NOT NULL "
+        "ON sn.id = t.textId WHERE c.run_id = ?1 AND t.end IS NOT NULL AND t.eventType != 34 "
         "GROUP BY IFNULL(t.text, sn.value)";
 #undef DUR
     /* clang-format on */

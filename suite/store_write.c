@@ -166,14 +166,14 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
                        const int64_t *sample_ids, struct vb_err *err)
 {
     static const char kq[] = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES "
-                             "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+                             "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     static const char cq[] =
-        "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
+        "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     static const char mq[] =
-        "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (?,?,?,?,?,?,?,?,?,?,?)";
-    /* eventType 59 is NvtxPushPopRange in the Nsight Systems export; the text is registered
-     * in StringIds (textId), as nsys does for registered strings */
-    static const char nq[] = "INSERT INTO NVTX_EVENTS VALUES (?,?,?,?,NULL,?,59,?,?)";
+        "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    /* eventType as in the Nsight Systems export (34 mark, 59 push/pop, 60 start/end range); the
+     * text and the domain's name are registered in StringIds (textId, domainId) */
+    static const char nq[] = "INSERT INTO NVTX_EVENTS VALUES (?,?,?,?,NULL,?,?,?,?,?,?,?,?)";
     static const char rq[] = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,?,?,?,?,?,?,?,?)";
     static const char xq[] = "INSERT INTO metrics VALUES (?,?,?,?,?)";
     const struct vb_activity *a = &r->activity;
@@ -192,37 +192,42 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
         short_name(x->name, sn, sizeof sn);
         if (vb_store_string_id(s, sn, &sid, err) || vb_store_string_id(s, x->name, &mid, err))
             return -1;
-        if (vb_store_put(s, kq, NULL, err, "iUuunnnnnnnnnnnnnii", case_id, (uint64_t)smp, x->start,
-                         x->end, (int)x->device, (int)x->context, (int)x->stream,
+        if (vb_store_put(s, kq, NULL, err, "iUuunnnnnnnnnnnnniiUU", case_id, (uint64_t)smp,
+                         x->start, x->end, (int)x->device, (int)x->context, (int)x->stream,
                          (int)x->correlation, x->grid[0], x->grid[1], x->grid[2], x->block[0],
                          x->block[1], x->block[2], x->static_smem, x->dynamic_smem,
-                         (int)x->registers, sid, mid))
+                         (int)x->registers, sid, mid, (uint64_t)x->graph, x->graph_node))
             return -1;
     }
     for (i = 0; i < a->ncopies; i++) {
         const struct vb_copy_rec *x = &a->copies[i];
         if (SKIP(x->start)) continue;
-        if (vb_store_put(s, cq, NULL, err, "iUuunnnnunnn", case_id, (uint64_t)SAMPLE_ID(x->start),
+        if (vb_store_put(s, cq, NULL, err, "iUuunnnnunnnUU", case_id, (uint64_t)SAMPLE_ID(x->start),
                          x->start, x->end, (int)x->device, (int)x->context, (int)x->stream,
                          (int)x->correlation, x->bytes, (int)x->copy_kind, (int)x->src_kind,
-                         (int)x->dst_kind))
+                         (int)x->dst_kind, (uint64_t)x->graph, x->graph_node))
             return -1;
     }
     for (i = 0; i < a->nmemsets; i++) {
         const struct vb_memset_rec *x = &a->memsets[i];
         if (SKIP(x->start)) continue;
-        if (vb_store_put(s, mq, NULL, err, "iUuunnnnnun", case_id, (uint64_t)SAMPLE_ID(x->start),
+        if (vb_store_put(s, mq, NULL, err, "iUuunnnnnunUU", case_id, (uint64_t)SAMPLE_ID(x->start),
                          x->start, x->end, (int)x->device, (int)x->context, (int)x->stream,
-                         (int)x->correlation, (int)x->value, x->bytes, (int)x->memory_kind))
+                         (int)x->correlation, (int)x->value, x->bytes, (int)x->memory_kind,
+                         (uint64_t)x->graph, x->graph_node))
             return -1;
     }
     for (i = 0; i < a->nranges; i++) {
         const struct vb_range_rec *x = &a->ranges[i];
-        int64_t tid;
+        int64_t tid, did = 0;
         if (SKIP(x->start)) continue;
         if (vb_store_string_id(s, x->text, &tid, err) ||
-            vb_store_put(s, nq, NULL, err, "iUuUiUU", case_id, (uint64_t)SAMPLE_ID(x->start),
-                         x->start, x->end, tid, (uint64_t)x->process, (uint64_t)x->thread))
+            (x->domain && vb_store_string_id(s, x->domain, &did, err)) ||
+            vb_store_put(s, nq, NULL, err, "iUuUinUUUUUU", case_id, (uint64_t)SAMPLE_ID(x->start),
+                         x->start, x->type == VB_NVTX_MARK ? x->start : x->end, tid,
+                         x->type ? (int)x->type : VB_NVTX_PUSHPOP, (uint64_t)x->process,
+                         (uint64_t)x->thread, (uint64_t)did, (uint64_t)x->category,
+                         (uint64_t)x->color, (uint64_t)x->end_thread))
             return -1;
     }
     for (i = 0; i < a->napis; i++) {

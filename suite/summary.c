@@ -323,6 +323,15 @@ static void trace_costs(FILE *out, int csv, const struct vb_case_row *c, int n)
                     "==varbench== tracing cost (%s): CUPTI start %s, CUPTI overhead records %s "
                     "(%s), flush at exit %s, writing %s, %s record%s dropped\n",
                     who, a, b, cnt, f, w, drop, x->dropped_records == 1 ? "" : "s");
+            if (x->overhead_detail[0])
+                fprintf(out, "==varbench== CUPTI overhead (%s): %s\n", who, x->overhead_detail);
+            if (x->client[0])
+                fprintf(out,
+                        "==varbench== the program's own CUPTI client (%s, %s) shared CUPTI: it was "
+                        "handed %lld kernels, %lld copies, %lld memsets (%lld records); varbench "
+                        "kept its own\n",
+                        who, x->client, (long long)x->client_kernels, (long long)x->client_copies,
+                        (long long)x->client_memsets, (long long)x->client_records);
             continue;
         }
         if (!shown++) {

@@ -21,12 +21,13 @@
 
 /* The environment `varbench trace` hands the traced program (and its children) and the
  * injection library reads. */
-#define VB_TRACE_ENV_DB      "VARBENCH_TRACE_DB"      /* absolute path of the database */
-#define VB_TRACE_ENV_RUN     "VARBENCH_TRACE_RUN"     /* the run id the cases belong to */
-#define VB_TRACE_ENV_NAME    "VARBENCH_TRACE_NAME"    /* the variant name of the cases */
-#define VB_TRACE_ENV_METRICS "VARBENCH_TRACE_METRICS" /* resolved metric names, comma-separated */
-#define VB_TRACE_ENV_KINDS   "VARBENCH_TRACE_KINDS"   /* "api,gpu" (unset: both), "api", "gpu" */
-#define VB_TRACE_ENV_CAPTURE "VARBENCH_TRACE_CAPTURE" /* capture.h's form; unset: "all" */
+#define VB_TRACE_ENV_DB       "VARBENCH_TRACE_DB"       /* absolute path of the database */
+#define VB_TRACE_ENV_RUN      "VARBENCH_TRACE_RUN"      /* the run id the cases belong to */
+#define VB_TRACE_ENV_NAME     "VARBENCH_TRACE_NAME"     /* the variant name of the cases */
+#define VB_TRACE_ENV_METRICS  "VARBENCH_TRACE_METRICS"  /* resolved metric names, comma-separated */
+#define VB_TRACE_ENV_KINDS    "VARBENCH_TRACE_KINDS"    /* "api,gpu" (unset: both), "api", "gpu" */
+#define VB_TRACE_ENV_CAPTURE  "VARBENCH_TRACE_CAPTURE"  /* capture.h's form; unset: "all" */
+#define VB_TRACE_ENV_ALL_APIS "VARBENCH_TRACE_ALL_APIS" /* "1": the trivial queries' records */
 
 /* One traced process as a case. Owns everything r points to, but the variant's problem (one
  * without axes, shared); the family has no ops: a traced case is stored, never run. */

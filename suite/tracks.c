@@ -6,7 +6,7 @@
 
 /* What an entry of the table is: a process, a GPU stream's track, a tid taken on a GPU, or a
  * host thread with its lanes. */
-enum { K_PROC, K_GPU, K_GPU_TID, K_THREAD };
+enum { K_PROC, K_GPU, K_GPU_TID, K_THREAD, K_GPU_LANE };
 
 struct key {
     int type;
@@ -157,6 +157,31 @@ struct vb_track *vb_tracks_gpu(struct vb_tracks *t, int device, int64_t proc_key
     if (!(tid = find(t, &taken, &made)) || !(p = proc(t, x->tr.pid))) return NULL;
     x->tr.tid = x->tr.sort = made ? stream : VB_TRACKS_DUP_TID + p->next_tid++;
     return &x->tr;
+}
+
+struct vb_track *vb_tracks_gpu_lane(struct vb_tracks *t, int device, int64_t proc_key, int context,
+                                    int stream, int64_t start, int *is_new)
+{
+    int lane;
+    for (lane = 1;; lane++) {
+        /* a lane is its stream's key with the lane number above the context's 32 bits */
+        struct key k = {K_GPU_LANE, device, proc_key,
+                        (int64_t)(uint32_t)context | (int64_t)lane << 32, stream};
+        struct entry *x = find(t, &k, is_new), *p;
+        if (!x) return NULL;
+        if (!*is_new) {
+            if (x->tr.last_end <= start) return &x->tr;
+            continue;
+        }
+        if (!(p = proc(t, VB_TRACKS_GPU_PID(device)))) return NULL;
+        x->tr.pid = VB_TRACKS_GPU_PID(device);
+        x->tr.thread = stream;
+        x->tr.lane = lane;
+        x->tr.last_end = -1;
+        x->tr.tid = VB_TRACKS_DUP_TID + p->next_tid++;
+        x->tr.sort = (int64_t)stream * 1000 + lane;
+        return &x->tr;
+    }
 }
 
 /* push puts an event ending at end on lane l; 0 or -1. */

@@ -4,7 +4,8 @@
  * complete events either follow each other or nest. GPU streams get one track each and their
  * events are clamped to follow each other; a host thread's events (NVTX ranges, API calls) nest
  * on its track, and one that overlaps without nesting goes to another track of the same thread
- * (a lane), as does a case that overlaps another on the "cases" track.
+ * (a lane), as does a case that overlaps another on the "cases" track. GPU work that truly ran
+ * at once on one stream (a CUDA graph's branches) gets lanes of its stream too.
  * Workload: every record of an export (millions) is placed here, so a lookup is one hash probe
  * and a placement pops and pushes a stack; what is kept is per track, never per event.
  *
@@ -53,6 +54,13 @@ int vb_tracks_process(struct vb_tracks *t, int64_t pid);
  * where it is until vb_tracks_free. */
 struct vb_track *vb_tracks_gpu(struct vb_tracks *t, int device, int64_t proc, int context,
                                int stream, int *is_new);
+
+/* vb_tracks_gpu_lane returns the first overlap lane (1, 2, ...) of that stream free at `start`
+ * (its last_end no later), made when none is; for GPU work that ran at the same time as work
+ * of its own stream (the branches of a CUDA graph, a programmatic dependent launch). *is_new
+ * and memory as vb_tracks_gpu; the lane's `lane` field says which it is. */
+struct vb_track *vb_tracks_gpu_lane(struct vb_tracks *t, int device, int64_t proc, int context,
+                                    int stream, int64_t start, int *is_new);
 
 /* vb_tracks_place returns the track of thread `thread` (-1: none recorded) of process pid where
  * an event [start, end] goes: the first lane of the thread where it nests in, or follows, what

@@ -53,6 +53,7 @@ trace-no-cuda        cpu  trace
 trace-not-found      cpu  trace
 trace-exit-paths     cpu  trace
 trace-foreign        cpu  trace
+trace-nvtx           cpu  trace
 summary              cpu  trace
 summary-errors       cpu  trace
 summary-gputrace     cpu  trace
@@ -65,6 +66,11 @@ gpu-trace-c          gpu  trace
 gpu-trace-print      gpu  trace
 gpu-trace-capture    gpu  trace
 gpu-trace-neighbours gpu  trace
+gpu-fw-torch         gpu  trace
+gpu-fw-jax           gpu  trace
+gpu-fw-cupy          gpu  trace
+gpu-fw-numba         gpu  trace
+gpu-fw-triton        gpu  trace
 '
 
 # list_cases prints "TEST CASE LABEL NEEDS" for each line of the table; it prints nothing and
@@ -239,7 +245,7 @@ concurrent-writers)
   done
   [ "$(sqlite3 new.db "SELECT count(*) FROM runs WHERE status = 'complete'")" = 4 ] || fail "new.db: not 4 complete runs"
   [ "$(sqlite3 v2.db "SELECT count(*) FROM runs WHERE status = 'complete'")" = 6 ] || fail "v2.db: not 2 + 4 complete runs"
-  [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 5 ] || fail "v2.db not migrated" ;;
+  [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 6 ] || fail "v2.db not migrated" ;;
 merge-partial)
   # a run merged while it was being written (here: its copy with the status 'running' and its
   # last case missing, what such a merge takes), then the finished file merged again: the
@@ -283,9 +289,12 @@ migrate-v2)
   # and compares with itself as the same
   load v2.db schema-v2-h100.sql.gz
   [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 2 ] || fail "the fixture is not schema 2"
-  expect 3 "older schema" "$vb" compare v2.db v2.db
+  cp v2.db v2.orig
+  # a reader reads it through a migrated copy in memory, and leaves the file as it was
+  expect 0 "no regression (exit 0)" "$vb" compare --base-run 1 --cand-run 1 v2.db v2.db
+  cmp -s v2.db v2.orig || fail "a reader changed the schema-2 file"
   expect 0 "run 3 stored" "$vb" run --filter mesh/cpu-reference --axis nx=8 --db v2.db
-  [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 5 ] || fail "not migrated"
+  [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 6 ] || fail "not migrated"
   [ "$(sqlite3 v2.db "SELECT count(*) FROM samples WHERE kernel_ns IS NOT NULL AND
       abs(gpu_ns - (kernel_ns + h2d_ns + d2h_ns + IFNULL(memset_ns, 0))) > 1e-6")" = 0 ] ||
     fail "a sample's GPU time is not the sum of its phases"
@@ -931,6 +940,39 @@ trace-foreign)
   grep -q "Nsight Compute (ncu) is in charge (ancestor process [0-9]* 'ncu')" err || fail "the parent ncu is not named"
   # an unknown injection is still another tool
   CUDA_INJECTION64_PATH=/opt/x/libother.so expect 0 "another CUDA tool is in charge" "$vb" trace --db f.db -- true ;;
+trace-nvtx)
+  # NVTX as frameworks make it (the NVTX3 headers' loader, NVTX_INJECTION64_PATH), recorded by
+  # varbench itself without CUPTI: push/pop, start/end across threads, marks, a domain with a
+  # registered string, a wide string, a range left open; made before CUDA's injection, in a
+  # process that never starts CUDA, and in one CUPTI cannot trace (here, no GPU)
+  [ -x "${VB_FAKE_DRIVER:-}" ] || { echo "trace_fake_driver not built"; exit 77; }
+  expect 0 "NVTX ranges only: the process did not start CUDA" "$vb" trace --db n.db -- "$VB_FAKE_DRIVER" nvtx-only
+  "$vb" trace --db n.db -- "$VB_FAKE_DRIVER" nvtx >out 2>err || fail "nvtx: exit $?"
+  for run in 1 2; do
+    [ "$(sqlite3 n.db "SELECT count(*) || ' ' || sum(e.eventType = 34) || ' ' || sum(e.eventType = 60) || ' ' ||
+      sum(e.end IS NULL) FROM NVTX_EVENTS e JOIN cases c ON c.id = e.case_id WHERE c.run_id = $run")" = "8 2 1 1" ] ||
+      fail "run $run: not 8 events (2 marks, 1 start/end range, 1 open)"
+    [ "$(sqlite3 n.db "SELECT s.value || ' ' || d.value || ' ' || e.category || ' ' || e.color FROM NVTX_EVENTS e
+      JOIN StringIds s ON s.id = e.textId JOIN StringIds d ON d.id = e.domainId JOIN cases c ON c.id = e.case_id
+      WHERE c.run_id = $run")" = "registered vbdomain 7 4278255360" ] || fail "run $run: the domain's range"
+    [ "$(sqlite3 n.db "SELECT count(*) FROM NVTX_EVENTS e JOIN StringIds s ON s.id = e.textId JOIN cases c
+      ON c.id = e.case_id WHERE c.run_id = $run AND s.value = 'crossing' AND e.endThreadId != e.threadId
+      AND e.end > e.start")" = 1 ] || fail "run $run: the range ended on another thread"
+    [ "$(sqlite3 n.db "SELECT count(*) FROM NVTX_EVENTS e JOIN StringIds s ON s.id = e.textId JOIN cases c
+      ON c.id = e.case_id WHERE c.run_id = $run AND s.value = 'wide é'")" = 1 ] || fail "run $run: the wide string"
+  done
+  expect 0 "outer" "$vb" summary --db n.db --run 1
+  grep -qE "NVTX ranges: .* 1 .* outer$" out || fail "no NVTX range 'outer' in the summary"
+  grep -q "mark one" out && fail "a mark in the ranges' table"
+  expect 0 "export: run 1: 0 kernels, 0 copies, 0 memsets, 8 NVTX ranges" \
+    "$vb" export --db n.db --run 1 --format trace -o n.json
+  python3 "$(dirname "$0")/trace_json_check.py" n.json --expect user_annotation=8 \
+    --parent inner=outer >out 2>err || fail "the trace of the NVTX ranges"
+  grep -q '"domain":"vbdomain"' n.json || fail "the domain is not in the trace"
+  [ "$(grep -o '"ph":"i"' n.json | wc -l)" = 2 ] || fail "not 2 marks as instant events"
+  # under a tool of the user's own, NVTX goes to that tool, and varbench says so
+  NVTX_INJECTION64_PATH=/nonexistent/libtool.so "$vb" trace --db n.db -- "$VB_FAKE_DRIVER" nvtx-only >out 2>err
+  grep -q "NVTX_INJECTION64_PATH=/nonexistent/libtool.so is kept" err || fail "the user's NVTX tool is not named" ;;
 summary)
   "$vbtest" make_trace_fixture "$tmp" >/dev/null || fail "fixture"
   expect 0 "==varbench== 2 traced processes" "$vb" summary --db trace.db
@@ -1092,14 +1134,26 @@ summary-logfile)
   expect 2 "--log-file needs a non-empty value" "$vb" summary --db trace.db --log-file '' ;;
 inject-symbols)
   # the injection lives inside programs with their own CUDA runtime, SQLite, Python: it exports
-  # InitializeInjection only and needs nothing of the runtime, NVRTC or cuFFT
+  # its two entry points (CUDA's and NVTX's) only and needs nothing of the runtime, NVRTC or
+  # cuFFT; the preload, in every process of the program, exports libcupti's names for the calls
+  # it shares and its reader, and loads nothing but libc
   command -v nm >/dev/null || { echo "nm not installed"; exit 77; }
   [ -f "${VB_INJECT:-}" ] || fail "no injection library"
   defined=$(nm -D --defined-only "$VB_INJECT" | awk '{print $3}' | sort -u | tr '\n' ' ')
-  [ "$defined" = "InitializeInjection " ] || fail "exports '$defined'"
+  [ "$defined" = "InitializeInjection InitializeInjectionNvtx2 " ] || fail "exports '$defined'"
   bad=$(nm -D --undefined-only "$VB_INJECT" | awk '{print $2}' | grep -E '^(cuda|cu[A-Z]|nvrtc|cufft|sqlite3|vb_)' | tr '\n' ' ')
   [ -z "$bad" ] || fail "needs '$bad'"
-  [ "$(dirname "$VB_INJECT")" = "$(dirname "$vb")" ] || fail "the library is not next to varbench" ;;
+  [ "$(dirname "$VB_INJECT")" = "$(dirname "$vb")" ] || fail "the library is not next to varbench"
+  pre=$(dirname "$VB_INJECT")/libvarbench_preload.so
+  [ -f "$pre" ] || fail "no preload library next to the injection"
+  defined=$(nm -D --defined-only "$pre" | awk '{print $3}' | sort | tr '\n' ' ')
+  want="cuptiActivityDisable cuptiActivityDisableContext cuptiActivityEnable cuptiActivityEnableContext cuptiActivityEnableDriverApi cuptiActivityEnableRuntimeApi cuptiActivityFlushAll cuptiActivityRegisterCallbacks cuptiActivityRegisterTimestampCallback cuptiActivitySetAttribute cuptiFinalize cuptiSubscribe cuptiSubscribe_v2 cuptiUnsubscribe varbench_cupti_mux_read "
+  [ "$defined" = "$want" ] || fail "the preload exports '$defined'"
+  needed=$(readelf -d "$pre" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -vE '^(libc|libdl|libpthread)\.so' | tr '\n' ' ')
+  [ -z "$needed" ] || fail "the preload needs '$needed'"
+  # alone in a process (no varbench, no CUDA) it changes nothing
+  LD_PRELOAD=$pre sh -c 'echo preloaded' >out 2>err || fail "a preloaded shell failed"
+  [ "$(cat out)" = preloaded ] && [ ! -s err ] || fail "the preload spoke: $(cat err)" ;;
 report-trace)
   # a traced program and a suite run of one database side by side in the report
   "$vbtest" make_trace_fixture "$tmp" >/dev/null || fail "fixture"
@@ -1232,23 +1286,36 @@ gpu-trace-capture)
   "$vb" trace --db c.db --capture-range nvtx:nowhere -- "$VB_TRACE_PROG" 1000 1 >out 2>err || fail "exit $?"
   expect 0 "capture nvtx:nowhere: 0 windows" "$vb" summary --db c.db ;;
 gpu-trace-neighbours)
-  # a CUPTI client of the program's own works beside varbench trace, which says what it lost;
+  # a CUPTI client of the program's own, started before CUDA or after, shares CUPTI with
+  # varbench trace (the preload, cupti_mux.h): both see the 50 kernels, and the case names it;
   # a GPU hidden from the program is reported as CUDA failing to start
   [ -x "${VB_CUPTI_CLIENT:-}" ] || fail "trace_cupti_client not built"
   "$VB_CUPTI_CLIENT" after 5 >out 2>err; rc=$?
   [ "$rc" -eq 3 ] && { echo "no GPU: skipped"; exit 77; }
+  run=0
   for when in before after; do
     "$vb" trace --db n.db -- "$VB_CUPTI_CLIENT" $when 50 >out 2>err; rc=$?
+    run=$((run + 1))
     cat out err
     [ "$rc" -eq 0 ] || fail "$when: the program's own CUPTI client did not see its 50 kernels (exit $rc)"
     grep -q "trace_cupti_client: $when: 50 launches, 50 kernel records" out || fail "$when: no answer"
+    "$vb" summary --db n.db --run $run >sum 2>&1 || fail "$when: summary"
+    grep -q "CUPTI client (pid [0-9]*, trace_cupti_client) shared CUPTI: it was handed 50 kernels" sum ||
+      fail "$when: the case does not say what the program's client got"
+    bash "$VB_TRACE_DIR/expect.sh" sum "calls 50 inc(float*, int)" >exp || { cat exp; fail "$when: varbench lost kernels"; }
   done
-  grep -q "another CUPTI client (unnamed) joined the process" err || fail "after: the loss is not said"
-  expect 0 "was in the process before CUDA started" "$vb" summary --db n.db --run 1
   CUDA_VISIBLE_DEVICES= "$vb" trace --db n.db -- "$VB_TRACE_PROG" 1000 1 >out 2>err; rc=$?
   [ "$rc" -eq 3 ] || fail "the program's exit $rc, expected its 3 (no CUDA device)"
   grep -q "CUDA could not start in the process (cuInit: CUDA_ERROR_NO_DEVICE" err || fail "no CUDA start failure said"
   grep -q "made no CUDA calls" err && fail "reported as no CUDA calls" ;;
+gpu-fw-torch|gpu-fw-jax|gpu-fw-cupy|gpu-fw-numba|gpu-fw-triton)
+  # varbench trace on a framework's own program, held against the framework's profiler (or
+  # ncu): one row of the matrix (tests/trace/fw_matrix.py), 77 where the framework is missing
+  command -v python3 >/dev/null || { echo "no python3: skipped"; exit 77; }
+  PYTHONPATH="$VB_TRACE_DIR/pyshim${PYTHONPATH:+:$PYTHONPATH}" \
+    python3 "$VB_TRACE_DIR/fw_matrix.py" "${case_name#gpu-fw-}" "$vb" fw; rc=$?
+  [ $rc -eq 77 ] && exit 77
+  [ $rc -eq 0 ] || fail "the framework's row" ;;
 *) echo "unknown case '$case_name'" >&2; exit 2 ;;
 esac
 echo "pass: $case_name"

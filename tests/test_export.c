@@ -10,6 +10,7 @@
 #include "store.h"
 #include "test.h"
 #include "tests.h"
+#include "trace.h"
 #include "tracks.h"
 
 /* place puts [start, end] on thread (pid, thread) and checks its tid and whether it is new. */
@@ -192,5 +193,57 @@ int test_make_export_fixture(const char *dir)
                (long long)(w[i].n[VB_EXPORT_API] - w[i].driver_calls), (long long)w[i].driver_calls,
                (long long)w[i].flows, (long long)w[i].flow_ends, (long long)w[i].cases);
     }
+    return 0;
+}
+
+/* One kernel of test_export_graph: [start, end] on stream 7, from graph g (0: none). */
+static void put_kernel(struct vb_activity *a, uint64_t start, uint64_t end, uint32_t g)
+{
+    struct vb_kernel_rec *k = &a->kernels[a->nkernels++];
+    memset(k, 0, sizeof *k);
+    k->start = start, k->end = end, k->context = 1, k->stream = 7, k->graph = g;
+    k->graph_node = g ? 100 + a->nkernels : 0;
+    k->correlation = (uint32_t)a->nkernels;
+    k->name = strdup("k");
+}
+
+/* Work that ran at the same time on one stream goes to a lane of it, as it happened: a CUDA
+ * graph's branches at any overlap, other work past the timestamps' jitter (1 us); overlap
+ * within the jitter is clamped as before. */
+int test_export_graph(const char *arg)
+{
+    struct vb_store *s;
+    struct vb_err err;
+    struct vb_activity a;
+    struct vb_trace_case t;
+    struct vb_export_trace_stats st;
+    struct vb_run_info info = {"trace", "varbench trace -- python3 g.py", NULL, NULL, NULL, NULL};
+    int64_t run;
+    char *out;
+    (void)arg;
+    memset(&a, 0, sizeof a);
+    ASSERT((a.kernels = calloc(8, sizeof *a.kernels)) != NULL);
+    a.cap_kernels = 8;
+    put_kernel(&a, 1000, 2000, 3); /* a graph's first node */
+    put_kernel(&a, 1500, 2500, 3); /* a branch beside it: a lane */
+    put_kernel(&a, 2500, 3000, 3); /* after the first: its stream's track */
+    put_kernel(&a, 2998, 4000, 0); /* 2 ns of jitter: clamped */
+    put_kernel(&a, 10000, 20000, 0);
+    put_kernel(&a, 13000, 24000, 0); /* 7 us at once (a dependent launch): a lane */
+    vb_trace_case_init(&t, "g.py", &a, 900, 30000, "exit");
+    ASSERT_OK(vb_store_open(":memory:", &s, &err));
+    ASSERT_OK(vb_store_run_begin(s, &info, &run, &err));
+    ASSERT_OK(vb_store_case(s, run, &t.r, NULL, &err));
+    ASSERT_OK(vb_store_run_end(s, run, "complete", 0, "", &err));
+    vb_trace_case_free(&t);
+    ASSERT_OK(export_to(s, run, NULL, &out, &st, &err));
+    ASSERT_INT_EQ(st.written[VB_EXPORT_KERNEL], 6);
+    ASSERT_INT_EQ(st.concurrent, 2);
+    ASSERT_INT_EQ(st.clamped, 1);
+    ASSERT_CONTAINS(out, "\"name\":\"stream 7 (context 1, concurrent 1)\"");
+    ASSERT_CONTAINS(out, "\"graph\":3,\"graph node\":102");
+    ASSERT(!strstr(out, "concurrent 2")); /* one lane serves both: free again by the second */
+    free(out);
+    vb_store_close(s);
     return 0;
 }

@@ -616,6 +616,8 @@ int test_store_string_columns(const char *arg)
     ASSERT_OK(vb_store_gpu(st, run_id, &gpu, &err));
     ASSERT_OK(vb_store_ceilings(st, run_id, 0, ceil, &err));
     fake_case(&r, s, c, k, &m, n);
+    n[1].domain = "vbtest domain"; /* NVTX_EVENTS.domainId */
+    n[1].type = VB_NVTX_STARTEND;
     r.activity.apis = &api;
     r.activity.napis = 1;
     r.metrics = &metric;

@@ -79,6 +79,7 @@
     T(store_metrics, cpu)                                                                          \
     T(activity_append, cpu)                                                                        \
     T(export_lanes, cpu)                                                                           \
+    T(export_graph, cpu)                                                                           \
     T(export_trace, cpu)                                                                           \
     T(store_efficiency, gpu)                                                                       \
     T(ufunc_clamp_seed_bug, cpu)                                                                   \

@@ -17,7 +17,8 @@ Checks, each a FAIL when it does not hold (all are run, every failure is printed
   - every ts and dur is a number >= 0 with at most 3 decimals (ns in us);
   - the counts of --expect, and the file's own "varbench" counts: for each kind, the records
     stored equal those exported and the events of its categories (each stored record is
-    exactly one event), and no two events are the same (name, category, track, ts, dur);
+    exactly one event: complete, or an instant "i" for an NVTX mark), and no two events are the
+    same (name, category, track, ts, dur);
   - on one (pid, tid) track, complete events follow each other or nest (the viewers' rule);
     on a GPU track (kernel, gpu_memcpy, gpu_memset) they never overlap, and no host event is
     on it;
@@ -112,6 +113,12 @@ def check(doc, args, fail):
             seen.add(key)
             xs.append({"i": i, "name": e.get("name"), "cat": e.get("cat"), "track": track,
                        "ts": ts, "end": ts + dur, "args": e.get("args") or {}})
+        elif ph == "i":  # an NVTX mark: an instant on its thread's track
+            if e.get("s") != "t" or e.get("cat") != "user_annotation":
+                fail("instant event %d (%r) is not a thread-scoped user_annotation" %
+                     (i, e.get("name")))
+            xs.append({"i": i, "name": e.get("name"), "cat": e.get("cat"), "track": track,
+                       "ts": ts, "end": ts, "args": e.get("args") or {}})
         elif ph in ("s", "f"):
             if e.get("cat") != "ac2g" or e.get("name") != "ac2g":
                 fail("flow event %d is not cat/name ac2g" % i)

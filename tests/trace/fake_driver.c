@@ -6,10 +6,18 @@
  * Python: it exports Py_IsInitialized and Py_AtExit, and "pyint" ends as CPython does after an
  * unhandled KeyboardInterrupt (the Py_AtExit functions, then SIGINT with the default action).
  *
- * usage: fake_driver exit CODE | signal SIG | pyint | fork | twice | none
+ * "nvtx" and "nvtx-only" make NVTX calls as frameworks do (through the NVTX3 headers, whose loader
+ * reads NVTX_INJECTION64_PATH at the first call), before and, for "nvtx", after CUDA's
+ * injection: 3 push/pop ranges (one nested, one wide), 1 start/end range ended on another thread,
+ * 2 marks, 1 range in domain "vbdomain" with a registered string and a category, and 1 range left
+ * open at the exit; "nvtx-only" never initialises CUDA.
+ *
+ * usage: fake_driver exit CODE | signal SIG | pyint | fork | twice | none | nvtx | nvtx-only
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dlfcn.h>
+#include <nvtx3/nvToolsExt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,10 +65,52 @@ static int inject(void)
     return 0;
 }
 
+static void *end_elsewhere(void *id)
+{
+    nvtxRangeEnd(*(nvtxRangeId_t *)id);
+    return NULL;
+}
+
+/* nvtx makes the NVTX calls of the "nvtx" modes; with_cuda: CUDA's injection in the middle */
+static int nvtx(int with_cuda)
+{
+    nvtxDomainHandle_t d;
+    nvtxStringHandle_t str;
+    nvtxEventAttributes_t a;
+    nvtxRangeId_t id;
+    pthread_t th;
+    nvtxRangePushA("outer");
+    nvtxRangePushA("inner");
+    nvtxMarkA("mark one");
+    nvtxRangePop();
+    id = nvtxRangeStartA("crossing");
+    if (pthread_create(&th, NULL, end_elsewhere, &id) || pthread_join(th, NULL)) return 75;
+    nvtxRangePop();
+    d = nvtxDomainCreateA("vbdomain");
+    str = nvtxDomainRegisterStringA(d, "registered");
+    memset(&a, 0, sizeof a);
+    a.version = NVTX_VERSION;
+    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a.category = 7;
+    a.colorType = NVTX_COLOR_ARGB;
+    a.color = 0xff00ff00;
+    a.messageType = NVTX_MESSAGE_TYPE_REGISTERED;
+    a.message.registered = str;
+    nvtxDomainRangePushEx(d, &a);
+    if (with_cuda && inject()) return 70;
+    nvtxDomainRangePop(d);
+    nvtxRangePushW(L"wide \u00e9");
+    nvtxRangePop();
+    nvtxMarkA("mark two");
+    nvtxRangePushA("open at exit");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "exit";
     if (!strcmp(mode, "none")) return 0; /* a program that never initialises CUDA */
+    if (!strcmp(mode, "nvtx") || !strcmp(mode, "nvtx-only")) return nvtx(!strcmp(mode, "nvtx"));
     if (inject()) return 70;
     if (!strcmp(mode, "exit")) exit(argc > 2 ? atoi(argv[2]) : 0);
     if (!strcmp(mode, "signal")) {
@@ -87,6 +137,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(mode, "twice")) return inject() ? 74 : 0;
-    fprintf(stderr, "usage: fake_driver exit CODE | signal SIG | pyint | fork | twice | none\n");
+    fprintf(stderr,
+            "usage: fake_driver exit CODE | signal SIG | pyint | fork | twice | none | nvtx | "
+            "nvtx-only\n");
     return 2;
 }

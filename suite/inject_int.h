@@ -1,0 +1,42 @@
+/*
+ * inject_int: private to the injection library libvarbench_inject.so (inject.c, its entry points
+ * and the case it writes; inject_exit.c, how a process's end is caught; inject_metrics.c, the
+ * counters of --metrics). Nothing here is seen by the program the library is loaded into: the
+ * library exports InitializeInjection and InitializeInjectionNvtx2 only (inject.map).
+ */
+#ifndef VB_INJECT_INT_H
+#define VB_INJECT_INT_H
+
+#include <cupti.h>
+#include <sys/types.h>
+
+#include "result.h"
+
+/* ---- inject.c ---- */
+
+/* vb_inject_finish writes the process's case, once, from the process that set the injection
+ * up; `how` says how the traced window ended ("exit", "signal 2", ...). Any thread, any time:
+ * it takes the injection's lock. */
+void vb_inject_finish(const char *how);
+
+/* ---- inject_exit.c: the ways a process ends, each made to call vb_inject_finish ---- */
+
+/* vb_inject_catch_exits registers the atexit handler and Python's exit hook (the first time in
+ * an address space: a fork inherits them) and takes over SIGINT, SIGTERM and SIGHUP where the
+ * program left them at their default action (again in a forked child, whose helper thread did
+ * not survive the fork). pid is the process the injection writes for. */
+void vb_inject_catch_exits(pid_t pid);
+
+/* ---- inject_metrics.c: the counters of varbench trace --metrics ---- */
+
+/* vb_inject_metrics_begin parses the resolved metric names and creates the profiler; 0, or -1
+ * (said on stderr, and the case will say it). */
+int vb_inject_metrics_begin(const char *list);
+/* vb_inject_metrics_on_callback: the CUPTI callback of the injection's subscriber (context
+ * creation and destruction start and end the counters' session). */
+void CUPTIAPI vb_inject_metrics_on_callback(void *userdata, CUpti_CallbackDomain domain,
+                                            CUpti_CallbackId cbid, const void *data);
+/* vb_inject_metrics_take hands the values and their outcome to the process's case r. */
+void vb_inject_metrics_take(struct vb_case_result *r);
+
+#endif

@@ -1,0 +1,121 @@
+/*
+ * inject_metrics: the counters of `varbench trace --metrics` (see inject_int.h).
+ * VARBENCH_TRACE_METRICS holds the resolved metric names. The range profiler (profiler.h)
+ * runs on the first context the program creates, from its creation (auto range: one range per
+ * kernel launch; kernel replay) until the context is destroyed or the process ends. Under it,
+ * kernel activity records carry no timestamps: a trace with counters is for counters, as with
+ * nvprof --metrics. Callbacks run on the program's threads; vb_inject_finish takes the values.
+ */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "inject_int.h"
+#include "metric_set.h"
+#include "profiler.h"
+
+#define TRACE_MAX_LAUNCHES 2048
+
+static struct vb_profiler *prof;
+static CUcontext prof_ctx;
+static struct vb_metric_value *mvals;
+static size_t nmvals;
+static enum vb_metrics_status mstatus = VB_METRICS_NONE;
+static char mreason[512];
+
+static void metrics_fail(enum vb_metrics_status st, const struct vb_err *err)
+{
+    mstatus = st;
+    vb_err_line(err, mreason, sizeof mreason);
+    fprintf(stderr, "varbench trace: pid %d: no counters: %s\n", (int)getpid(), mreason);
+}
+
+/* vb_inject_metrics_begin parses the list and creates the profiler; 0, or -1 (said) when it cannot.
+ */
+int vb_inject_metrics_begin(const char *list)
+{
+    struct vb_metric_set set;
+    struct vb_err err;
+    vb_err_clear(&err);
+    if (vb_metric_set_parse(list, &set, &err)) {
+        metrics_fail(VB_METRICS_FAILED, &err);
+        return -1;
+    }
+    if (!(prof = vb_profiler_create(&set))) {
+        vb_err_set(&err, VB_E_SYS, "out of memory");
+        metrics_fail(VB_METRICS_FAILED, &err);
+        return -1;
+    }
+    mstatus = VB_METRICS_UNAVAILABLE;
+    snprintf(mreason, sizeof mreason, "the program created no CUDA context");
+    return 0;
+}
+
+static void metrics_context(CUcontext ctx)
+{
+    struct vb_err err;
+    uint32_t dev = 0;
+    if (!prof || prof_ctx || mstatus != VB_METRICS_UNAVAILABLE) return; /* the first context only */
+    vb_err_clear(&err);
+    if (VB_CUPTI(&err, cuptiGetDeviceId(ctx, &dev)) ||
+        vb_profiler_begin(prof, (int)dev, ctx, TRACE_MAX_LAUNCHES, &err)) {
+        metrics_fail(err.code == VB_E_USAGE ? VB_METRICS_FAILED : VB_METRICS_UNAVAILABLE, &err);
+        return;
+    }
+    prof_ctx = ctx;
+    mstatus = VB_METRICS_OK;
+    mreason[0] = '\0';
+}
+
+/* metrics_stop ends the profiled context's collection and keeps its values. */
+static void metrics_stop(void)
+{
+    struct vb_err err;
+    if (!prof_ctx) return;
+    prof_ctx = NULL;
+    vb_err_clear(&err);
+    if (vb_profiler_end(prof, &mvals, &nmvals, &err)) metrics_fail(VB_METRICS_FAILED, &err);
+    vb_profiler_release(prof);
+}
+
+static void metrics_context_ending(CUcontext ctx)
+{
+    if (ctx && ctx == prof_ctx) metrics_stop();
+}
+
+/* vb_inject_metrics_take hands the values and the outcome to the process's case. */
+void vb_inject_metrics_take(struct vb_case_result *r)
+{
+    if (!prof) return;
+    metrics_stop();
+    r->metrics = mvals;
+    r->nmetrics = nmvals;
+    mvals = NULL;
+    nmvals = 0;
+    r->metrics_status = mstatus;
+    snprintf(r->metrics_reason, sizeof r->metrics_reason, "%s", mreason);
+    /* every kernel of the process ran under the profiler, in the ranges' order */
+    if (r->nmetrics &&
+        vb_metric_values_name(r->metrics, r->nmetrics, r->activity.kernels, r->activity.nkernels))
+        fprintf(stderr,
+                "varbench trace: pid %d: counters are by launch number (%zu kernel "
+                "records for the profiled launches)\n",
+                (int)getpid(), r->activity.nkernels);
+    r->gst_efficiency = vb_metric_values_gst(r->metrics, r->nmetrics);
+    vb_profiler_destroy(prof);
+    prof = NULL;
+}
+
+/* vb_inject_metrics_on_callback: the context events of the counters (--metrics). Runs on the
+ * program's threads: it takes no lock of ours. */
+void CUPTIAPI vb_inject_metrics_on_callback(void *userdata, CUpti_CallbackDomain domain,
+                                            CUpti_CallbackId cbid, const void *data)
+{
+    const CUpti_ResourceData *rd = data;
+    (void)userdata;
+    if (domain != CUPTI_CB_DOMAIN_RESOURCE || !rd) return;
+    if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
+        metrics_context(rd->context);
+    else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
+        metrics_context_ending(rd->context);
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""ncu_ref.py: the kernels of a command inside an NVTX range, as Nsight Compute measures them.
+
+usage: ncu_ref.py OUT.json [--nvtx RANGE] [--extra FILE.json] -- COMMAND [ARGS...]
+
+Runs COMMAND under `ncu --clock-control none --cache-control none --metrics
+gpu__time_duration.sum` (every kernel, or only those inside the push/pop range RANGE) and writes
+OUT.json: {"kernels": N, "kernel_us": X, "source": "ncu"} plus the keys of --extra (what the
+program itself wrote: its pushes, copies). Exit 0, 1 when ncu or the command failed, 77 without
+ncu (a test then skips).
+"""
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def main(argv):
+    if '--' not in argv or argv.index('--') < 1:
+        print(__doc__, file=sys.stderr)
+        return 2
+    cmd = argv[argv.index('--') + 1:]
+    opts = argv[:argv.index('--')]
+    out, nvtx, extra = opts[0], None, None
+    if '--nvtx' in opts:
+        nvtx = opts[opts.index('--nvtx') + 1]
+    if '--extra' in opts:
+        extra = opts[opts.index('--extra') + 1]
+    ncu = shutil.which('ncu')
+    if not ncu:
+        print('ncu_ref: ncu not found', file=sys.stderr)
+        return 77
+    fd, log = tempfile.mkstemp(suffix='.csv')
+    os.close(fd)
+    args = [ncu, '--clock-control', 'none', '--cache-control', 'none', '--metrics',
+            'gpu__time_duration.sum', '--csv', '--print-units', 'base', '--log-file', log]
+    if nvtx:
+        args += ['--nvtx', '--nvtx-include', nvtx + '/']
+    rc = subprocess.call(args + cmd, stdout=subprocess.DEVNULL)
+    with open(log) as f:
+        text = f.read()
+    os.unlink(log)
+    rows = [r for r in csv.DictReader(l for l in text.splitlines() if l.startswith('"'))]
+    times = [float(r['Metric Value'].replace(',', '')) for r in rows
+             if r.get('Metric Name') == 'gpu__time_duration.sum']
+    if rc != 0:
+        print('ncu_ref: ncu exited %d:\n%s' % (rc, text[-2000:]), file=sys.stderr)
+        return 1
+    ref = {'kernels': len(times), 'kernel_us': sum(times) / 1e3, 'source': 'ncu'}
+    if extra:
+        with open(extra) as f:
+            for k, v in json.load(f).items():
+                ref.setdefault(k, v)
+    with open(out, 'w') as f:
+        json.dump(ref, f)
+    print('ncu_ref: %d kernels, %.1f us' % (ref['kernels'], ref['kernel_us']))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
