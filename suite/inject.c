@@ -358,7 +358,7 @@ static void finish_traced(struct vb_trace_case *t, struct vb_trace_cost *cost, c
 {
     struct vb_activity a;
     char probe[256];
-    uint64_t end = vb_activity_now(), start = t_start, last = 0;
+    uint64_t end, start = t_start, last = 0;
     int lost = 0;
     memset(&a, 0, sizeof a);
     if (traced) collect(&a, cost, &lost);
@@ -391,9 +391,9 @@ static void finish_traced(struct vb_trace_case *t, struct vb_trace_cost *cost, c
     if (lost)
         say(t,
             "another CUPTI client took CUPTI's records (one that calls libcupti through its own "
-            "pointers, as jax.profiler does, or links CUPTI statically): varbench's end %.3f s "
-            "into "
-            "the process's %.3f s, later ones are missing (the NVTX ranges are all here)",
+            "pointers, as jax.profiler does, or links CUPTI statically): varbench's end "
+            "%.3f s into the process's %.3f s, later ones are missing (the NVTX ranges are all "
+            "here)",
             last > t_start ? (double)(last - t_start) / 1e9 : 0.0, (double)(end - t_start) / 1e9);
     else if (t->r.activity.dropped)
         say(t, "CUPTI dropped %zu records: counts are low", t->r.activity.dropped);
