@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "stamp.h"
+
 #define BUF_SIZE (8u << 20)
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -332,13 +334,6 @@ int vb_activity_active(void)
     return active;
 }
 
-static uint64_t realtime_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 void vb_activity_set_clock(uint64_t (*clock)(void), uint64_t clock_then, uint64_t real_then)
 {
     pthread_mutex_lock(&lock);
@@ -348,29 +343,20 @@ void vb_activity_set_clock(uint64_t (*clock)(void), uint64_t clock_then, uint64_
     pthread_mutex_unlock(&lock);
 }
 
-/* A linear map from the records' clock to CLOCK_REALTIME. */
-struct clock_map {
-    uint64_t clock1, real1; /* both read now */
-    double rate;            /* realtime ns per tick */
-};
-
-/* fix converts t when it is a stamp of the callback's clock (nearer its reading than
- * realtime's); a stamp taken before the callback was registered is realtime already. */
-static void fix(const struct clock_map *m, uint64_t *t)
+/* fix converts *t to CLOCK_REALTIME through m (stamp.h) */
+static void fix(const struct vb_stamp_map *m, uint64_t *t)
 {
-    int64_t dc = (int64_t)(*t - m->clock1), dr = (int64_t)(*t - m->real1);
-    if (!*t || llabs((long long)dc) >= llabs((long long)dr)) return;
-    *t = m->real1 + (uint64_t)(int64_t)((double)dc * m->rate);
+    *t = vb_stamp_to_realtime(m, *t);
 }
 
 /* to_realtime converts a's stamps and sums its overhead spans; called with lock held. */
 static void to_realtime(struct vb_activity *a)
 {
-    struct clock_map m = {0, 0, 1.0};
+    struct vb_stamp_map m = {0, 0, 1.0};
     size_t i;
     if (rec_clock) {
         /* the two readings must be apart for the rate: 2 ms at least */
-        while ((m.real1 = realtime_ns()) - real0 < 2000000) {
+        while ((m.real1 = vb_realtime_ns()) - real0 < 2000000) {
         }
         m.clock1 = rec_clock();
         m.rate = m.clock1 > clock0 ? (double)(m.real1 - real0) / (double)(m.clock1 - clock0) : 1.0;
@@ -389,7 +375,6 @@ static void to_realtime(struct vb_activity *a)
         if (rec_clock) fix(&m, &a->overheads[i].start), fix(&m, &a->overheads[i].end);
         a->overhead_ns += a->overheads[i].end - a->overheads[i].start;
     }
-    a->noverhead = a->noverheads;
 }
 
 const char *vb_activity_overhead_name(uint32_t kind)
@@ -498,7 +483,6 @@ void vb_activity_append(struct vb_activity *dst, struct vb_activity *src)
     MOVE(overheads)
 #undef MOVE
     dst->dropped += src->dropped;
-    dst->noverhead += src->noverhead;
     dst->overhead_ns += src->overhead_ns;
     src->dropped = 0;
     vb_activity_free(src);
@@ -528,7 +512,7 @@ uint64_t vb_activity_now(void)
     /* CUPTI's own reading while it stamps with its default clock; realtime otherwise (a client's
      * callback changed the clock, or a client finalized CUPTI, which then reads 0) */
     if (active && !rec_clock && cuptiGetTimestamp(&t) == CUPTI_SUCCESS && t) return t;
-    return realtime_ns();
+    return vb_realtime_ns();
 }
 
 uint32_t vb_activity_version(void)

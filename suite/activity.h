@@ -97,10 +97,9 @@ struct vb_activity {
     size_t cap_kernels, cap_copies, cap_memsets, cap_ranges, cap_apis, cap_devices;
     size_t dropped; /* records CUPTI dropped, or that could not be stored (out of memory) */
     /* CUPTI's own cost (CUPTI_ACTIVITY_KIND_OVERHEAD, with VB_ACTIVITY_OVERHEAD): each record,
-     * and their count and summed duration */
+     * and their summed duration */
     struct vb_overhead_rec *overheads;
     size_t noverheads, cap_overheads;
-    size_t noverhead;
     uint64_t overhead_ns;
 };
 

@@ -14,13 +14,13 @@
 #define _GNU_SOURCE
 #endif
 #include "cupti_mux.h"
+#include "stamp.h"
 
 #include <cupti.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define EXPORT       __attribute__((visibility("default")))
 #define BUF_SIZE     (8u << 20)
@@ -109,37 +109,24 @@ static int before_mux = -1; /* the client that was direct when the preload's cam
 static CUpti_TimestampCallbackFunc stamp_clock;
 static uint8_t rt_off[CUPTI_RUNTIME_TRACE_CBID_SIZE], drv_off[CUPTI_DRIVER_TRACE_CBID_SIZE];
 
-static uint64_t realtime_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* A record's time in CLOCK_REALTIME ns. CUPTI stamps with CLOCK_REALTIME until a client
- * registers a timestamp callback (Kineto: raw TSC ticks); from then on CPU-side records carry
- * the callback's clock, and GPU-side records carry it when CUPTI converts them after the
- * registration. A stamp is read as the callback's when it lies nearer its reading than
- * realtime's, and mapped through two readings of both clocks: one at the registration, one at
- * each buffer (fresh_map). */
-static uint64_t clock0, real0; /* both read at the registration */
-static uint64_t clock1, real1; /* both read at the buffer being routed */
-static double rate = 1.0;      /* realtime ns per tick of the callback's clock */
+/* A record's time in CLOCK_REALTIME ns (stamp.h): a stamp of the program's timestamp callback
+ * is mapped through two readings of both clocks, one at the registration, one at each buffer
+ * (fresh_map). */
+static uint64_t clock0, real0;                /* both read at the registration */
+static struct vb_stamp_map map = {0, 0, 1.0}; /* both read at the buffer being routed */
 
 static void fresh_map(void)
 {
     if (!stamp_clock) return;
-    real1 = realtime_ns();
-    clock1 = stamp_clock();
-    if (clock1 > clock0 + 1000000 && real1 > real0) /* a rate from readings apart */
-        rate = (double)(real1 - real0) / (double)(clock1 - clock0);
+    map.real1 = vb_realtime_ns();
+    map.clock1 = stamp_clock();
+    if (map.clock1 > clock0 + 1000000 && map.real1 > real0) /* a rate from readings apart */
+        map.rate = (double)(map.real1 - real0) / (double)(map.clock1 - clock0);
 }
 
 static uint64_t to_realtime(uint64_t t)
 {
-    int64_t dc = (int64_t)(t - clock1), dr = (int64_t)(t - real1);
-    if (!stamp_clock || !t || llabs((long long)dc) >= llabs((long long)dr)) return t;
-    return real1 + (uint64_t)(int64_t)((double)dc * rate);
+    return stamp_clock ? vb_stamp_to_realtime(&map, t) : t;
 }
 
 static int registered(const struct client *c)
@@ -147,14 +134,18 @@ static int registered(const struct client *c)
     return c->comp != NULL;
 }
 
-/* present: the client is using CUPTI (it has callbacks or kinds on) */
-static int present(const struct client *c)
+static int any_on(const struct client *c)
 {
     int k;
-    if (registered(c)) return 1;
     for (k = 0; k < NKINDS; k++)
         if (c->on[k]) return 1;
     return 0;
+}
+
+/* present: the client is using CUPTI (it has callbacks or kinds on) */
+static int present(const struct client *c)
+{
+    return registered(c) || any_on(c);
 }
 
 /* ---- Buffers: the preload's own, and copies into the clients' ------------------------------ */
@@ -268,14 +259,6 @@ static int fetch(struct client *c, size_t n)
     c->req(&b, &size, &max);
     if (!b || size < n) return -1; /* one it gave but too small stays its own: never seen again */
     c->buf = b, c->size = size, c->max = max, c->used = c->nrec = 0;
-    return 0;
-}
-
-static int any_on(const struct client *c)
-{
-    int k;
-    for (k = 0; k < NKINDS; k++)
-        if (c->on[k]) return 1;
     return 0;
 }
 
@@ -439,9 +422,9 @@ static void switched(enum who w, CUpti_ActivityKind kind, int on)
     c->on[kind] = (uint8_t)on;
     if (on) {
         c->ever[kind] = 1;
-        c->since[kind] = realtime_ns();
+        c->since[kind] = vb_realtime_ns();
     } else {
-        c->until[kind] = realtime_ns();
+        c->until[kind] = vb_realtime_ns();
     }
 }
 
@@ -535,14 +518,14 @@ EXPORT CUptiResult cuptiActivityRegisterTimestampCallback(CUpti_TimestampCallbac
     CUptiResult rc = CALL(cuptiActivityRegisterTimestampCallback, f);
     uint64_t r0, r1, c;
     if (w == CUPTI || rc != CUPTI_SUCCESS || !f) return rc;
-    r0 = realtime_ns();
+    r0 = vb_realtime_ns();
     c = f();
-    r1 = realtime_ns();
+    r1 = vb_realtime_ns();
     pthread_mutex_lock(&mu);
     stamp_clock = f;
     st.clock = f;
-    st.clock0 = clock0 = clock1 = c;
-    st.real0 = real0 = real1 = r0 + (r1 - r0) / 2;
+    st.clock0 = clock0 = map.clock1 = c;
+    st.real0 = real0 = map.real1 = r0 + (r1 - r0) / 2;
     pthread_mutex_unlock(&mu);
     return rc;
 }

@@ -111,23 +111,29 @@ static int other_client(char *name, size_t n)
     return 1;
 }
 
-/* canary makes one driver API call (a record, when API calls are traced) and takes what CUPTI
- * then hands the collector into a: 0 when nothing came back (CUPTI's records go elsewhere). */
-static int canary(struct vb_activity *a)
+/* driver_version asks the driver already loaded in the process (never loading one). */
+static int driver_version(void)
 {
     void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    int (*version)(int *) = h ? (int (*)(int *))(uintptr_t)dlsym(h, "cuDriverGetVersion") : NULL;
+    int v = 0;
+    if (h) {
+        int (*get)(int *) = (int (*)(int *))(uintptr_t)dlsym(h, "cuDriverGetVersion");
+        if (!get || get(&v) != 0) v = 0;
+        dlclose(h);
+    }
+    return v;
+}
+
+/* canary makes one driver API call (driver_version: a record, when API calls are traced) and
+ * takes what CUPTI then hands the collector into a: 0 when nothing came back (CUPTI's records go
+ * elsewhere). */
+static int canary(struct vb_activity *a)
+{
     unsigned long req0, done0, req1, done1;
     struct vb_activity more;
     struct vb_err err;
-    int v = 0;
-    if (!version) {
-        if (h) dlclose(h);
-        return 1; /* no way to tell: assume the records came */
-    }
     vb_activity_buffers(&req0, &done0);
-    version(&v);
-    dlclose(h);
+    if (!driver_version()) return 1; /* no call made: no way to tell, assume the records came */
     memset(&more, 0, sizeof more);
     vb_err_clear(&err);
     if (vb_activity_take(&more, &err)) return 1;
@@ -172,19 +178,6 @@ static void read_first_line(const char *path, char *buf, size_t n)
     len = strlen(buf);
     while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
         buf[--len] = '\0';
-}
-
-/* driver_version asks the driver already loaded in the process (never loading one). */
-static int driver_version(void)
-{
-    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    int v = 0;
-    if (h) {
-        int (*get)(int *) = (int (*)(int *))(uintptr_t)dlsym(h, "cuDriverGetVersion");
-        if (!get || get(&v) != 0) v = 0;
-        dlclose(h);
-    }
-    return v;
 }
 
 /* store_devices records the GPUs CUPTI described, as TARGET_INFO_GPU rows of the run. */
@@ -379,7 +372,7 @@ static void finish_traced(struct vb_trace_case *t, struct vb_trace_cost *cost, c
     }
     cost->init_ns = init_ns;
     cost->cupti_overhead_ns = (double)a.overhead_ns;
-    cost->cupti_overhead_count = (int64_t)a.noverhead;
+    cost->cupti_overhead_count = (int64_t)a.noverheads;
     cost->dropped_records = (int64_t)a.dropped;
     last = last_record(&a);
     vb_nvtx_record_take(&a);

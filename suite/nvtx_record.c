@@ -20,6 +20,8 @@
 #define NVTX_NO_IMPL
 #include <nvtx3/nvToolsExt.h>
 
+#include "stamp.h"
+
 /* NVTX's handles are pointers to structures the tool defines */
 struct nvtxDomainRegistration_st {
     char *name;
@@ -82,13 +84,6 @@ static pthread_mutex_t ids_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct slot *ids;
 static size_t nids, cap_ids;
 static uint64_t next_id = 1;
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void after_fork_child(void)
 {
@@ -228,7 +223,7 @@ static struct what from_attributes(const nvtxEventAttributes_t *a)
 static struct event *record(uint8_t type, const struct nvtxDomainRegistration_st *d, struct what w,
                             int push)
 {
-    uint64_t t0 = now_ns();
+    uint64_t t0 = vb_realtime_ns();
     struct tbuf *t = me();
     struct event *e;
     if (!t) {
@@ -286,7 +281,7 @@ static int push(const struct nvtxDomainRegistration_st *d, struct what w)
 /* pop ends the innermost open push range of domain d on this thread; its level, or -1 */
 static int pop(const struct nvtxDomainRegistration_st *d)
 {
-    uint64_t t1 = now_ns();
+    uint64_t t1 = vb_realtime_ns();
     struct tbuf *t = self;
     size_t k;
     int lv = -1;
@@ -371,7 +366,7 @@ static nvtxRangeId_t start(const struct nvtxDomainRegistration_st *d, struct wha
 
 static void end(nvtxRangeId_t id)
 {
-    uint64_t t1 = now_ns();
+    uint64_t t1 = vb_realtime_ns();
     struct event *e = forget(id);
     if (!e) return;
     __atomic_store_n(&e->end_thread, (uint32_t)syscall(SYS_gettid), __ATOMIC_RELAXED);

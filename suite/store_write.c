@@ -224,10 +224,9 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
         if (vb_store_string_id(s, x->text, &tid, err) ||
             (x->domain && vb_store_string_id(s, x->domain, &did, err)) ||
             vb_store_put(s, nq, NULL, err, "iUuUinUUUUUU", case_id, (uint64_t)SAMPLE_ID(x->start),
-                         x->start, x->type == VB_NVTX_MARK ? x->start : x->end, tid,
-                         x->type ? (int)x->type : VB_NVTX_PUSHPOP, (uint64_t)x->process,
-                         (uint64_t)x->thread, (uint64_t)did, (uint64_t)x->category,
-                         (uint64_t)x->color, (uint64_t)x->end_thread))
+                         x->start, x->end, tid, x->type ? (int)x->type : VB_NVTX_PUSHPOP,
+                         (uint64_t)x->process, (uint64_t)x->thread, (uint64_t)did,
+                         (uint64_t)x->category, (uint64_t)x->color, (uint64_t)x->end_thread))
             return -1;
     }
     for (i = 0; i < a->napis; i++) {
