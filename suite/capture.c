@@ -44,12 +44,6 @@ static int by_start(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static int is_call(const char *name, const char *what)
 {
     char rt[32], drv[32];
@@ -129,17 +123,29 @@ static int overlaps(const struct window *w, size_t n, uint64_t start, uint64_t e
     return 0;
 }
 
+/* The launches on record: every API call's correlation id, sorted, with whether it was kept. */
 struct kept {
-    const uint32_t *ids;
+    struct launch {
+        uint32_t id;
+        int in;
+    } * ids;
     size_t n;
 };
 
-/* gpu_kept: a GPU record stays when its launch stayed, or, with no launch on record, when it
- * starts inside a window */
+static int by_id(const void *a, const void *b)
+{
+    uint32_t x = ((const struct launch *)a)->id, y = ((const struct launch *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+/* gpu_kept: a GPU record stays when its launch stayed; one launched before a window that runs
+ * inside it stays out with its launch; only a record with no launch on record (API calls not
+ * traced, a launch CUPTI did not record) goes by whether it starts inside a window */
 static int gpu_kept(const struct kept *k, const struct window *w, size_t nw, uint32_t corr,
                     uint64_t start)
 {
-    if (corr && bsearch(&corr, k->ids, k->n, sizeof *k->ids, by_value)) return 1;
+    const struct launch key = {corr, 0}, *l;
+    if (corr && (l = bsearch(&key, k->ids, k->n, sizeof *k->ids, by_id))) return l->in;
     return inside(w, nw, start);
 }
 
@@ -165,7 +171,7 @@ int vb_capture_apply(struct vb_activity *a, const struct vb_capture *c, uint64_t
 {
     struct window *w;
     struct kept k = {NULL, 0};
-    uint32_t *ids;
+    struct launch *ids;
     size_t i, nw = 0;
     memset(res, 0, sizeof *res);
     if (c->kind == VB_CAPTURE_ALL) return 0;
@@ -195,12 +201,12 @@ int vb_capture_apply(struct vb_activity *a, const struct vb_capture *c, uint64_t
         res->first = w[0].start;
         res->last = w[nw - 1].end;
     }
-    FILTER(a->apis, a->napis, inside(w, nw, x->start), free(x->name));
     for (i = 0; i < a->napis; i++)
-        ids[i] = a->apis[i].correlation;
-    qsort(ids, a->napis, sizeof *ids, by_value);
+        ids[i] = (struct launch){a->apis[i].correlation, inside(w, nw, a->apis[i].start)};
+    qsort(ids, a->napis, sizeof *ids, by_id);
     k.ids = ids;
     k.n = a->napis;
+    FILTER(a->apis, a->napis, inside(w, nw, x->start), free(x->name));
     FILTER(a->kernels, a->nkernels, gpu_kept(&k, w, nw, x->correlation, x->start), free(x->name));
     FILTER(a->copies, a->ncopies, gpu_kept(&k, w, nw, x->correlation, x->start), (void)0);
     FILTER(a->memsets, a->nmemsets, gpu_kept(&k, w, nw, x->correlation, x->start), (void)0);

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "activity.h"
+#include "api_set.h"
 #include "capture.h"
 #include "cupti_mux.h"
 #include "env.h"
@@ -463,29 +464,6 @@ static int subscribe(void)
     return 0;
 }
 
-/* quiet_apis stops the records of the trivial queries frameworks make thousands of times a step,
- * the calls torch.profiler leaves out too: on an H100, a ResNet-18 training step made 2,600
- * cudaGetDevice, 870 cuDevicePrimaryCtxGetState, 390 cudaGetLastError, 250 cudaGetErrorString
- * and 290 cuKernelGetName calls, 440 ns each traced against ~20 ns untraced; recording them cost
- * 1.35x the step time, leaving them out 1.20x (gpu records alone: 1.10x). The calls still run,
- * unrecorded; --all-api-calls records them. */
-static void quiet_apis(void)
-{
-    static const CUpti_CallbackId rt[] = {CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020,
-                                          CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020,
-                                          CUPTI_RUNTIME_TRACE_CBID_cudaPeekAtLastError_v3020,
-                                          CUPTI_RUNTIME_TRACE_CBID_cudaGetErrorString_v3020,
-                                          CUPTI_RUNTIME_TRACE_CBID_cudaStreamIsCapturing_v10000};
-    static const CUpti_CallbackId drv[] = {
-        CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent, CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxGetState,
-        CUPTI_DRIVER_TRACE_CBID_cuKernelGetAttribute, CUPTI_DRIVER_TRACE_CBID_cuKernelGetName};
-    size_t i;
-    for (i = 0; i < sizeof rt / sizeof rt[0]; i++)
-        cuptiActivityEnableRuntimeApi(rt[i], 0);
-    for (i = 0; i < sizeof drv / sizeof drv[0]; i++)
-        cuptiActivityEnableDriverApi(drv[i], 0);
-}
-
 /* start_cupti starts the collector; on failure untraced_why says why. Activity tracing needs
  * no CUPTI subscriber, and without --metrics varbench takes none: a CUPTI client of the
  * program's own (PyTorch's profiler) may subscribe before or after. One that subscribed before
@@ -522,7 +500,11 @@ static int start_cupti(int metrics)
         subscriber = NULL;
         return -1;
     }
-    if (!getenv(VB_TRACE_ENV_ALL_APIS)) quiet_apis();
+    if (!getenv(VB_TRACE_ENV_ALL_APIS) && vb_api_set_quiet() < 0)
+        fprintf(stderr,
+                "varbench trace: pid %d: CUPTI refused to leave out the records of API "
+                "calls outside the default set; more calls are recorded than usual\n",
+                (int)getpid());
     return 0;
 }
 

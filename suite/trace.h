@@ -27,7 +27,7 @@
 #define VB_TRACE_ENV_METRICS  "VARBENCH_TRACE_METRICS"  /* resolved metric names, comma-separated */
 #define VB_TRACE_ENV_KINDS    "VARBENCH_TRACE_KINDS"    /* "api,gpu" (unset: both), "api", "gpu" */
 #define VB_TRACE_ENV_CAPTURE  "VARBENCH_TRACE_CAPTURE"  /* capture.h's form; unset: "all" */
-#define VB_TRACE_ENV_ALL_APIS "VARBENCH_TRACE_ALL_APIS" /* "1": the trivial queries' records */
+#define VB_TRACE_ENV_ALL_APIS "VARBENCH_TRACE_ALL_APIS" /* "1": every API call, not the set */
 
 /* One traced process as a case. Owns everything r points to, but the variant's problem (one
  * without axes, shared); the family has no ops: a traced case is stored, never run. */

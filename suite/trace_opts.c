@@ -123,9 +123,10 @@ int vb_trace_parse(int argc, char **argv, struct vb_trace_opts *o)
                       "what CUPTI records: api (CUDA API calls), gpu (kernels, copies,\n"
                       "memsets), or both (the default)"),
         VB_OPT_FLAG(0, "all-api-calls", &o->all_apis,
-                    "record every API call, the 9 trivial queries too (cudaGetDevice,\n"
-                    "cudaGetLastError, ...: thousands a step in PyTorch, each ~0.4 us traced\n"
-                    "against ~20 ns untraced; left out by default, as torch.profiler does)"),
+                    "record every API call; by default only the calls that do work or order\n"
+                    "it (launches, copies, memsets, syncs, allocations, streams, events,\n"
+                    "graphs, modules): PyTorch asks cudaGetDevice and the like thousands of\n"
+                    "times a step, each ~0.4 us traced against ~20 ns untraced"),
         VB_OPT_CHOICE(0, "profile-from-start", "on|off", &from_start, on_off,
                       "off: store only what runs between cudaProfilerStart and\n"
                       "cudaProfilerStop (or cuProfilerStart/Stop)"),

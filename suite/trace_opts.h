@@ -20,7 +20,7 @@ struct vb_trace_opts {
     const char *log_file; /* --log-file, not expanded, or NULL */
     char metric_names[VB_MAX_METRICS * VB_METRIC_NAME]; /* resolved, comma-separated */
     int force, quiet;
-    int all_apis;                           /* --all-api-calls: the trivial queries' records too */
+    int all_apis;                           /* --all-api-calls: every call, not the set */
     int gpu_trace, api_trace, summary, csv; /* what is printed at the end (nvprof's modes) */
     const char *kinds;                      /* "api,gpu", "api" or "gpu" (--trace) */
     struct vb_capture capture;              /* --profile-from-start off, --capture-range */

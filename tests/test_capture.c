@@ -1,9 +1,14 @@
 /* Capture tests (no GPU): --profile-from-start off and --capture-range nvtx:NAME cut a traced
  * process's records to the windows between cudaProfilerStart and Stop, or inside the NVTX
- * ranges of one name; GPU records follow the API call that launched them. */
+ * ranges of one name; GPU records follow the API call that launched them. And the API calls
+ * recorded by default (api_set), which those windows are cut by. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cupti.h>
+
+#include "api_set.h"
 #include "capture.h"
 #include "test.h"
 #include "tests.h"
@@ -106,6 +111,17 @@ int test_capture(const char *arg)
     ASSERT_INT_EQ(a.ncopies, 0);
     vb_activity_free(&a);
 
+    /* a kernel launched before the window that runs inside it stays out: it follows its
+     * launch, which is on record (outside); only a record with no launch goes by its start */
+    ASSERT_OK(fx_capture(&a));
+    a.ranges[1].start = 190, a.ranges[1].end = 260; /* "other" over kernel a's start */
+    ASSERT_OK(vb_capture_parse("nvtx:other", &c, &err));
+    ASSERT_OK(vb_capture_apply(&a, &c, 1000, &r));
+    ASSERT_INT_EQ(r.windows, 1);
+    ASSERT_INT_EQ(a.napis, 0);
+    ASSERT_INT_EQ(a.nkernels, 0);
+    vb_activity_free(&a);
+
     /* a range never closed runs to the exit; a name never opened keeps nothing */
     ASSERT_OK(fx_capture(&a));
     ASSERT_OK(vb_capture_parse("nvtx:tail", &c, &err));
@@ -127,5 +143,55 @@ int test_capture(const char *arg)
     ASSERT_OK(vb_capture_apply(&a, &c, 1000, &r));
     ASSERT_INT_EQ(a.napis + a.nkernels + a.ncopies + a.nranges, 12);
     vb_activity_free(&a);
+    return 0;
+}
+
+/* The default set of traced API calls: every prefix names at least one function of this CUPTI
+ * (a misspelt prefix keeps nothing), the calls that do work are in, the queries frameworks make
+ * thousands of times a step are out, and the canary's call is in. */
+int test_api_set(const char *arg)
+{
+    static const char *const in[] = {"cudaLaunchKernel_v7000",
+                                     "cudaLaunchKernelExC_v11060",
+                                     "cudaMemcpyAsync_v3020",
+                                     "cudaMemsetAsync_v3020",
+                                     "cudaStreamSynchronize_v3020",
+                                     "cudaGraphLaunch_v10000",
+                                     "cudaProfilerStart_v4000",
+                                     "cuLaunchKernel",
+                                     "cuMemcpyHtoD_v2",
+                                     "cuModuleLoadData",
+                                     "cuDriverGetVersion"};
+    static const char *const out[] = {
+        "cudaGetDevice_v3020",      "cudaGetLastError_v3020",      "cudaPeekAtLastError_v3020",
+        "cudaGetErrorString_v3020", "cudaFuncGetAttributes_v3020", "cudaStreamIsCapturing_v10000",
+        "cuCtxGetCurrent",          "cuDevicePrimaryCtxGetState",  "cuKernelGetName",
+        "cuKernelGetAttribute"};
+    const CUpti_CallbackDomain domains[] = {CUPTI_CB_DOMAIN_RUNTIME_API,
+                                            CUPTI_CB_DOMAIN_DRIVER_API};
+    const uint32_t sizes[] = {CUPTI_RUNTIME_TRACE_CBID_SIZE, CUPTI_DRIVER_TRACE_CBID_SIZE};
+    size_t i, d, kept = 0, names = 0;
+    const char *p;
+    (void)arg;
+    for (i = 0; i < sizeof in / sizeof in[0]; i++)
+        if (!vb_api_set_keeps(in[i])) TEST_FAIL_("%s is not in the set", in[i]);
+    for (i = 0; i < sizeof out / sizeof out[0]; i++)
+        if (vb_api_set_keeps(out[i])) TEST_FAIL_("%s is in the set", out[i]);
+    for (i = 0; (p = vb_api_set_prefix(i)); i++) {
+        size_t hits = 0;
+        for (d = 0; d < 2; d++) {
+            uint32_t cbid;
+            for (cbid = 1; cbid < sizes[d]; cbid++) {
+                const char *name = NULL;
+                if (cuptiGetCallbackName(domains[d], cbid, &name) != CUPTI_SUCCESS || !name)
+                    continue;
+                hits += !strncmp(name, p, strlen(p));
+                if (i == 0) names++, kept += (size_t)vb_api_set_keeps(name);
+            }
+        }
+        if (!hits) TEST_FAIL_("prefix '%s' names no CUDA API function CUPTI knows", p);
+    }
+    if (names < 500) TEST_FAIL_("CUPTI named only %zu API functions", names);
+    printf("api_set: %zu of %zu runtime and driver functions recorded by default\n", kept, names);
     return 0;
 }

@@ -68,6 +68,7 @@
     T(trace_label, cpu)                                                                            \
     T(trace_case, cpu)                                                                             \
     T(capture, cpu)                                                                                \
+    T(api_set, cpu)                                                                                \
     T(trace_summary, cpu)                                                                          \
     T(summary_format, cpu)                                                                         \
     T(log_path, cpu)                                                                               \

@@ -12,7 +12,8 @@ usage: fw_check.py NAME DB RUN REF.json [--time-tol PCT] [--overhead OVH.json]
             pushed (varbench must store exactly that many, marks and ranges of other domains
             included when the program counts them)
   --time-tol  the summed kernel time must be within PCT % of the reference's (default 1)
-  --overhead  {"untraced": [s...], "traced": [s...], "limit": X}: the medians' ratio, <= limit
+  --overhead  {"untraced": [s...], "traced": [s...], "profiler": [s...], "limit": X}: the
+            medians' ratio, <= limit, and below the program's own profiler's (when given)
   --nvtx-names  count only the ranges of these names (XLA pushes ranges of its own)
 
 Prints the header and the row, then PASS or the FAIL lines; exit 0 pass, 1 fail, 2 usage.
@@ -92,6 +93,9 @@ def main(argv):
         if t / u > o['limit']:
             fails.append('in-step overhead %.3fx over %.2fx (untraced median %.4f s, traced %.4f s)'
                          % (t / u, o['limit'], u, t))
+        if o.get('profiler') and t >= statistics.median(o['profiler']):
+            fails.append('in-step overhead %.3fx not below the program\'s own profiler\'s %.3fx'
+                         % (t / u, statistics.median(o['profiler']) / u))
     else:
         cells.append('-')
     cells.append(ref.get('source', '-'))

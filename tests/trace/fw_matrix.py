@@ -13,10 +13,13 @@ against the ranges the program pushed; the summed kernel time's ratio; the in-st
                   complete, each as when alone); NVTX before CUDA, 5 of 5; emit_nvtx's flood of
                   ranges against torch.profiler's operators; torch.compile (Triton kernels)
   torch-overhead  a benchmark, not a test (ci/device-session trace-overhead): the steps'
-                  in-process time, 5 runs untraced and 5 traced, interleaved (median ratio,
-                  held to 1.10), and torch.profiler's on the same steps
-  jax             jitted training steps against ncu's kernels and jax.profiler's copies (run
-                  alone: it takes CUPTI in a way varbench cannot share), and jax.profiler inside
+                  in-process time, untraced, traced, traced --trace gpu and under
+                  torch.profiler, one of each a round (the traced median held to 1.10x the
+                  untraced and below torch.profiler's)
+  jax             jitted training steps against jax.profiler's GPU stream events (run alone:
+                  it takes CUPTI in a way varbench cannot share; ncu changes what XLA's
+                  autotuner picks, and crashes with --nvtx; XLA's autotuning is off so that
+                  two processes run the same kernels), and jax.profiler inside
                   a traced run: it keeps its events, and varbench's case says what it lacks
   cupy            RawKernel, cuFFT and cupyx.profiler.time_range against ncu and its own counts
   numba           seed 001's t38.py at 4000 x 4000 against ncu and its known copies
@@ -41,6 +44,7 @@ FAILED = []
 # varbench in the same process, on the same records, 1.0000. In-process references hold
 # fw_check's 1%; cross-process ones 5%.
 CROSS_PROCESS_TOL = '5'
+ROUNDS = 5  # interleaved rounds of the overhead benchmark (VB_OVH_ROUNDS sets another count)
 
 
 def sh(args, out=None, env=None, ok=(0,)):
@@ -153,22 +157,30 @@ def torch(vb):
 def torch_overhead(vb):
     need('torch', 'torchvision')
     prog = os.path.join(HERE, 'torch_steps.py')
-    u, t, p = [], [], []
-    for i in range(5):
-        for kind, sink in (('u', u), ('t', t)):
-            pre = [vb, 'trace', '-q', '--db', 'ovh.db', '--'] if kind == 't' else []
-            if sh(pre + [PY, prog, '--time', '5', '--out', 'o.json'], 'ovh') == 3:
+    # traced-gpu (--trace gpu: kernels, copies and memsets, no API calls) splits the traced cost
+    # into what the GPU records cost and what the API records add
+    kinds = tuple(os.environ.get('VB_OVH_KINDS', 'untraced,traced,traced-gpu,profiler').split(','))
+    runs = {k: [] for k in kinds}
+    pre = {'untraced': [], 'traced': [vb, 'trace', '-q', '--db', 'ovh.db', '--'],
+           'traced-gpu': [vb, 'trace', '-q', '--trace', 'gpu', '--db', 'ovhg.db', '--'],
+           'profiler': []}
+    rounds = int(os.environ.get('VB_OVH_ROUNDS', ROUNDS))
+    for i in range(rounds):  # one of each a round: the machine's drift falls on all of them
+        for kind in kinds:
+            extra = ['--profile'] if kind == 'profiler' else []
+            if sh(pre[kind] + [PY, prog, '--time', '5', '--out', 'o.json'] + extra, 'ovh') == 3:
                 sys.exit(77)
             s = load('o.json')['seconds'][1:]  # the first repeat warms the caches
-            sink.append(statistics.median(s))
-    for i in range(3):
-        sh([PY, prog, '--time', '5', '--profile', '--out', 'o.json'], 'ovh')
-        p.append(statistics.median(load('o.json')['seconds'][1:]))
-    print('10 steps, median of repeats 2-5 per run (s): untraced %s; traced %s; torch.profiler %s'
-          % (' '.join('%.4f' % x for x in u), ' '.join('%.4f' % x for x in t),
-             ' '.join('%.4f' % x for x in p)))
-    print('torch.profiler on the same steps: %.3fx' % (statistics.median(p) / statistics.median(u)))
-    dump('ovh-ratio.json', {'untraced': u, 'traced': t, 'limit': 1.10})
+            runs[kind].append(statistics.median(s))
+            print('  round %d %-10s %.4f s' % (i + 1, kind, runs[kind][-1]), flush=True)
+    print('10 steps, median of repeats 2-5 per run (s), %d rounds' % rounds)
+    u = statistics.median(runs['untraced'])
+    for kind in kinds:
+        print('  %-10s %s  median %.4f (%.3fx)' % (kind, ' '.join('%.4f' % x for x in runs[kind]),
+                                                    statistics.median(runs[kind]),
+                                                    statistics.median(runs[kind]) / u))
+    dump('ovh-ratio.json', {'untraced': runs['untraced'], 'traced': runs['traced'],
+                            'profiler': runs.get('profiler', []), 'limit': 1.10})
     row('PyTorch in-step overhead', 'ovh.db', {'source': 'untraced runs'}, '--overhead',
         'ovh-ratio.json')
 
@@ -176,18 +188,28 @@ def torch_overhead(vb):
 def jax(vb):
     need('jax')
     prog = os.path.join(HERE, 'jax_steps.py')
-    # jax.profiler leaves out kernels it has no launch callback of: the kernel list is ncu's
-    ncu = traced_and_ncu(vb, 'jax.db', [PY, prog])
+    # XLA takes 75% of the GPU's memory at its start; under ncu, which needs memory of its own
+    # to replay kernels, cuBLAS then fails to start and the process crashes (and may hold the
+    # memory past its exit). Every run here allocates as it goes: the same kernels.
+    os.environ['XLA_PYTHON_CLIENT_PREALLOCATE'] = 'false'
+    # XLA's autotuner times candidate kernels in each process and may pick others each time:
+    # on an H100 jax.profiler saw 420 kernels in one process and 440 in the next (one a step),
+    # so no count from another process could be held to varbench's. With autotuning off, every
+    # process runs the same kernels (measured: 300 / 300 kernels, jax.profiler inside a traced
+    # run as alone)
+    os.environ['XLA_FLAGS'] = (os.environ.get('XLA_FLAGS', '') +
+                               ' --xla_gpu_autotune_level=0').strip()
+    # ncu is no reference here: it serialises kernels, so the delay kernel of XLA's autotuner
+    # times out and the autotuner picks other kernels (H100: 1957 kernels under ncu, 2141
+    # traced, ncu's summed time 12.7 s against 42.5 ms); ncu --nvtx crashes in JAX besides
+    sh([vb, 'trace', '-q', '--db', 'jax.db', '--capture-range', 'nvtx:steps', '--', PY, prog],
+       'jax')
     sh([PY, prog, '--profile', 'prof-alone', '--out', 'alone.json'], 'alone')
     alone = load('alone.json')
-    print('jax.profiler alone: %d kernels (%.1f us), %d copies, %d memsets; ncu: %d kernels '
-          '(%.1f us)' % (alone['kernels'], alone['kernel_us'], alone['copies'], alone['memsets'],
-                         ncu['kernels'], ncu['kernel_us']))
-    row('JAX jit (20 steps)', 'jax.db',
-        {'kernels': ncu['kernels'], 'kernel_us': ncu['kernel_us'], 'copies': alone['copies'],
-         'memsets': alone['memsets'], 'pushes': ncu['pushes'],
-         'source': 'ncu; jax.profiler (copies)'}, '--time-tol', CROSS_PROCESS_TOL,
-        '--nvtx-names', 'steps,step')
+    print('jax.profiler alone: %d kernels (%.1f us), %d copies, %d memsets' %
+          (alone['kernels'], alone['kernel_us'], alone['copies'], alone['memsets']))
+    row('JAX jit (20 steps)', 'jax.db', dict(alone, pushes=alone['pushes']), '--time-tol',
+        CROSS_PROCESS_TOL, '--nvtx-names', 'steps,step')
     # jax.profiler inside a traced program: it keeps all its events; varbench says what it lacks
     sh([vb, 'trace', '-q', '--db', 'jaxin.db', '--', PY, prog, '--profile', 'prof-in', '--out',
         'inside.json'], 'jaxin')
@@ -204,16 +226,19 @@ def jax(vb):
           'varbench does not say that jax.profiler took its records')
 
 
-def traced_and_ncu(vb, db, prog, window=True):
-    """traces the command prog into db (with window: only its NVTX range 'steps', the program
-    writing traced.json), then runs it under ncu (ncu_ref.py, the same range); returns ncu's
-    reference with the program's own counts of traced.json; exits 77 without a GPU or ncu"""
+def traced_and_ncu(vb, db, prog, window=True, out=None):
+    """traces the command prog into db (with window: only its NVTX range 'steps'; with out, by
+    default window, the program writing traced.json), then runs it under ncu (ncu_ref.py, the
+    same range); returns ncu's reference with the program's own counts of traced.json; exits 77
+    without a GPU or ncu"""
     cap = ['--capture-range', 'nvtx:steps'] if window else []
-    out = ['--out', 'traced.json'] if window else []
-    if sh([vb, 'trace', '-q', '--db', db] + cap + ['--'] + prog + out, db) == 3:
+    out = window if out is None else out
+    if sh([vb, 'trace', '-q', '--db', db] + cap + ['--'] + prog +
+          (['--out', 'traced.json'] if out else []), db) == 3:
         sys.exit(77)
     ncu = [PY, os.path.join(HERE, 'ncu_ref.py'), 'ncu.json']
-    ncu += ['--nvtx', 'steps', '--extra', 'traced.json'] if window else []
+    ncu += ['--nvtx', 'steps'] if window else []
+    ncu += ['--extra', 'traced.json'] if out else []
     if sh(ncu + ['--'] + prog, 'ncu', ok=(0, 77)) == 77:
         sys.exit(77)
     return load('ncu.json')
@@ -248,6 +273,7 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     fw, vb, work = argv
+    vb = os.path.abspath(vb) if os.sep in vb else vb  # a path, before the chdir; else on PATH
     os.makedirs(work, exist_ok=True)
     os.chdir(work)
     runs = {'torch': torch, 'torch-overhead': torch_overhead, 'jax': jax, 'cupy': cupy,
@@ -256,7 +282,7 @@ def main(argv):
         print('fw_matrix: unknown framework %r' % fw, file=sys.stderr)
         return 2
     try:
-        runs[fw](os.path.abspath(vb) if os.sep in vb else vb)
+        runs[fw](vb)
     except (OSError, KeyError, ValueError) as e:  # a step that failed left no output: say so
         FAILED.append('%s: %r' % (type(e).__name__, e))
     for f in FAILED:

@@ -7,7 +7,7 @@ Runs COMMAND under `ncu --clock-control none --cache-control none --metrics
 gpu__time_duration.sum` (every kernel, or only those inside the push/pop range RANGE) and writes
 OUT.json: {"kernels": N, "kernel_us": X, "source": "ncu"} plus the keys of --extra (what the
 program itself wrote: its pushes, copies). Exit 0, 1 when ncu or the command failed, 77 without
-ncu (a test then skips).
+ncu (a test then skips). ncu crashing (SIGSEGV) is tried again, up to 3 runs.
 """
 import csv
 import json
@@ -16,6 +16,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+# ncu 2025.3 has crashed a JAX process (exit 139 after cuBLAS failed to start for lack of
+# memory) and a crash of the reference is cheap to try again
+TRIES = 3
 
 
 def main(argv):
@@ -39,9 +43,14 @@ def main(argv):
             'gpu__time_duration.sum', '--csv', '--print-units', 'base', '--log-file', log]
     if nvtx:
         args += ['--nvtx', '--nvtx-include', nvtx + '/']
-    rc = subprocess.call(args + cmd, stdout=subprocess.DEVNULL)
-    with open(log) as f:
-        text = f.read()
+    for attempt in range(1, TRIES + 1):
+        rc = subprocess.call(args + cmd, stdout=subprocess.DEVNULL)
+        with open(log) as f:
+            text = f.read()
+        if rc != 139 or attempt == TRIES:
+            break
+        print('ncu_ref: ncu crashed (SIGSEGV, exit 139), try %d of %d' % (attempt, TRIES),
+              file=sys.stderr)
     os.unlink(log)
     rows = [r for r in csv.DictReader(l for l in text.splitlines() if l.startswith('"'))]
     times = [float(r['Metric Value'].replace(',', '')) for r in rows

@@ -1,0 +1,29 @@
+/*
+ * api_set: which CUDA API calls `varbench trace` records by default. A framework makes
+ * thousands of calls a step that only ask (cudaGetDevice, cuCtxGetCurrent, cudaGetLastError,
+ * cuKernelGetName, ...); each costs ~20 ns untraced and ~440 ns with a CUPTI record, so
+ * recording every call slows a PyTorch step by a third. The default set is the calls that do
+ * work or order it: launches, copies, memsets, synchronizations, allocations, streams, events,
+ * graphs, modules and the profiler range; --all-api-calls records every call.
+ */
+#ifndef VB_API_SET_H
+#define VB_API_SET_H
+
+#include <stddef.h>
+
+/* vb_api_set_keeps says whether name (a runtime or driver API function, with or without
+ * CUPTI's _vNNNN suffix) is in the default set. */
+int vb_api_set_keeps(const char *name);
+
+/* vb_api_set_prefix returns the set's i-th name prefix ("cudaLaunch", ...), NULL past the last:
+ * a name is in the set when it starts with one. */
+const char *vb_api_set_prefix(size_t i);
+
+/* vb_api_set_quiet switches CUPTI's records off for every runtime and driver API function
+ * outside the set, once CUPTI_ACTIVITY_KIND_RUNTIME and _DRIVER are enabled (disabling the
+ * rest, rather than enabling the set with the kinds off, keeps a program's own CUPTI client
+ * that enables the kinds from overriding it; the preload keeps the union of both). Returns how
+ * many functions it switched off, or -1 when CUPTI refused one (those switched stay off). */
+int vb_api_set_quiet(void);
+
+#endif
