@@ -33,35 +33,88 @@ const char *vb_api_set_prefix(size_t i)
     return i < sizeof prefixes / sizeof prefixes[0] ? prefixes[i] : NULL;
 }
 
+static int starts_with(const char *name, const char *const *p, size_t n);
+
 int vb_api_set_keeps(const char *name)
 {
+    return starts_with(name, prefixes, sizeof prefixes / sizeof prefixes[0]);
+}
+
+/* The calls that put work on a GPU (a kernel, copy or memset record follows each): what the
+ * runner's sample marks watch. A subset of the set above. */
+static const char *const work[] = {
+    "cudaLaunch", "cudaMemcpy", "cudaMemset", "cudaGraphLaunch",
+    "cuLaunch",   "cuMemcpy",   "cuMemset",   "cuGraphLaunch",
+};
+
+/* starts_with: does name start with one of the n prefixes p? */
+static int starts_with(const char *name, const char *const *p, size_t n)
+{
     size_t i;
-    for (i = 0; name && i < sizeof prefixes / sizeof prefixes[0]; i++)
-        if (!strncmp(name, prefixes[i], strlen(prefixes[i]))) return 1;
+    for (i = 0; name && i < n; i++)
+        if (!strncmp(name, p[i], strlen(p[i]))) return 1;
+    return 0;
+}
+
+const char *vb_api_work_prefix(size_t i)
+{
+    return i < sizeof work / sizeof work[0] ? work[i] : NULL;
+}
+
+/* each_function calls fn for every runtime and driver API function this CUPTI names, with
+ * its name; stops at the first nonzero return and returns it. */
+static int each_function(int (*fn)(CUpti_CallbackDomain, CUpti_CallbackId, const char *, void *),
+                         void *arg)
+{
+    static const struct {
+        CUpti_CallbackDomain domain;
+        uint32_t size;
+    } domains[] = {{CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE},
+                   {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE}};
+    size_t d;
+    uint32_t cbid;
+    int rc;
+    for (d = 0; d < sizeof domains / sizeof domains[0]; d++)
+        for (cbid = 1; cbid < domains[d].size; cbid++) {
+            const char *name = NULL;
+            if (cuptiGetCallbackName(domains[d].domain, cbid, &name) != CUPTI_SUCCESS || !name)
+                continue; /* an id this CUPTI has no function for */
+            if ((rc = fn(domains[d].domain, cbid, name, arg))) return rc;
+        }
+    return 0;
+}
+
+/* quiet_one switches off the records of a function outside the set, counting it in *arg */
+static int quiet_one(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const char *name, void *arg)
+{
+    CUptiResult rc;
+    if (vb_api_set_keeps(name)) return 0;
+    rc = dom == CUPTI_CB_DOMAIN_DRIVER_API ? cuptiActivityEnableDriverApi(cbid, 0)
+                                           : cuptiActivityEnableRuntimeApi(cbid, 0);
+    if (rc != CUPTI_SUCCESS) return -1;
+    ++*(int *)arg;
     return 0;
 }
 
 int vb_api_set_quiet(void)
 {
-    static const struct {
-        CUpti_CallbackDomain domain;
-        uint32_t size;
-        CUptiResult (*api)(CUpti_CallbackId, uint8_t);
-    } domains[] = {
-        {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE, cuptiActivityEnableRuntimeApi},
-        {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE, cuptiActivityEnableDriverApi},
-    };
     int n = 0;
-    size_t d;
-    uint32_t cbid;
-    for (d = 0; d < sizeof domains / sizeof domains[0]; d++)
-        for (cbid = 1; cbid < domains[d].size; cbid++) {
-            const char *name = NULL;
-            if (cuptiGetCallbackName(domains[d].domain, cbid, &name) != CUPTI_SUCCESS ||
-                vb_api_set_keeps(name))
-                continue; /* an id this CUPTI has no function for, or one of the set */
-            if (domains[d].api(cbid, 0) != CUPTI_SUCCESS) return -1;
-            n++;
-        }
-    return n;
+    return each_function(quiet_one, &n) ? -1 : n;
+}
+
+struct work_walk {
+    int (*fn)(CUpti_CallbackDomain, CUpti_CallbackId, void *);
+    void *arg;
+};
+
+static int work_one(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const char *name, void *arg)
+{
+    const struct work_walk *w = arg;
+    return starts_with(name, work, sizeof work / sizeof work[0]) ? w->fn(dom, cbid, w->arg) : 0;
+}
+
+int vb_api_each_work_call(int (*fn)(CUpti_CallbackDomain, CUpti_CallbackId, void *), void *arg)
+{
+    struct work_walk w = {fn, arg};
+    return each_function(work_one, &w);
 }

@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include <cupti.h>
+
 /* vb_api_set_keeps says whether name (a runtime or driver API function, with or without
  * CUPTI's _vNNNN suffix) is in the default set. */
 int vb_api_set_keeps(const char *name);
@@ -25,5 +27,15 @@ const char *vb_api_set_prefix(size_t i);
  * that enables the kinds from overriding it; the preload keeps the union of both). Returns how
  * many functions it switched off, or -1 when CUPTI refused one (those switched stay off). */
 int vb_api_set_quiet(void);
+
+/* vb_api_work_prefix returns the i-th prefix of the calls that put work on a GPU (launches,
+ * copies, memsets, graph launches: a kernel, copy or memset record follows each), NULL past
+ * the last. */
+const char *vb_api_work_prefix(size_t i);
+
+/* vb_api_each_work_call calls fn(domain, cbid, arg) for each runtime and driver function that
+ * puts work on a GPU, as this CUPTI numbers them; stops at fn's first nonzero return and
+ * returns it, else 0. */
+int vb_api_each_work_call(int (*fn)(CUpti_CallbackDomain, CUpti_CallbackId, void *), void *arg);
 
 #endif

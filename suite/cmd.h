@@ -19,6 +19,7 @@ int vb_cmd_report(int argc, char **argv);
 int vb_cmd_trace(int argc, char **argv);
 int vb_cmd_summary(int argc, char **argv);
 int vb_cmd_runs(int argc, char **argv);
+int vb_cmd_migrate(int argc, char **argv);
 int vb_cmd_fleet(int argc, char **argv);
 /* vb_cmd_fleet_merge: `varbench fleet merge DIR` (argv[0] is "merge"), the fleet's merge job. */
 int vb_cmd_fleet_merge(int argc, char **argv);

@@ -179,11 +179,25 @@ static int present(const struct side *b, const struct side *c)
     return b->n > 0 && c->n > 0 && (b->med > 0 || c->med > 0);
 }
 
+/* What a phase's samples are, for its limits (compare.h): flags of judge_phase and add_phase. */
+enum {
+    PH_PAGEABLE = 1,  /* it moves pageable host memory (a copy, or an e2e holding one) */
+    PH_HOST_ONLY = 2, /* an e2e that is the case's only time: a CPU-only case, no records */
+};
+
+/* floor_of: the least relative change a phase must show, by what it is (compare.h) */
+static double floor_of(const char *name, int flags, int unstable)
+{
+    if (strcmp(name, "e2e")) return unstable ? VB_CMP_UNSTABLE_FLOOR : 0;
+    if (flags & PH_HOST_ONLY) return VB_CMP_HOST_FLOOR;
+    return unstable ? VB_CMP_UNSTABLE_FLOOR : VB_CMP_E2E_FLOOR;
+}
+
 /* judge_phase fills ph from the two sides (n > 0 each): the rule of compare.h. */
-static void judge_phase(const char *name, const struct side *b, const struct side *c, int pageable,
+static void judge_phase(const char *name, const struct side *b, const struct side *c, int flags,
                         const struct vb_cmp_opts *o, struct vb_cmp_phase *ph)
 {
-    int ranked, slower, apart;
+    int ranked, slower, apart, e2e = !strcmp(name, "e2e");
     memset(ph, 0, sizeof *ph);
     snprintf(ph->name, sizeof ph->name, "%s", name);
     ph->n_base = b->n;
@@ -199,15 +213,14 @@ static void judge_phase(const char *name, const struct side *b, const struct sid
     ph->ratio = b->med > 0 ? c->med / b->med : c->med > 0 ? INFINITY : 1.0;
     ph->spread = fmax(b->spread, c->spread); /* fmax ignores the NaN of a zero median */
     ph->limit = fmax(o->threshold, VB_CMP_NOISE_FACTOR * ph->spread);
-    ph->unstable = pageable || ph->spread >= VB_CMP_UNSTABLE_SPREAD || !strcmp(name, "e2e");
-    if (ph->unstable)
-        ph->limit =
-            fmax(ph->limit, strcmp(name, "e2e") ? VB_CMP_UNSTABLE_FLOOR : VB_CMP_HOST_FLOOR);
+    ph->unstable = (flags & (PH_PAGEABLE | PH_HOST_ONLY)) || ph->spread >= VB_CMP_UNSTABLE_SPREAD;
+    ph->limit = fmax(ph->limit, floor_of(name, flags, ph->unstable));
     if (b->n == c->n && !memcmp(b->x, c->x, sizeof *b->x * (size_t)b->n)) {
         ph->verdict = VB_VERDICT_SAME; /* the same samples: nothing changed, whatever the noise */
         return;
     }
-    if (!(fabs(ph->ratio - 1) >= ph->limit) || fabs(c->med - b->med) < VB_CMP_FLOOR_NS) {
+    if (!(fabs(ph->ratio - 1) >= ph->limit) ||
+        fabs(c->med - b->med) < (e2e ? VB_CMP_E2E_FLOOR_NS : VB_CMP_FLOOR_NS)) {
         ph->verdict = VB_VERDICT_SAME;
         return;
     }
@@ -235,7 +248,7 @@ static void judge_phase(const char *name, const struct side *b, const struct sid
  * with share_of >= 0 (the base's GPU median), when its base median is under VB_CMP_SHARE of
  * share_of. */
 static int add_phase(struct vb_store *base, const struct pool *bp, struct vb_store *cand,
-                     int64_t cid, const char *metric, double share_of, int pageable,
+                     int64_t cid, const char *metric, double share_of, int flags,
                      const struct vb_cmp_opts *o, struct vb_cmp_row *r, int *added,
                      struct vb_err *err)
 {
@@ -247,7 +260,7 @@ static int add_phase(struct vb_store *base, const struct pool *bp, struct vb_sto
     rc = 0;
     if (!present(&b, &c) && strcmp(metric, "e2e")) goto out;
     if (share_of >= 0 && !(b.med > 0 && b.med >= VB_CMP_SHARE * share_of)) goto out;
-    judge_phase(metric, &b, &c, pageable, o, &r->phases[r->nphases++]);
+    judge_phase(metric, &b, &c, flags, o, &r->phases[r->nphases++]);
     *added = 1;
 out:
     side_free(&b);
@@ -285,17 +298,22 @@ static void decide(struct vb_cmp_row *r)
 }
 
 /* pageable_phase: does the phase copy pageable host memory on either side (by the CUPTI
- * records the store kept; unknown counts as no, and the spread then decides)? */
+ * records the store kept; unknown counts as no, and the spread then decides)? e2e holds both
+ * copies. Returns PH_PAGEABLE or 0. */
 static int pageable_phase(const struct vb_case_row *b, const struct vb_case_row *c,
                           const char *phase)
 {
-    if (!strcmp(phase, "h2d")) return b->h2d_pageable == 1 || c->h2d_pageable == 1;
-    if (!strcmp(phase, "d2h")) return b->d2h_pageable == 1 || c->d2h_pageable == 1;
+    int h2d = b->h2d_pageable == 1 || c->h2d_pageable == 1,
+        d2h = b->d2h_pageable == 1 || c->d2h_pageable == 1;
+    if (!strcmp(phase, "e2e")) return h2d || d2h ? PH_PAGEABLE : 0;
+    if (!strcmp(phase, "h2d")) return h2d ? PH_PAGEABLE : 0;
+    if (!strcmp(phase, "d2h")) return d2h ? PH_PAGEABLE : 0;
     return 0;
 }
 
 /* settle_gpu holds the GPU time (phases[0]) to the unsettled floor when one of its judged parts
- * is unsettled: the sum moves with its noisiest part, which is judged on its own. */
+ * is unsettled: the sum moves with its noisiest part, which is judged on its own. Called before
+ * e2e is added (e2e is not a part of the GPU time). */
 static void settle_gpu(struct vb_cmp_row *r)
 {
     struct vb_cmp_phase *g = &r->phases[0];
@@ -361,8 +379,16 @@ static int judge(struct vb_store *base, const struct vb_case_row *b, const struc
                               pageable_phase(b, c, parts[i]), o, r, &added, err))
                     return -1;
         settle_gpu(r);
+        /* and the host's side of the same samples */
+        if (r->nphases && !strcmp(o->metric, "gpu") &&
+            add_phase(base, bp, cand, c->id, "e2e", -1, pageable_phase(b, c, "e2e"), o, r, &added,
+                      err))
+            return -1;
     }
-    if (!r->nphases && add_phase(base, bp, cand, c->id, "e2e", -1, 0, o, r, &added, err)) return -1;
+    if (!r->nphases &&
+        add_phase(base, bp, cand, c->id, "e2e", -1,
+                  r->basis[0] ? PH_HOST_ONLY : pageable_phase(b, c, "e2e"), o, r, &added, err))
+        return -1;
     decide(r);
     if (b->throttled || c->throttled) {
         /* a lower clock on some samples: the times are not comparable, whatever they say */

@@ -26,6 +26,8 @@ static const struct cmd cmds[] = {
     {"history", vb_cmd_history, "each case's medians across runs, with their change points (PELT)"},
     {"runs", vb_cmd_runs, "the runs of a database, newest first (git log --oneline style)"},
     {"merge", vb_cmd_merge, "copy the runs of several databases into one"},
+    {"migrate", vb_cmd_migrate,
+     "rewrite a database of an older schema in this one (FILE.bak kept)"},
     {"export", vb_cmd_export, "a run as CSV or Google Benchmark JSON"},
     {"report", vb_cmd_report, "gnuplot plots, index.html and report.md from a database"},
     {"trace", vb_cmd_trace, "profile an unmodified CUDA program (nvprof style) into the database"},

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callbacks.h"
 #include "profiler_host.h"
 
 #define MAX_DEVICES 16
@@ -53,8 +54,7 @@ struct vb_profiler {
     size_t nlaunches, cap_launches;
 };
 
-/* The launch hook's callback: one CUPTI subscriber for the process, made at first use. */
-static CUpti_SubscriberHandle subscriber;
+/* The launch hook's callbacks (through the process's one subscriber, callbacks.h). */
 static struct vb_profiler *hooked; /* whose hook runs (one profiled sample at a time) */
 static __thread int in_hook;       /* the hook's own launch calls back too */
 
@@ -89,14 +89,22 @@ static void forget_launches(struct vb_profiler *p)
     p->nlaunches = 0;
 }
 
-static void CUPTIAPI on_launch(void *arg, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
-                               const void *data)
+/* is_launch: one of launch_cbids (the sample marks' callbacks come here too) */
+static int is_launch(CUpti_CallbackId cbid)
 {
-    const CUpti_CallbackData *cb = data;
+    size_t i;
+    for (i = 0; i < sizeof launch_cbids / sizeof launch_cbids[0]; i++)
+        if (launch_cbids[i] == cbid) return 1;
+    return 0;
+}
+
+static void on_launch(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
     struct vb_profiler *p = hooked;
     CUstream s;
-    (void)arg;
-    if (dom != CUPTI_CB_DOMAIN_DRIVER_API || cb->callbackSite != CUPTI_API_ENTER || !p) return;
+    if (dom != CUPTI_CB_DOMAIN_DRIVER_API || cb->callbackSite != CUPTI_API_ENTER || !p ||
+        !is_launch(cbid))
+        return;
     if (in_hook) { /* one of the hook's own launches */
         note_launch(p, VB_PROFILER_HOOK_NAME);
         return;
@@ -121,14 +129,11 @@ static void CUPTIAPI on_launch(void *arg, CUpti_CallbackDomain dom, CUpti_Callba
 static int hook_enable(struct vb_profiler *p, int on, struct vb_err *err)
 {
     size_t i;
-    if (!subscriber &&
-        VB_CUPTI(err, cuptiSubscribe(&subscriber, (CUpti_CallbackFunc)on_launch, NULL)))
-        return vb_err_context(err, "the metrics pass's cache flush before each launch");
     hooked = on ? p : NULL;
     for (i = 0; i < sizeof launch_cbids / sizeof launch_cbids[0]; i++)
-        if (VB_CUPTI(err, cuptiEnableCallback(on ? 1 : 0, subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
-                                              launch_cbids[i])))
-            return -1;
+        if (vb_cb_enable(VB_CB_PROFILER, on_launch, CUPTI_CB_DOMAIN_DRIVER_API, launch_cbids[i], on,
+                         err))
+            return vb_err_context(err, "the metrics pass's cache flush before each launch");
     return 0;
 }
 

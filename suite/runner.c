@@ -8,8 +8,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "attribute.h"
 #include "coldcache.h"
 #include "gpu.h"
+#include "marks.h"
 #include "nvtx.h"
 #include "parallel.h"
 #include "runner_int.h"
@@ -145,83 +147,18 @@ static int one_sample(const struct vb_variant *v, void *state, enum vb_sample_ki
     s->records_dropped =
         kind == VB_SAMPLE_TIMED && cfg->keep_records >= 0 && r->ntimed >= cfg->keep_records;
     s->start = vb_activity_now();
+    vb_marks_sample(r->nsamples);
     t0 = vb_runner_mono_ns();
-    if (v->run(state, err)) return -1;
+    if (v->run(state, err)) {
+        vb_marks_sample(-1);
+        return -1;
+    }
     s->e2e_ns = vb_runner_mono_ns() - t0;
+    vb_marks_sample(-1);
     s->end = vb_activity_now();
     r->nsamples++;
     if (kind == VB_SAMPLE_TIMED) r->ntimed++;
     return 0;
-}
-
-/* is_flush: a record of the cold cache's kernel (between samples, never part of one). */
-static int is_flush(const struct vb_kernel_rec *k)
-{
-    return k->name && strstr(k->name, "l2_flush");
-}
-
-/* attribute adds each record of batch to the sample it started in, then moves into r->activity
- * the records worth storing: not the flushes, not those of timed samples past --keep-records
- * (their sums are in the sample). batch is emptied. */
-static void attribute(struct vb_case_result *r, struct vb_activity *batch)
-{
-    struct vb_activity *a = batch;
-    size_t i, kept;
-    int k;
-    for (i = kept = 0; i < a->nkernels; i++) {
-        struct vb_kernel_rec *x = &a->kernels[i];
-        if (is_flush(x)) goto drop_kernel;
-        if ((k = vb_sample_find(r, x->start)) >= 0) {
-            r->samples[k].kernel_count++;
-            r->samples[k].kernel_ns += (double)(x->end - x->start);
-            if (r->samples[k].records_dropped) goto drop_kernel;
-        }
-        a->kernels[kept++] = *x;
-        continue;
-    drop_kernel:
-        free(x->name);
-    }
-    a->nkernels = kept;
-    for (i = kept = 0; i < a->ncopies; i++) {
-        const struct vb_copy_rec *c = &a->copies[i];
-        if ((k = vb_sample_find(r, c->start)) >= 0) {
-            struct vb_sample *s = &r->samples[k];
-            if (c->copy_kind == 1) { /* CUPTI_ACTIVITY_MEMCPY_KIND_HTOD */
-                s->h2d_count++;
-                s->h2d_bytes += c->bytes;
-                s->h2d_ns += (double)(c->end - c->start);
-            } else if (c->copy_kind == 2) { /* CUPTI_ACTIVITY_MEMCPY_KIND_DTOH */
-                s->d2h_count++;
-                s->d2h_bytes += c->bytes;
-                s->d2h_ns += (double)(c->end - c->start);
-            }
-            if (s->records_dropped) continue;
-        }
-        a->copies[kept++] = *c;
-    }
-    a->ncopies = kept;
-    for (i = kept = 0; i < a->nmemsets; i++) {
-        const struct vb_memset_rec *m = &a->memsets[i];
-        if ((k = vb_sample_find(r, m->start)) >= 0) {
-            struct vb_sample *s = &r->samples[k];
-            s->memset_count++;
-            s->memset_bytes += m->bytes;
-            s->memset_ns += (double)(m->end - m->start);
-            if (s->records_dropped) continue;
-        }
-        a->memsets[kept++] = *m;
-    }
-    a->nmemsets = kept;
-    for (i = kept = 0; i < a->nranges; i++) {
-        struct vb_range_rec *x = &a->ranges[i];
-        if ((k = vb_sample_find(r, x->start)) >= 0 && r->samples[k].records_dropped) {
-            vb_range_free(x);
-            continue;
-        }
-        a->ranges[kept++] = *x;
-    }
-    a->nranges = kept;
-    vb_activity_append(&r->activity, batch);
 }
 
 /* collect takes the records delivered so far (keep_open: the case's NVTX range stays open) and
@@ -236,7 +173,13 @@ static int collect(struct vb_case_result *r, int keep_open)
     if (!vb_activity_active()) return -1;
     if ((keep_open ? vb_activity_take_keep_open(&batch, &cerr) : vb_activity_take(&batch, &cerr)))
         return -1;
-    attribute(r, &batch);
+    {
+        struct vb_mark *marks;
+        size_t nmarks;
+        vb_marks_copy(&marks, &nmarks); /* what could not be kept goes by its time */
+        vb_attribute(r, &batch, marks, nmarks, NULL);
+        free(marks);
+    }
     r->have_records = 1;
     for (i = 0; i < r->nsamples; i++) {
         struct vb_sample *s = &r->samples[i];
@@ -504,7 +447,7 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const
     void *state = NULL;
     double *got = NULL;
     size_t n = pb->out_len(p), bad;
-    int cap = 0, gpu = !!(v->flags & VB_GPU);
+    int cap = 0, gpu = !!(v->flags & VB_GPU), marked = 0;
     char label[512];
     vb_err_clear(&err);
     memset(r, 0, sizeof *r);
@@ -548,6 +491,10 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const
         goto pop;
     }
     if (gpu) vb_runner_metrics_pass(f, v, state, device, cfg, r);
+    /* the timing pass's records tied to their samples by their calls (after the metrics pass,
+     * whose launch hook shares the subscriber); without a subscriber, by their times */
+    if (gpu && vb_activity_active() && vb_marks_start(&err) == 0) marked = 1;
+    vb_err_clear(&err);
     /* verify: poisoned outputs, one sample, compare every element */
     if (f->ops->poison(state, &err) || one_sample(v, state, VB_SAMPLE_VERIFY, cfg, r, &cap, &err)) {
         fail(r, VB_STATUS_FAILED, &err);
@@ -581,6 +528,7 @@ pop:
         if (r->activity.dropped && r->status == VB_STATUS_OK)
             snprintf(r->reason, sizeof r->reason, "CUPTI dropped %zu records", r->activity.dropped);
     }
+    if (marked) vb_marks_stop();
     if (summarise(r, cfg) && r->status == VB_STATUS_OK) {
         r->status = VB_STATUS_FAILED;
         snprintf(r->reason, sizeof r->reason, "out of memory summarising samples");

@@ -116,6 +116,22 @@ struct vb_ceiling_row {
  * refuses files that are not varbench databases of this schema. Returns 0 or -1 (VB_E_DB). */
 int vb_store_open_ro(const char *path, struct vb_store **out, struct vb_err *err);
 
+/* What vb_store_migrate did. */
+struct vb_migrate_result {
+    int from, to;    /* the file's schema before, and this varbench's */
+    int written;     /* 1: the file was rewritten (from < to); 0: it was already current */
+    int64_t running; /* runs still marked 'running' in it */
+    char bak[4200];  /* where the old file is kept (FILE.bak, by its real path) */
+};
+
+/* vb_store_migrate rewrites the database at path, of an older schema, in this one's: the runs
+ * as every reader reads them, written to a new file, synced and renamed over path, the old file
+ * kept as path.bak (store_migrate.c says how and why). A current file is left untouched.
+ * Refuses (path unchanged) a file another process has open, one with a run still 'running'
+ * unless force, an existing path.bak, a foreign, empty or newer database. 0 or -1 with err. */
+int vb_store_migrate(const char *path, int force, struct vb_migrate_result *res,
+                     struct vb_err *err);
+
 /* vb_store_remove deletes the varbench database at path with its -wal, -shm and -journal files
  * (what `trace -o FILE -f` replaces); refuses, untouched, a file that is not one (a source file
  * named by mistake). Returns 0 or -1 with err. */

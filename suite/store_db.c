@@ -229,13 +229,31 @@ static int plain_path(const char *path, struct vb_err *err)
     return 0;
 }
 
-/* connect opens path with flags into a fresh store and reads its schema version and object
- * count; refuses a non-regular file, a foreign or newer database. Returns the store or NULL. */
-static struct vb_store *connect(const char *path, int flags, int *version, struct vb_err *err)
+/* no_quoted_strings turns off SQLite's fallback that reads a double-quoted name matching no
+ * column as a string literal: merge's SELECT "col" FROM an older file once copied the text
+ * 'cupti_client' into every case for a column that file lacked. A wrong name is an error. */
+static int no_quoted_strings(sqlite3 *db)
+{
+    int rc = sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, (int *)NULL);
+    return rc == SQLITE_OK ? sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *)NULL) : rc;
+}
+
+const char *vb_store_migrated_uri(const struct vb_store *s)
+{
+    return s->migrated_uri;
+}
+
+/* connect opens path (through `name`, what SQLite opens: the path itself or an immutable URI
+ * of it) with flags into a fresh store and reads its schema version and object count; refuses
+ * a non-regular file, a foreign or newer database. Returns the store, or NULL with err and, in
+ * *sqlite_rc, SQLite's extended code of the failure (SQLITE_OK when it was not SQLite's). */
+static struct vb_store *connect(const char *path, const char *name, int flags, int *version,
+                                int *sqlite_rc, struct vb_err *err)
 {
     struct vb_store *s = calloc(1, sizeof *s);
     int nobjects, memory = !strcmp(path, ":memory:");
     struct stat sb;
+    *sqlite_rc = SQLITE_OK;
     if (!s) {
         vb_err_set(err, VB_E_SYS, "out of memory");
         return NULL;
@@ -251,8 +269,9 @@ static struct vb_store *connect(const char *path, int flags, int *version, struc
         vb_err_hint(err, "pass --db with a file path");
         return NULL;
     }
-    if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL) !=
+    if (sqlite3_open_v2(name, &s->db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL) !=
         SQLITE_OK) {
+        if (s->db) *sqlite_rc = sqlite3_extended_errcode(s->db);
         if (s->db)
             vb_store_fail(s, err, "cannot open");
         else
@@ -260,8 +279,9 @@ static struct vb_store *connect(const char *path, int flags, int *version, struc
         vb_store_close(s);
         return NULL;
     }
-    if (sqlite3_extended_result_codes(s->db, 1) != SQLITE_OK) {
-        vb_store_fail(s, err, "extended result codes");
+    if (sqlite3_extended_result_codes(s->db, 1) != SQLITE_OK ||
+        no_quoted_strings(s->db) != SQLITE_OK) {
+        vb_store_fail(s, err, "configuring the connection");
         goto fail;
     }
     /* writers take turns per case (a few ms each); ten runs started together wait that long */
@@ -269,7 +289,10 @@ static struct vb_store *connect(const char *path, int flags, int *version, struc
         vb_store_fail(s, err, "busy timeout");
         goto fail;
     }
-    if (vb_store_schema_version(s, version, &nobjects, err)) goto fail;
+    if (vb_store_schema_version(s, version, &nobjects, err)) {
+        *sqlite_rc = sqlite3_extended_errcode(s->db);
+        goto fail;
+    }
     if (*version > VB_SCHEMA_VERSION) {
         vb_err_set(err, VB_E_DB, "database '%s' has schema %d, newer than this varbench's %d", path,
                    *version, VB_SCHEMA_VERSION);
@@ -288,54 +311,111 @@ fail:
     return NULL;
 }
 
-/* read_migrated replaces s's connection (a file of an older schema, opened read-only) with a
- * copy of the file in memory brought to VB_SCHEMA_VERSION, so that a reader reads any schema
- * this project wrote without writing the file. 0 or -1 with err (s unchanged). */
-static int read_migrated(struct vb_store *s, struct vb_err *err)
+int vb_store_copy_migrated(struct vb_store *s, sqlite3 **out, char *uri, struct vb_err *err)
 {
-    sqlite3 *file = s->db, *mem = NULL;
+    struct vb_store *m = calloc(1, sizeof *m);
     sqlite3_backup *b;
     int rc;
-    if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
-        SQLITE_OK) {
-        sqlite3_close(mem);
-        return vb_err_set(err, VB_E_SYS, "database '%s': no memory for a migrated copy", s->path);
+    *out = NULL;
+    if (!m) return vb_err_set(err, VB_E_SYS, "out of memory");
+    /* a named in-memory database, so that merge's connection can attach this very copy */
+    snprintf(uri, 64, "file:vb-migrated-%p?mode=memory&cache=shared", (void *)m);
+    snprintf(m->path, sizeof m->path, "%s", s->path);
+    if (sqlite3_open_v2(uri, &m->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
+                        NULL) != SQLITE_OK ||
+        no_quoted_strings(m->db) != SQLITE_OK) {
+        vb_err_set(err, VB_E_SYS, "database '%s': no memory for a migrated copy", s->path);
+        goto fail;
     }
-    if (!(b = sqlite3_backup_init(mem, "main", file, "main"))) {
+    if (!(b = sqlite3_backup_init(m->db, "main", s->db, "main"))) {
         vb_err_set(err, VB_E_DB, "database '%s': copying it to migrate: %s", s->path,
-                   sqlite3_errmsg(mem));
-        sqlite3_close(mem);
-        return -1;
+                   sqlite3_errmsg(m->db));
+        goto fail;
     }
     rc = sqlite3_backup_step(b, -1);
     sqlite3_backup_finish(b);
     if (rc != SQLITE_DONE) {
         vb_err_set(err, VB_E_DB, "database '%s': copying it to migrate: %s", s->path,
                    sqlite3_errstr(rc));
-        sqlite3_close(mem);
-        return -1;
+        goto fail;
     }
-    s->db = mem;
-    if (vb_store_schema_ready(s, err)) {
-        s->db = file;
-        sqlite3_close(mem);
-        return vb_err_context(err, "migrating a copy in memory");
+    if (vb_store_schema_ready(m, err)) {
+        vb_err_context(err, "migrating a copy in memory");
+        goto fail;
     }
-    sqlite3_close(file);
+    *out = m->db; /* schema_ready caches no statement: the struct goes, the connection stays */
+    free(m);
     return 0;
+fail:
+    sqlite3_close(m->db);
+    free(m);
+    uri[0] = '\0';
+    return -1;
+}
+
+/* read_migrated replaces s's connection (a file of an older schema, opened read-only) with a
+ * copy of the file in memory brought to VB_SCHEMA_VERSION, so that a reader reads any schema
+ * this project wrote without writing the file. 0 or -1 with err (s unchanged). */
+static int read_migrated(struct vb_store *s, struct vb_err *err)
+{
+    sqlite3 *mem;
+    if (vb_store_copy_migrated(s, &mem, s->migrated_uri, err)) return -1;
+    sqlite3_close(s->db);
+    s->db = mem;
+    return 0;
+}
+
+/* immutable_uri writes the URI by which SQLite opens path as immutable: read without any
+ * lock or -shm, for a file nothing can be writing (it, or its folder, is read-only to us).
+ * '%', '?' and '#' are escaped; an absolute path gets an empty authority ("file:///..."). */
+static void immutable_uri(const char *path, char *uri, size_t n)
+{
+    size_t k = (size_t)snprintf(uri, n, "file:%s", path[0] == '/' ? "//" : "");
+    for (; *path && k + 4 < n; path++)
+        k += (size_t)(strchr("%?#", *path) ? snprintf(uri + k, n - k, "%%%02X", *path)
+                                           : snprintf(uri + k, n - k, "%c", *path));
+    snprintf(uri + k, n > k ? n - k : 0, "?immutable=1");
+}
+
+/* read_only_fallback opens path as immutable after a read-only open was refused for want of
+ * write access (a WAL file needs its -shm, made beside it: a read-only folder, or a -shm another
+ * user made). Nothing can be writing such a file, but what its -wal holds is not read that way:
+ * a -wal with content (a writer killed before its last checkpoint) is refused with the fix.
+ * Returns the store or NULL with err. */
+static struct vb_store *read_only_fallback(const char *path, int *version, struct vb_err *err)
+{
+    char wal[1100], uri[3200];
+    struct stat sb;
+    int rc;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    if (stat(wal, &sb) == 0 && sb.st_size > 0) {
+        vb_err_set(err, VB_E_DB,
+                   "database '%s': its last writes are in '%s', which cannot be read here (the "
+                   "file or its folder is read-only and SQLite needs to write '%s-shm' beside it)",
+                   path, wal, path);
+        vb_err_hint(err, "copy the database with its -wal file to a writable folder and read "
+                         "it there, or run 'varbench migrate' on it where it is writable");
+        return NULL;
+    }
+    immutable_uri(path, uri, sizeof uri);
+    vb_err_clear(err);
+    return connect(path, uri, SQLITE_OPEN_READONLY, version, &rc, err);
 }
 
 int vb_store_open_ro(const char *path, struct vb_store **out, struct vb_err *err)
 {
     struct vb_store *s;
-    int v;
+    int v, rc;
     *out = NULL;
     if (plain_path(path, err)) return -1;
     if (access(path, F_OK) != 0) {
         vb_err_set(err, VB_E_DB, "database '%s' does not exist", path);
         return vb_err_hint(err, "pass the path of a database written by 'varbench run'");
     }
-    if (!(s = connect(path, SQLITE_OPEN_READONLY, &v, err))) return -1;
+    s = connect(path, path, SQLITE_OPEN_READONLY, &v, &rc, err);
+    if (!s && ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN))
+        s = read_only_fallback(path, &v, err);
+    if (!s) return -1;
     if (!v) {
         vb_err_set(err, VB_E_DB, "database '%s' is empty: no varbench runs in it", path);
         vb_err_hint(err, "pass the path of a database written by 'varbench run'");
@@ -343,6 +423,7 @@ int vb_store_open_ro(const char *path, struct vb_store **out, struct vb_err *err
         return -1;
     }
     /* an older schema is read through a migrated copy: the file itself is never written */
+    s->file_version = v;
     if (v < VB_SCHEMA_VERSION && read_migrated(s, err)) {
         vb_store_close(s);
         return -1;
@@ -370,9 +451,11 @@ static int to_wal(struct vb_store *s, struct vb_err *err)
 int vb_store_open(const char *path, struct vb_store **out, struct vb_err *err)
 {
     struct vb_store *s;
-    int v;
+    int v, rc;
     *out = NULL;
-    if (!(s = connect(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &v, err))) return -1;
+    if (!(s = connect(path, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &v, &rc, err)))
+        return -1;
+    s->writer = strcmp(path, ":memory:") != 0;
     /* WAL: readers never block a writer, and a writer killed mid-transaction leaves the last
      * committed state readable by read-only commands (a rollback journal would have to be
      * rolled back by a writer first). The file was checked to be ours (or empty) above. */
@@ -415,6 +498,13 @@ void vb_store_close(struct vb_store *s)
     for (i = 0; i < s->ncache; i++)
         sqlite3_finalize(s->cache[i].st);
     vb_store_forget_strings(s);
+    /* The last writer out leaves one self-contained file: back to a rollback journal, which
+     * checkpoints the WAL and removes -wal and -shm, so the .db alone is the whole database
+     * (an artifact, a copy) and a reader of it, even in a read-only folder, makes no file
+     * beside it. It needs the file to itself: while another connection has it open the mode
+     * stays WAL (tried once, no wait) and the last one to close switches it. */
+    if (s->db && s->writer && sqlite3_busy_timeout(s->db, 0) == SQLITE_OK)
+        sqlite3_exec(s->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
     if (s->db) sqlite3_close(s->db);
     free(s);
 }

@@ -34,6 +34,11 @@
 struct vb_store {
     sqlite3 *db;
     char path[1024];
+    int writer;       /* opened by vb_store_open on a file: its close leaves it self-contained */
+    int file_version; /* the schema of the file as it is on disk (a reader may read a copy) */
+    /* a file of an older schema is read through a copy migrated in memory: the URI by which
+     * another connection of this process attaches that copy (merge), "" otherwise */
+    char migrated_uri[64];
     /* prepared statements, keyed by the address of their SQL text (a static array) */
     struct {
         const char *sql;
@@ -50,6 +55,17 @@ struct vb_store {
 };
 
 /* Connection and statements (store_db.c). */
+
+/* vb_store_copy_migrated copies the database of s's connection (a file of an older schema)
+ * into a new in-memory database brought to VB_SCHEMA_VERSION; s is unchanged. *out is the
+ * caller's (sqlite3_close); uri (64 bytes) gets the URI by which another connection of this
+ * process attaches that copy while it is open. 0 or -1 with err. */
+int vb_store_copy_migrated(struct vb_store *s, sqlite3 **out, char *uri, struct vb_err *err);
+
+/* vb_store_migrated_uri: "" for a file read as it is; for one of an older schema, the URI of
+ * its copy migrated in memory, which another connection of this process can ATTACH while s is
+ * open (merge reads old inputs that way, as every reader reads them). */
+const char *vb_store_migrated_uri(const struct vb_store *s);
 
 /* vb_store_fail fills err from the connection's last error, saying `what` failed, with a hint
  * for the codes that have a known fix (read-only, not a database, disk full, busy); returns

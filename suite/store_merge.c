@@ -446,13 +446,17 @@ static int ro_uri(const char *path, char *buf, size_t n)
     return 0;
 }
 
-/* attach attaches the database at path, read-only, as src. 0 or -1 with err. */
-static int attach(struct vb_store *s, const char *path, struct vb_err *err)
+/* attach attaches the input as src: the file at path, read-only, or, for a file of an older
+ * schema, its copy migrated in memory (in's, which stays open until the detach). 0 or -1. */
+static int attach(struct vb_store *s, const struct vb_store *in, const char *path,
+                  struct vb_err *err)
 {
     char uri[4200];
     sqlite3_stmt *st;
     int rc;
-    if (ro_uri(path, uri, sizeof uri))
+    if (vb_store_migrated_uri(in)[0])
+        snprintf(uri, sizeof uri, "%s", vb_store_migrated_uri(in));
+    else if (ro_uri(path, uri, sizeof uri))
         return vb_err_set(err, VB_E_DB, "database path '%s' is too long", path);
     if (!(st = vb_store_once(s, "ATTACH DATABASE ? AS src", err))) return -1;
     rc = sqlite3_bind_text(st, 1, uri, -1, SQLITE_TRANSIENT);
@@ -472,13 +476,14 @@ int vb_store_merge(struct vb_store *s, const char *path, int *added, int *replac
     *added = 0;
     if (replaced) *replaced = 0;
     if (!p) return vb_err_set(err, VB_E_SYS, "out of memory");
-    /* the input must be a varbench database of this schema; it is only ever read */
+    /* the input must be a varbench database; it is only ever read, an older schema through
+     * its copy migrated in memory (attached as it is, its missing columns would be read as
+     * nothing, or worse) */
     if (vb_store_open_ro(path, &in, err)) {
         free(p);
         return -1;
     }
-    vb_store_close(in);
-    if (attach(s, path, err)) goto detach;
+    if (attach(s, in, path, err)) goto detach;
     if (vb_store_begin(s, err)) goto detach;
     if (read_plan(s, p, err) || order_tables(p, err)) goto rollback;
     /* a run merged while it was still being written (or from a file whose writer died) is
@@ -510,6 +515,7 @@ int vb_store_merge(struct vb_store *s, const char *path, int *added, int *replac
     free(p);
     /* the merge is committed: a file left attached is closed with the store */
     sqlite3_exec(s->db, "DETACH DATABASE src", NULL, NULL, NULL);
+    vb_store_close(in);
     return 0;
 rollback:
     vb_store_rollback(s);
@@ -517,6 +523,7 @@ rollback:
     sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.merge_replace", NULL, NULL, NULL);
 detach:
     sqlite3_exec(s->db, "DETACH DATABASE src", NULL, NULL, NULL);
+    vb_store_close(in);
     free(p);
     return vb_err_context(err, "merging '%s'", path);
 }

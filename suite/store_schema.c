@@ -218,21 +218,22 @@ _Static_assert(sizeof migrations / sizeof migrations[0] == VB_SCHEMA_VERSION - 1
 
 int vb_store_schema_version(struct vb_store *s, int *version, int *nobjects, struct vb_err *err)
 {
+    /* one statement, one snapshot: read apart, a writer creating the schema between the two
+     * made a new file look foreign (version 0 with objects in it) to a run starting beside it */
+    static const char q[] = "SELECT (SELECT user_version FROM pragma_user_version),\n"
+                            "  (SELECT count(*) FROM sqlite_master)";
     sqlite3_stmt *st = NULL;
     int rc;
     *version = *nobjects = 0;
-    if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(s->db, q, -1, &st, NULL) != SQLITE_OK)
         return vb_store_fail(s, err, "reading the schema version");
     rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) *version = sqlite3_column_int(st, 0);
+    if (rc == SQLITE_ROW) {
+        *version = sqlite3_column_int(st, 0);
+        *nobjects = sqlite3_column_int(st, 1);
+    }
     sqlite3_finalize(st);
     if (rc != SQLITE_ROW) return vb_store_fail(s, err, "reading the schema version");
-    if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) != SQLITE_OK)
-        return vb_store_fail(s, err, "reading the schema");
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) *nobjects = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_ROW) return vb_store_fail(s, err, "reading the schema");
     return 0;
 }
 

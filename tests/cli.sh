@@ -33,6 +33,10 @@ history-errors       cpu  -
 migrate-v2           cpu  -
 db-paths             cpu  -
 concurrent-writers   cpu  -
+writers-stress       cpu  -
+schema-fixtures      cpu  -
+read-only-db         cpu  -
+migrate-refusals     cpu  -
 crash-in-write       cpu  -
 merge-partial        cpu  -
 merge-export         cpu  -
@@ -160,6 +164,22 @@ compare-real)
     grep -qE "^mesh/device-mesh-pinned +nx=$n,ny=$n .*slower \(D2H \+[0-9]+%\)" out ||
       fail "pinned -> pageable at $n is not slower by its D2H"
   done
+  # (e) work moved to the host, the GPU untouched: the overlap case's e2e x1.5 (its GPU samples
+  # as they were) is slower, named by e2e; x1.15, inside the host's noise, is the same
+  for m in 1.5 1.15; do
+    cp b.db h.db
+    sqlite3 h.db "UPDATE samples SET e2e_ns = e2e_ns * $m WHERE case_id = (SELECT c.id FROM cases c
+        JOIN variants v ON v.id = c.variant_id WHERE v.name = 'device-mesh-overlap' AND c.axes = 'nx=1000,ny=1000')" ||
+      fail "sqlite3"
+    if [ $m = 1.5 ]; then
+      expect 1 "REGRESSION (exit 1)" "$vb" compare a.db h.db
+      grep -qE "^mesh/device-mesh-overlap +nx=1000,ny=1000 +e2e .*slower \(e2e \+[0-9]+%\)" out ||
+        fail "a host-side move is not slower by its e2e"
+      [ "$(grep -cE "^mesh/.* slower \(" out)" -eq 1 ] || fail "another case is slower"
+    else
+      expect 0 "no regression (exit 0)" "$vb" compare a.db h.db
+    fi
+  done
   # (d) a candidate run that never finished: not exit 0, and it says why
   cp b.db r.db
   sqlite3 r.db "UPDATE runs SET status = 'running', end_utc = NULL" || fail "sqlite3"
@@ -246,6 +266,154 @@ concurrent-writers)
   [ "$(sqlite3 new.db "SELECT count(*) FROM runs WHERE status = 'complete'")" = 4 ] || fail "new.db: not 4 complete runs"
   [ "$(sqlite3 v2.db "SELECT count(*) FROM runs WHERE status = 'complete'")" = 6 ] || fail "v2.db: not 2 + 4 complete runs"
   [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 6 ] || fail "v2.db not migrated" ;;
+writers-stress)
+  # 16 runs started together on a new file, 20 rounds, with every CPU kept busy (a writer
+  # creating the schema is then slow and easily caught half done): 320 of 320 runs stored,
+  # complete, each file intact. VB_WRITERS / VB_ROUNDS choose other counts.
+  command -v sqlite3 >/dev/null || { echo "skip: no sqlite3 shell" >&2; exit 77; }
+  writers=${VB_WRITERS:-16} rounds=${VB_ROUNDS:-20} lost=0 busy=()
+  for i in $(seq $((2 * $(nproc)))); do (while :; do :; done) & busy+=($!); done
+  trap 'kill "${busy[@]}" 2>/dev/null; rm -rf "$tmp"' EXIT
+  for r in $(seq "$rounds"); do
+    pids=()
+    for i in $(seq "$writers"); do
+      "$vb" run --quick --filter mesh/cpu-reference --axis nx=8 --db "r$r.db" >"o$r.$i" 2>&1 &
+      pids+=($!)
+    done
+    for i in $(seq "$writers"); do
+      wait "${pids[$((i - 1))]}"; rc=$?
+      grep -q "stored in r$r.db" "o$r.$i" && [ "$rc" -eq 0 ] && continue
+      lost=$((lost + 1)); echo "round $r, writer $i: exit $rc: $(tail -n 3 "o$r.$i")"
+    done
+    [ "$(sqlite3 "r$r.db" 'PRAGMA integrity_check')" = ok ] || fail "round $r: the file is not intact"
+    n=$(sqlite3 "r$r.db" "SELECT count(*) FROM runs WHERE status = 'complete'")
+    [ "$n" = "$((writers - lost))" ] || [ "$lost" -gt 0 ] || fail "round $r: $n complete runs of $writers"
+  done
+  echo "writers-stress: $((writers * rounds - lost)) of $((writers * rounds)) runs stored ($writers writers x $rounds rounds, $(nproc) CPUs busy)"
+  [ "$lost" -eq 0 ] || fail "$lost run(s) lost" ;;
+schema-fixtures)
+  # one database per past schema, written by this project's own commits
+  # (fixtures/make-schema-fixtures.sh): every reader reads each (the exit codes below), none
+  # changes a byte of it; migrate rewrites it with the same verdicts; a newer schema is refused
+  command -v sqlite3 >/dev/null || { echo "skip: no sqlite3 shell" >&2; exit 77; }
+  readers="runs compare export-csv export-json export-trace report history summary merge diagnose"
+  printf '%-6s' schema; for c in $readers; do printf ' %s' "$c"; done; printf ' %s\n' "file unchanged"
+  for v in 1 2 3 4 5; do
+    gzip -dc "$fixtures/schema-v$v.db.gz" >v$v.db || fail "fixture v$v"
+    sum=$(sha256sum <v$v.db) line=$(printf '%-6s' "v$v")
+    for c in $readers; do
+      # expected: 0; summary 2 where the version had no trace (v1); diagnose 2 (CPU-only runs:
+      # 'no GPU case', its refusal); report needs gnuplot
+      want=0
+      { [ $c = summary ] && [ $v = 1 ]; } && want=2
+      [ $c = diagnose ] && want=2
+      if [ $c = report ] && ! command -v gnuplot >/dev/null; then line+=$(printf ' %*s' ${#c} -); continue; fi
+      case $c in
+      runs) "$vb" runs --db v$v.db ;;
+      compare) "$vb" compare v$v.db v$v.db ;;
+      export-*) "$vb" export --db v$v.db --format "${c#export-}" -o "x$v.${c#export-}" ;;
+      report) "$vb" report --db v$v.db -o "rep$v" ;;
+      history) "$vb" history --db v$v.db ;;
+      summary) "$vb" summary --db v$v.db ;;
+      merge) rm -f "m$v.db"; "$vb" merge "m$v.db" v$v.db ;;
+      diagnose) "$vb" diagnose --baseline v$v.db v$v.db ;;
+      esac >out 2>err
+      rc=$?
+      line+=$(printf ' %*s' ${#c} $rc)
+      [ $rc = $want ] || { echo "$line"; fail "schema $v: $c exited $rc, expected $want"; }
+    done
+    [ "$(sha256sum <v$v.db)" = "$sum" ] || fail "schema $v: a reader changed the file"
+    echo "$line yes"
+    # merge copies what the readers read: no column of a newer schema holds its own name (an old
+    # file attached as it was once put 'cupti_client' into every case)
+    [ "$(sqlite3 "m$v.db" "SELECT count(*) FROM cases WHERE cupti_client = 'cupti_client' OR floor_bound = 'floor_bound'")" = 0 ] ||
+      fail "schema $v: merge wrote column names as values"
+    [ "$(sqlite3 "m$v.db" 'SELECT count(*) FROM runs')" = "$(sqlite3 v$v.db 'SELECT count(*) FROM runs')" ] ||
+      fail "schema $v: merge lost runs"
+    # migrate on disk: schema 6, the old file kept, the same verdicts as the old file's
+    cp v$v.db g$v.db
+    "$vb" compare g$v.db g$v.db >before 2>&1
+    expect 0 "migrated from schema $v to" "$vb" migrate g$v.db
+    [ "$(sqlite3 g$v.db 'PRAGMA user_version; PRAGMA integrity_check' | tr '\n' ' ')" = "6 ok " ] ||
+      fail "schema $v: the migrated file is not schema 6 and intact"
+    [ -f g$v.db.bak ] && [ ! -e g$v.db-wal ] || fail "schema $v: no .bak, or a -wal left"
+    "$vb" compare g$v.db.bak g$v.db >after 2>&1
+    diff <(sed 's/g[0-9].db\(.bak\)*//g' before) <(sed 's/g[0-9].db\(.bak\)*//g' after) >/dev/null ||
+      fail "schema $v: compare of the old and the migrated file differs from the old file's own"
+    expect 0 "schema 6 already: nothing to do" "$vb" migrate g$v.db
+  done
+  # a schema newer than this varbench: refused with the upgrade hint, the file untouched
+  cp v5.db new.db && sqlite3 new.db 'PRAGMA user_version = 99' && cp new.db new.db.orig
+  expect 3 "has schema 99, newer than this varbench's 6" "$vb" runs --db new.db
+  grep -q "hint: use a newer varbench" err || fail "no upgrade hint"
+  expect 3 "newer than this varbench's" "$vb" migrate new.db
+  unchanged new.db ;;
+read-only-db)
+  # a database in a folder we cannot write (a CI artifact, a read-only mount), and a file we
+  # cannot write: every reader reads it, whether the file is in WAL mode (as varbench left files
+  # before) or not (as a finished run leaves one now: a single file); a WAL file whose -wal
+  # still holds writes and has no -shm cannot be read there: refused, with the fix
+  command -v sqlite3 >/dev/null || { echo "skip: no sqlite3 shell" >&2; exit 77; }
+  as=()
+  if [ "$(id -u)" = 0 ]; then # root writes anywhere: read as nobody
+    command -v setpriv >/dev/null || { echo "skip: root without setpriv" >&2; exit 77; }
+    as=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+  fi
+  chmod 755 "$tmp"; cp "$vb" ./vb # where nobody may run it
+  ./vb run --quick --filter mesh/cpu-reference --axis nx=8 --db w.db >/dev/null 2>&1 || fail "run"
+  ls w.db* | grep -qv '^w.db$' && fail "a finished run left files beside its database: $(ls w.db*)"
+  [ "$(sqlite3 w.db 'PRAGMA journal_mode')" = delete ] || fail "a finished run left its file in WAL mode"
+  gzip -dc "$fixtures/schema-v5.db.gz" >wal.db
+  mkdir rodir && cp w.db wal.db rodir/ && chmod 555 rodir && chmod 444 rodir/*.db
+  cp wal.db rofile.db && chmod 444 rofile.db
+  for db in rodir/w.db rodir/wal.db rofile.db; do
+    for c in runs compare export history merge report; do
+      [ $c = report ] && ! command -v gnuplot >/dev/null && continue
+      case $c in
+      runs) "${as[@]}" ./vb runs --db $db ;;
+      compare) "${as[@]}" ./vb compare $db $db ;;
+      export) "${as[@]}" ./vb export --db $db --format csv ;;
+      history) "${as[@]}" ./vb history --db $db ;;
+      merge) rm -rf mo && mkdir -m 777 mo && "${as[@]}" ./vb merge mo/m.db $db ;;
+      report) rm -rf ro && mkdir -m 777 ro && "${as[@]}" ./vb report --db $db -o ro/r ;;
+      esac >out 2>err || fail "$c on $db: exit $?"
+    done
+    echo "read-only: $db: runs, compare, export, history, merge, report exit 0"
+  done
+  ls rodir | grep -qv '\.db$' && fail "a reader left files in the read-only folder"
+  # a killed writer's -wal, no -shm, a read-only folder: refused, saying what to do
+  VARBENCH_TEST_KILL_IN_WRITE=1 ./vb run --quick --filter mesh/cpu-reference --axis nx=8 --db k.db >/dev/null 2>&1
+  [ -s k.db-wal ] || fail "the killed writer left no -wal"
+  mkdir kdir && cp k.db k.db-wal kdir/ && chmod 555 kdir && chmod 444 kdir/*
+  expect 3 "its last writes are in 'kdir/k.db-wal'" "${as[@]}" ./vb runs --db kdir/k.db
+  grep -q "hint: copy the database with its -wal file to a writable folder" err || fail "no hint"
+  chmod 755 kdir rodir ;;
+migrate-refusals)
+  # migrate leaves the file as it was when it cannot finish: a FILE.bak in the way, a run still
+  # 'running' (unless --force), another process holding it open, not a varbench database, none
+  command -v sqlite3 >/dev/null || { echo "skip: no sqlite3 shell" >&2; exit 77; }
+  gzip -dc "$fixtures/schema-v3.db.gz" >a.db && cp a.db a.db.orig
+  touch a.db.bak
+  expect 2 "a.db.bak' exists: migrate keeps the old file under that name" "$vb" migrate a.db
+  unchanged a.db
+  rm a.db.bak
+  sqlite3 a.db "UPDATE runs SET status = 'running' WHERE id = 3" && cp a.db a.db.orig
+  expect 2 "has 1 run(s) still 'running'" "$vb" migrate a.db
+  grep -q "hint: wait for the run to end, or pass --force" err || fail "no hint"
+  unchanged a.db
+  expect 0 "migrated from schema 3 to 6" "$vb" migrate --force a.db
+  # a process holding a WAL file open: the WAL cannot be folded away under it
+  gzip -dc "$fixtures/schema-v4.db.gz" >b.db
+  sqlite3 b.db "SELECT count(*) FROM runs" >/dev/null # b.db is in WAL mode
+  (sqlite3 b.db "BEGIN; SELECT count(*) FROM runs; SELECT max(x) FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 50000000) SELECT x FROM c);" >/dev/null 2>&1 &)
+  sleep 0.5
+  expect 3 "is open in another process (a run or a reader)" "$vb" migrate b.db
+  [ ! -e b.db.bak ] || fail "a refused migration left a .bak"
+  [ "$(sqlite3 b.db 'PRAGMA user_version')" = 4 ] || fail "a refused migration changed the schema"
+  sqlite3 c.db "CREATE TABLE x(a)"
+  expect 3 "an SQLite file but not a varbench database" "$vb" migrate c.db
+  expect 3 "does not exist" "$vb" migrate nosuch.db
+  expect 2 "expected at least one FILE" "$vb" migrate ;;
 merge-partial)
   # a run merged while it was being written (here: its copy with the status 'running' and its
   # last case missing, what such a merge takes), then the finished file merged again: the
@@ -456,7 +624,7 @@ exit-codes)
   expect 0 "exit codes" "$vb" --help
   sed -n '/^exit codes/,$p' out | grep -E '^  [0-9]' > table || fail "no exit-code table"
   [ "$(wc -l < table)" -eq 9 ] || fail "the table does not have 9 codes"
-  for cmd in list run compare history merge export report trace summary runs fleet diagnose; do
+  for cmd in list run compare history merge migrate export report trace summary runs fleet diagnose; do
     expect 0 "exit codes (one table for every command" "$vb" "$cmd" --help
     sed -n '/^exit codes/,$p' out | grep -E '^  [0-9]' > mine
     [ -s mine ] || fail "$cmd --help lists no exit code"

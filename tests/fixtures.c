@@ -59,6 +59,12 @@ static enum vb_status status_of(const char *s)
     return VB_STATUS_FAILED;
 }
 
+const struct fx_case fx_mesh_cases[3] = {
+    {"host-mesh", 1000, 50, 20.0, "ok"},
+    {"device-mesh", 1000, 50, 0.6, "ok"},
+    {"device-mesh-pinned", 1000, 50, 0.18, "ok"},
+};
+
 int fx_write_run(struct vb_store *s, const char *gpu, const struct fx_case *cases, int n,
                  int64_t *run_id, struct vb_err *err)
 {

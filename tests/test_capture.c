@@ -146,6 +146,14 @@ int test_capture(const char *arg)
     return 0;
 }
 
+static int count_call(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, void *arg)
+{
+    (void)dom;
+    (void)cbid;
+    ++*(size_t *)arg;
+    return 0;
+}
+
 /* The default set of traced API calls: every prefix names at least one function of this CUPTI
  * (a misspelt prefix keeps nothing), the calls that do work are in, the queries frameworks make
  * thousands of times a step are out, and the canary's call is in. */
@@ -192,6 +200,28 @@ int test_api_set(const char *arg)
         if (!hits) TEST_FAIL_("prefix '%s' names no CUDA API function CUPTI knows", p);
     }
     if (names < 500) TEST_FAIL_("CUPTI named only %zu API functions", names);
+    /* the calls the runner's sample marks watch: each prefix names a function, and they are
+     * the calls of the set that put work on a GPU */
+    for (i = 0; (p = vb_api_work_prefix(i)); i++) {
+        size_t hits = 0;
+        for (d = 0; d < 2; d++) {
+            uint32_t cbid;
+            for (cbid = 1; cbid < sizes[d]; cbid++) {
+                const char *name = NULL;
+                if (cuptiGetCallbackName(domains[d], cbid, &name) == CUPTI_SUCCESS && name &&
+                    !strncmp(name, p, strlen(p)))
+                    hits++;
+            }
+        }
+        if (!hits) TEST_FAIL_("work prefix '%s' names no CUDA API function CUPTI knows", p);
+        if (!vb_api_set_keeps(p)) TEST_FAIL_("work prefix '%s' is outside the set", p);
+    }
+    {
+        size_t work = 0;
+        ASSERT(vb_api_each_work_call(count_call, &work) == 0);
+        ASSERT(work >= 40); /* the launches, copies and memsets of both APIs, their variants */
+        printf("api_set: %zu functions put work on a GPU (the runner's sample marks)\n", work);
+    }
     printf("api_set: %zu of %zu runtime and driver functions recorded by default\n", kept, names);
     return 0;
 }

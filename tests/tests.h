@@ -69,6 +69,7 @@
     T(trace_case, cpu)                                                                             \
     T(capture, cpu)                                                                                \
     T(api_set, cpu)                                                                                \
+    T(attribute, cpu)                                                                              \
     T(trace_summary, cpu)                                                                          \
     T(summary_format, cpu)                                                                         \
     T(log_path, cpu)                                                                               \

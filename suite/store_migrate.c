@@ -1,0 +1,204 @@
+/*
+ * store_migrate: `varbench migrate FILE`, a database of an older schema rewritten on disk in
+ * this one's (see store.h). Every reader already reads old files through a copy migrated in
+ * memory without writing them; this is for those who want the file itself upgraded (a
+ * baseline kept for years, a file to hand to tools that read SQL directly). Workload: once
+ * per file, files of up to a few GB (the copy is made in memory, as the readers make it).
+ *
+ * Atomic and losing nothing: no one can commit to the file while it is read; the migrated copy
+ * is written to FILE.migrating and synced; the old file gets a second name, FILE.bak (a hard
+ * link); the new file is renamed over FILE (one rename(2): FILE is the old or the new file at
+ * every instant) and the folder synced. A file in WAL mode is first folded into one file
+ * (checkpoint, rollback journal): its -wal and -shm must not outlive it beside the new file,
+ * where SQLite would read them as the new file's. That switch needs the file to ourselves, so
+ * another process that has it open (a run, a reader) stops the migration, as does a run still
+ * marked 'running' (a writer now, or one killed) unless forced: a writer that has the file
+ * open goes on writing into the old file, FILE.bak after the rename.
+ */
+#include "store_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* sync_path fsyncs the file or folder at path (flags: O_RDONLY, or with O_DIRECTORY). 0 or -1
+ * with errno. */
+static int sync_path(const char *path, int flags)
+{
+    int fd = open(path, flags), rc;
+    if (fd < 0) return -1;
+    rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+/* hold opens the file read-write (never creating it), folds a WAL into it (rollback journal:
+ * refused while another process has it open in WAL mode) and holds a read transaction on it:
+ * no other connection commits to it until hold's connection ends that transaction. Sets
+ * *version. Returns the store or NULL with err. */
+static struct vb_store *hold(const char *path, int *version, struct vb_err *err)
+{
+    struct vb_store *s = calloc(1, sizeof *s);
+    sqlite3_stmt *st;
+    char mode[16] = "";
+    int nobjects;
+    if (!s) {
+        vb_err_set(err, VB_E_SYS, "out of memory");
+        return NULL;
+    }
+    snprintf(s->path, sizeof s->path, "%s", path);
+    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+            SQLITE_OK ||
+        sqlite3_extended_result_codes(s->db, 1) != SQLITE_OK ||
+        sqlite3_busy_timeout(s->db, 2000) != SQLITE_OK) {
+        if (s->db)
+            vb_store_fail(s, err, "cannot open it read-write");
+        else
+            vb_err_set(err, VB_E_DB, "database '%s': cannot open it", path);
+        goto fail;
+    }
+    if (vb_store_schema_version(s, version, &nobjects, err)) goto fail;
+    if (*version == 0) {
+        vb_err_set(err, VB_E_DB, "database '%s' is %s", path,
+                   nobjects ? "an SQLite file but not a varbench database" : "empty");
+        vb_err_hint(err, "migrate takes a database written by varbench");
+        goto fail;
+    }
+    if (*version > VB_SCHEMA_VERSION) {
+        vb_err_set(err, VB_E_DB, "database '%s' has schema %d, newer than this varbench's %d", path,
+                   *version, VB_SCHEMA_VERSION);
+        vb_err_hint(err, "use a newer varbench");
+        goto fail;
+    }
+    if (*version == VB_SCHEMA_VERSION) return s;
+    if (vb_store_exec(s, "PRAGMA wal_checkpoint(TRUNCATE)", err)) goto fail;
+    if (!(st = vb_store_once(s, "PRAGMA journal_mode = DELETE", err))) goto fail;
+    if (sqlite3_step(st) == SQLITE_ROW) vb_store_col_text(st, 0, mode, sizeof mode);
+    sqlite3_finalize(st);
+    /* a read transaction: its SHARED lock lets no one commit to the file while it is copied
+     * (a write transaction would keep the backup from reading it) */
+    if (strcmp(mode, "delete") || vb_store_exec(s, "BEGIN; SELECT count(*) FROM runs", err)) {
+        vb_err_set(err, VB_E_DB, "database '%s' is open in another process (a run or a reader)",
+                   path);
+        vb_err_hint(err, "migrate it when nothing else uses it");
+        goto fail;
+    }
+    return s;
+fail:
+    vb_store_close(s);
+    return NULL;
+}
+
+/* peek reads, without writing anything, the file's schema and its runs still 'running' (as
+ * every reader reads it), so that a refusal leaves the file as it was. 0 or -1 with err. */
+static int peek(const char *path, struct vb_migrate_result *res, struct vb_err *err)
+{
+    struct vb_store *s;
+    int rc;
+    if (vb_store_open_ro(path, &s, err)) return -1;
+    res->from = s->file_version;
+    rc = vb_store_count_query(s, "SELECT count(*) FROM runs WHERE status = 'running'", 0,
+                              &res->running, err);
+    vb_store_close(s);
+    return rc;
+}
+
+/* write_copy writes the database mem to the new file tmp (VACUUM INTO: compact, a rollback
+ * journal, the schema version kept) with the old file's permission bits, and syncs it. */
+static int write_copy(struct vb_store *s, sqlite3 *mem, const char *tmp, mode_t perm,
+                      struct vb_err *err)
+{
+    sqlite3_stmt *st;
+    int rc;
+    if (unlink(tmp) && errno != ENOENT) /* left by a migration that died */
+        return vb_err_set(err, VB_E_DB, "cannot remove '%s': %s", tmp, strerror(errno));
+    if (sqlite3_prepare_v2(mem, "VACUUM INTO ?", -1, &st, NULL) != SQLITE_OK)
+        return vb_err_set(err, VB_E_DB, "database '%s': VACUUM INTO: %s", s->path,
+                          sqlite3_errmsg(mem));
+    rc = sqlite3_bind_text(st, 1, tmp, -1, SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        vb_err_set(err, VB_E_DB, "writing '%s': %s", tmp, sqlite3_errmsg(mem));
+        unlink(tmp);
+        return vb_err_hint(err, "check the free space and that the folder is writable");
+    }
+    if (chmod(tmp, perm) || sync_path(tmp, O_RDONLY)) {
+        vb_err_set(err, VB_E_SYS, "syncing '%s': %s", tmp, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* swap gives path's file the second name bak and renames tmp over path, then syncs the folder. */
+static int swap(const char *path, const char *tmp, const char *bak, struct vb_err *err)
+{
+    char dir[PATH_MAX];
+    if (link(path, bak)) {
+        vb_err_set(err, VB_E_SYS, "keeping the old file as '%s': %s", bak, strerror(errno));
+        unlink(tmp);
+        return vb_err_hint(err, "the file is unchanged; a folder that allows hard links is needed");
+    }
+    if (rename(tmp, path)) {
+        vb_err_set(err, VB_E_SYS, "renaming '%s' to '%s': %s", tmp, path, strerror(errno));
+        unlink(tmp);
+        unlink(bak);
+        return vb_err_hint(err, "the file is unchanged");
+    }
+    snprintf(dir, sizeof dir, "%s", path);
+    if (sync_path(dirname(dir), O_RDONLY | O_DIRECTORY))
+        return vb_err_set(err, VB_E_SYS, "syncing the folder of '%s': %s", path, strerror(errno));
+    return 0;
+}
+
+int vb_store_migrate(const char *path, int force, struct vb_migrate_result *res, struct vb_err *err)
+{
+    char real[PATH_MAX], tmp[PATH_MAX + 16], uri[64];
+    struct vb_store *s;
+    struct stat sb;
+    sqlite3 *mem = NULL;
+    int rc = -1;
+    memset(res, 0, sizeof *res);
+    if (!realpath(path, real) || stat(real, &sb) || !S_ISREG(sb.st_mode)) {
+        vb_err_set(err, VB_E_DB, "database '%s' %s", path,
+                   errno == ENOENT ? "does not exist" : "is not a regular file");
+        return vb_err_hint(err, "pass the path of a database written by varbench");
+    }
+    snprintf(res->bak, sizeof res->bak, "%s.bak", real);
+    snprintf(tmp, sizeof tmp, "%s.migrating", real);
+    res->to = VB_SCHEMA_VERSION;
+    if (peek(real, res, err)) return -1;
+    if (res->from == VB_SCHEMA_VERSION) return 0; /* nothing to do: the file is not touched */
+    if (access(res->bak, F_OK) == 0) {
+        vb_err_set(err, VB_E_USAGE, "'%s' exists: migrate keeps the old file under that name",
+                   res->bak);
+        return vb_err_hint(err, "move it away, then migrate again");
+    }
+    if (res->running && !force) {
+        vb_err_set(err, VB_E_USAGE,
+                   "database '%s' has %lld run(s) still 'running': a run writing to it now, or "
+                   "one that was killed",
+                   path, (long long)res->running);
+        return vb_err_hint(err, "wait for the run to end, or pass --force if no process writes "
+                                "to it (one that does would go on writing into the old file)");
+    }
+    /* from here the file is written (its WAL folded in), under a read lock */
+    if (!(s = hold(real, &res->from, err))) return -1;
+    if (vb_store_copy_migrated(s, &mem, uri, err)) goto out;
+    if (write_copy(s, mem, tmp, sb.st_mode & 07777, err) || swap(real, tmp, res->bak, err))
+        goto out;
+    res->written = 1;
+    rc = 0;
+out:
+    sqlite3_close(mem);
+    vb_store_rollback(s); /* the old file was only read: its lock goes */
+    vb_store_close(s);
+    return rc;
+}
