@@ -150,7 +150,9 @@ int vb_plot_sweep(struct ctx *c, const struct run_data *rd, const char *title, c
 }
 
 /* rung_label writes a ladder bar's label: "4.61x | 1.11x fl", its speed-up over the previous
- * correct rung (under 1: slower) and its time over its floor. */
+ * correct rung (under 1: slower) and its time over its floor; the first rung, which has no
+ * previous one, its own time ("0.0199 ms"), so that every bar carries the label the legend
+ * promises. */
 static void rung_label(const struct vb_case_row *r, const struct vb_case_row *prev, char *out,
                        size_t n)
 {
@@ -158,8 +160,33 @@ static void rung_label(const struct vb_case_row *r, const struct vb_case_row *pr
     out[0] = '\0';
     if (prev && r->e2e_median_ns > 0)
         len = (size_t)snprintf(out, n, "%.3gx", prev->e2e_median_ns / r->e2e_median_ns);
+    else if (!prev && r->e2e_median_ns > 0)
+        len = (size_t)snprintf(out, n, "%.3g ms", ms(r->e2e_median_ns));
     if (isfinite(r->floor_ratio) && len < n)
         snprintf(out + len, n - len, "%s%.2fx fl", len ? " | " : "", r->floor_ratio);
+}
+
+/* log_tics appends to body, for a log y axis over [lo, hi] holding fewer than two powers of
+ * ten, the 1-2-5 values inside it as its tics: gnuplot numbers only powers of ten there, so a
+ * ladder's range (8x its bars) showed one number on its axis, or none. */
+static void log_tics(char *body, size_t size, size_t *len, double lo, double hi)
+{
+    static const int mant[] = {1, 2, 5};
+    double e;
+    int decades = 0, k, first = 1;
+    if (!(lo > 0) || !(hi > lo)) return;
+    for (e = floor(log10(lo)); e <= ceil(log10(hi)); e++)
+        decades += pow(10, e) >= lo && pow(10, e) <= hi;
+    if (decades >= 2) return;
+    vb_plot_append(body, size, len, "set ytics (");
+    for (e = floor(log10(lo)); e <= ceil(log10(hi)); e++)
+        for (k = 0; k < 3; k++) {
+            double v = mant[k] * pow(10, e);
+            if (v < lo || v > hi) continue;
+            vb_plot_append(body, size, len, "%s'%g' %g", first ? "" : ", ", v, v);
+            first = 0;
+        }
+    vb_plot_append(body, size, len, ")\n");
 }
 
 int vb_plot_ladder(struct ctx *c, const char *title, struct vb_case_row *const *cs, int n)
@@ -200,6 +227,9 @@ int vb_plot_ladder(struct ctx *c, const char *title, struct vb_case_row *const *
         if (has_time(r)) prev = r;
     }
     if (vb_plot_data_end(c, f, id)) return -1;
+    lo = lo > 0 && isfinite(lo) ? lo / 2 : 1e-3;
+    hi = hi > 0 ? hi * 4 : 1;
+    log_tics(body, sizeof body, &len, lo, hi);
     vb_plot_append(body, sizeof body, &len,
                    "set datafile missing 'NaN'\nset logscale y\nset format y '%%g'\nset ylabel 'ms "
                    "end to end (median), log "
@@ -209,11 +239,12 @@ int vb_plot_ladder(struct ctx *c, const char *title, struct vb_case_row *const *
                    "set key below\nset offsets 0,0,graph 0.12,0\n"
                    "plot '%s.dat' using 1:3:5:xtic(2) with labels offset 0,0.8 font ',10' "
                    "notitle",
-                   lo > 0 && isfinite(lo) ? lo / 2 : 1e-3, hi > 0 ? hi * 4 : 1, n - 1, id);
+                   lo, hi, n - 1, id);
     if (drawn > bad) /* gnuplot refuses a plot whose every point is undefined */
-        vb_plot_append(body, sizeof body, &len,
-                       ", '' using 1:($6 > 0 ? $3 : 1/0) with boxes lc rgb '#4e79a7' title 'end to "
-                       "end (label: x over the previous rung | x over its floor)'");
+        vb_plot_append(
+            body, sizeof body, &len,
+            ", '' using 1:($6 > 0 ? $3 : 1/0) with boxes lc rgb '#4e79a7' title 'end to "
+            "end (label: the first rung in ms, then x over the previous rung | x over its floor)'");
     if (bad)
         vb_plot_append(body, sizeof body, &len,
                        ", '' using 1:($6 > 0 ? 1/0 : $3) with boxes lc rgb '#e15759' title "

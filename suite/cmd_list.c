@@ -108,6 +108,11 @@ int vb_cmd_list(int argc, char **argv)
             shown += print_variants(f, pbs[k], filter, "    ");
         }
     }
-    if (!shown) return vb_opt_error(&usage, "no variant matches '%s'", filter ? filter : "");
+    if (!shown) {
+        char hint[256];
+        return vb_opt_error_hint(&usage,
+                                 vb_suggest_variant(filter ? filter : "", hint, sizeof hint),
+                                 "no variant matches '%s'", filter ? filter : "");
+    }
     return 0;
 }

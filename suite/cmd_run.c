@@ -71,6 +71,7 @@ struct opts {
     struct vb_sampling sampling;
     struct vb_run_metrics metrics;
     struct vb_progress progress;
+    struct vb_eta eta; /* the progress line's plan and estimates */
     int quick;
 };
 
@@ -218,6 +219,82 @@ static void ladder(void *ctx, const struct vb_family *f, const struct vb_rung *r
     printf("\n");
 }
 
+/* The problems of a run's plan, for the progress line's estimate (eta.h): each one's group
+ * number is its index; a CPU one's calibrated reference rate, at its smallest point. */
+#define PLAN_PROBLEMS 64
+#define CALIBRATE     131072.0 /* elements enough to time a reference's arithmetic */
+struct plan {
+    struct vb_eta *eta;
+    const struct vb_problem *pb[PLAN_PROBLEMS];
+    struct vb_point small[PLAN_PROBLEMS];
+    double small_work[PLAN_PROBLEMS], rate[PLAN_PROBLEMS];
+    int n;
+};
+
+/* problem_of: pb's index in the plan, added when new (-1: too many) */
+static int problem_of(struct plan *pl, const struct vb_problem *pb)
+{
+    int i;
+    for (i = 0; i < pl->n && pl->pb[i] != pb; i++) {
+    }
+    if (i == pl->n && pl->n < PLAN_PROBLEMS) {
+        pl->pb[pl->n] = pb;
+        pl->small_work[pl->n++] = -1;
+    }
+    return i < pl->n ? i : -1;
+}
+
+/* plan_small notes the smallest point of each CPU problem (where its rate is timed) */
+static int plan_small(void *arg, const struct vb_family *f, const struct vb_problem *pb,
+                      const struct vb_variant *v, const struct vb_point *p, int dev)
+{
+    struct plan *pl = arg;
+    int i = problem_of(pl, pb);
+    double w = (double)pb->out_len(p);
+    (void)f, (void)dev;
+    /* the smallest point of at least CALIBRATE elements, else the largest: a smaller one times
+     * the reference's fixed costs (calx at 960 elements: 6x its rate at 1e7) */
+    if (i >= 0 && !(v->flags & VB_GPU) &&
+        (pl->small_work[i] < 0 ||
+         (w >= CALIBRATE ? w < pl->small_work[i] || pl->small_work[i] < CALIBRATE
+                         : w > pl->small_work[i] && pl->small_work[i] < CALIBRATE))) {
+        pl->small[i] = *p;
+        pl->small_work[i] = w;
+    }
+    return 0;
+}
+
+static int plan_case(void *arg, const struct vb_family *f, const struct vb_problem *pb,
+                     const struct vb_variant *v, const struct vb_point *p, int dev)
+{
+    struct plan *pl = arg;
+    int i = problem_of(pl, pb), gpu = !!(v->flags & VB_GPU);
+    double w = (double)pb->out_len(p);
+    (void)f, (void)dev;
+    return vb_eta_add(pl->eta, i, gpu, w, !gpu && i >= 0 ? pl->rate[i] * w : 0);
+}
+
+/* start_progress starts the progress line over sw's cases; when it is shown, with the plan's
+ * estimate, each CPU problem's reference timed once at its smallest point (milliseconds). */
+static void start_progress(struct opts *o, struct vb_sweep *sw)
+{
+    static struct plan pl;
+    int total = vb_sweep_count(sw), i;
+    vb_eta_free(&o->eta);
+    if (vb_progress_wanted(stderr) && total > 0) {
+        memset(&pl, 0, sizeof pl);
+        pl.eta = &o->eta;
+        vb_sweep_plan(sw, plan_small, &pl);
+        for (i = 0; i < pl.n; i++)
+            pl.rate[i] = pl.small_work[i] > 0 ? vb_sweep_reference_rate(pl.pb[i], &pl.small[i]) : 0;
+        o->eta.rule = (struct vb_eta_rule){o->sampling.cpu_min_samples, o->sampling.max_samples,
+                                           o->sampling.cpu_min_time_s, o->sampling.cpu_budget_s,
+                                           VB_RUNNER_CPU_CAP_S};
+        if (vb_sweep_plan(sw, plan_case, &pl) < 0) vb_eta_free(&o->eta); /* out of memory */
+    }
+    vb_progress_begin(&o->progress, stderr, total, o->eta.n ? &o->eta : NULL);
+}
+
 /* What the case callbacks need: the command's options, the database, the run. */
 struct run_ctx {
     struct opts *o;
@@ -318,8 +395,8 @@ static int devices(const struct opts *o, int *first, int *last, char *nodev, siz
             return vb_err_hint(err,
                                "leave --device out (device 0) to run the CPU references alone");
         }
-        snprintf(nodev, n, "no CUDA device (%s)", why.msg);
-        fprintf(stderr, "varbench run: no CUDA device: %s\nhint: %s\n", why.msg, why.hint);
+        snprintf(nodev, n, VB_NODEV_REASON " (%s)", why.msg);
+        fprintf(stderr, "varbench run: %s\nhint: %s\n", why.msg, why.hint);
         printf("no CUDA device: CPU references run; GPU variants are recorded as skipped\n");
         return 0;
     }
@@ -382,7 +459,7 @@ static int measure(struct opts *o, struct run_ctx *ctx, struct vb_sweep *sw, int
     sw->first = first;
     sw->last = last;
     if (!o->worker_run) vb_table_header(stdout); /* a worker's parent printed it */
-    vb_progress_begin(&o->progress, stderr, vb_sweep_count(sw));
+    start_progress(o, sw);
     if (vb_sweep_run(sw, &(struct vb_sweep_events){ctx, case_begin, case_done, ladder}, err))
         return -1;
     vb_progress_clear(&o->progress);
@@ -442,7 +519,7 @@ static int fleet(int argc, char **argv, struct opts *o, struct run_ctx *ctx, str
     sw->first = sw->last = -1;
     sw->nodev = NULL;
     if (!vb_interrupted && vb_sweep_count(sw)) {
-        vb_progress_begin(&o->progress, stderr, vb_sweep_count(sw));
+        start_progress(o, sw);
         if (vb_sweep_run(sw, &(struct vb_sweep_events){ctx, case_begin, case_done, ladder}, err))
             return -1;
         vb_progress_clear(&o->progress);
@@ -490,7 +567,7 @@ int vb_cmd_run(int argc, char **argv)
     sw.axes = &o.axes;
     sw.all_devices = o.device < 0;
     sw.sampling = &o.sampling;
-    if (vb_sweep_check(&sw, &err)) return vb_opt_error(&usage, "%s", err.msg);
+    if (vb_sweep_check(&sw, &err)) return vb_opt_error_hint(&usage, err.hint, "%s", err.msg);
     setvbuf(stdout, NULL, _IOLBF, 0); /* every finished case on disk and on screen at once */
     vb_crash_install();
     /* the devices before the database: a device that does not exist leaves no run behind */
@@ -565,9 +642,9 @@ int vb_cmd_run(int argc, char **argv)
                          code, optline, &err))
         goto fail;
     printf("run %lld stored in %s: %s\n", (long long)run_id, o.db, optline);
-    if (first < 0)
-        printf("no CUDA device: %d GPU cases recorded as skipped (%s)\n", t->skipped, nodev);
+    if (first < 0) printf("%d GPU cases recorded as skipped: %s\n", t->skipped, nodev);
     vb_store_close(st);
+    vb_eta_free(&o.eta);
     return code;
 
 fail: /* one way out: what was started is stopped, the run is marked failed if it can be */
@@ -583,5 +660,6 @@ fail: /* one way out: what was started is stopped, the run is marked failed if i
     if (run_id && err.code != VB_E_DB && !o.worker_run)
         vb_store_run_end(st, run_id, "failed", code, err.msg, &end_err);
     vb_store_close(st);
+    vb_eta_free(&o.eta);
     return code;
 }

@@ -14,6 +14,7 @@
 
 #include "cmd.h"
 #include "err.h"
+#include "suggest.h"
 
 #define HELP_COLUMN 26 /* where an option's help starts in the usage */
 #define MAX_OPTS    64
@@ -36,9 +37,7 @@ int vb_opt_error(const struct vb_usage *u, const char *fmt, ...)
     return vb_code_exit(VB_E_USAGE);
 }
 
-static int hint_error(const struct vb_usage *u, const char *hint, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int hint_error(const struct vb_usage *u, const char *hint, const char *fmt, ...)
+int vb_opt_error_hint(const struct vb_usage *u, const char *hint, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -183,7 +182,7 @@ static int set_value(const struct vb_usage *u, const struct vb_opt *o, const cha
         struct vb_err err;
         vb_err_clear(&err);
         if (o->call(o->value, arg, &err) == 0) return 0;
-        return hint_error(u, err.hint, "%s", err.msg);
+        return vb_opt_error_hint(u, err.hint, "%s", err.msg);
     }
     case VB_OPT_T_END:
         break;
@@ -201,6 +200,24 @@ static const struct vb_opt *find(const struct vb_opt *opts, const char *s, size_
         if (!s && c && o->short_name == c) return o;
     }
     return NULL;
+}
+
+/* suggest_option writes the hint for an unknown option name ("--fliter"): the command's long
+ * options nearest it. Returns hint ("" when none is near). */
+static const char *suggest_option(const struct vb_opt *opts, const char *name, char *hint, size_t n)
+{
+    static char names[MAX_OPTS][64];
+    const char *cands[MAX_OPTS + 1];
+    const struct vb_opt *o;
+    size_t k = 0;
+    for (o = opts; o->type != VB_OPT_T_END && k < MAX_OPTS; o++)
+        if (o->long_name && !(o->flags & VB_OPT_HIDDEN)) {
+            snprintf(names[k], sizeof names[k], "--%s", o->long_name);
+            cands[k] = names[k];
+            k++;
+        }
+    cands[k++] = "--help";
+    return vb_suggest(name, cands, k, hint, n);
 }
 
 /* parse_args does vb_opt_parse's work with args (argc slots) for the positionals, which it
@@ -239,11 +256,13 @@ static int parse_args(const struct vb_usage *u, const struct vb_opt *opts, int a
             if (a[2]) arg = a + 2;
         }
         if (!o) {
+            char hint[256];
             if (as_long && (eq = strchr(a, '=')))
                 snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
             else
                 snprintf(name, sizeof name, "%s", a);
-            return vb_opt_error(u, "unknown option '%s'", name);
+            return vb_opt_error_hint(u, suggest_option(opts, name, hint, sizeof hint),
+                                     "unknown option '%s'", name);
         }
         name_of(o, as_long, name, sizeof name);
         if (!o->arg && arg) return vb_opt_error(u, "%s takes no value", name);

@@ -127,6 +127,10 @@ void vb_opt_usage(const struct vb_usage *u, const struct vb_opt *opts, FILE *out
 int vb_opt_error(const struct vb_usage *u, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* vb_opt_error_hint is vb_opt_error with a "hint:" line (none when hint is NULL or ""). */
+int vb_opt_error_hint(const struct vb_usage *u, const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* vb_parse_run_id reads a run id (1, 2, ...: decimal digits only, within int64); 0, or -1 for
  * anything else, "99999999999999999999" included (it would otherwise read as INT64_MAX). */
 int vb_parse_run_id(const char *s, int64_t *id);

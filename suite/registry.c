@@ -3,10 +3,12 @@
  * `list`, `run` and the tests share.
  */
 #include "registry.h"
-#include "glob.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "glob.h"
+#include "suggest.h"
 
 static int check_name(const char *what, const char *name, struct vb_err *err)
 {
@@ -204,4 +206,50 @@ int vb_problem_axis(const struct vb_problem *pb, const char *name)
     for (a = 0; a < pb->naxes; a++)
         if (!strcmp(pb->axes[a].name, name)) return a;
     return -1;
+}
+
+/* Room for the names a suggestion is drawn from (families, "family/variant", axis names). */
+#define SUGGEST_NAMES 512
+
+/* selected_family: does f have a variant filter (NULL: any) matches? */
+static int selected_family(const struct vb_family *f, const char *filter)
+{
+    int j;
+    for (j = 0; j < f->nvariants; j++)
+        if (!filter || vb_variant_matches(f, &f->variants[j], filter)) return 1;
+    return 0;
+}
+
+const char *vb_suggest_variant(const char *filter, char *out, size_t n)
+{
+    static char names[SUGGEST_NAMES][160];
+    const char *cands[SUGGEST_NAMES];
+    size_t k = 0;
+    int i, j;
+    for (i = 0; vb_families[i] && k < SUGGEST_NAMES; i++) {
+        const struct vb_family *f = vb_families[i];
+        cands[k++] = f->name;
+        for (j = 0; j < f->nvariants && k < SUGGEST_NAMES; j++) {
+            snprintf(names[k], sizeof names[k], "%s/%s", f->name, f->variants[j].name);
+            cands[k] = names[k];
+            k++;
+        }
+    }
+    return vb_suggest(filter, cands, k, out, n);
+}
+
+const char *vb_suggest_axis(const char *filter, const char *axis, char *out, size_t n)
+{
+    const char *cands[SUGGEST_NAMES];
+    const struct vb_problem *pbs[VB_MAX_PROBLEMS];
+    size_t k = 0;
+    int i, p, a, np;
+    for (i = 0; vb_families[i]; i++) {
+        if (!selected_family(vb_families[i], filter)) continue;
+        np = vb_family_problems(vb_families[i], pbs, VB_MAX_PROBLEMS);
+        for (p = 0; p < np && p < VB_MAX_PROBLEMS; p++)
+            for (a = 0; a < pbs[p]->naxes && k < SUGGEST_NAMES; a++)
+                cands[k++] = pbs[p]->axes[a].name;
+    }
+    return vb_suggest(axis, cands, k, out, n);
 }

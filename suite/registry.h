@@ -150,6 +150,13 @@ char *vb_problem_label(const struct vb_family *f, const struct vb_problem *pb, c
  * pattern without '/' matches against the family name too, so "mesh" selects mesh/\*). */
 int vb_variant_matches(const struct vb_family *f, const struct vb_variant *v, const char *glob);
 
+/* vb_suggest_variant writes into out the did-you-mean hint for a --filter that matches no
+ * variant: the families and "family/variant" names nearest it ("" when none is near); returns
+ * out. vb_suggest_axis does the same for an axis name among the axes of the families filter
+ * selects (NULL: all). */
+const char *vb_suggest_variant(const char *filter, char *out, size_t n);
+const char *vb_suggest_axis(const char *filter, const char *axis, char *out, size_t n);
+
 /* vb_point_format writes "nx=1000,ny=1000" for point p of problem pb into buf; returns buf. */
 char *vb_point_format(const struct vb_problem *pb, const struct vb_point *p, char *buf, size_t n);
 

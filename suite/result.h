@@ -30,6 +30,9 @@ const char *vb_status_name(enum vb_status s);
 /* How a wrong-result case of a variant wrong on purpose (VB_EXPECT_WRONG) begins its reason:
  * the runner writes it, and the store counts such cases apart by it (varbench runs). */
 #define VB_REASON_ON_PURPOSE "expected (wrong on purpose): "
+/* The start of the reason of a GPU case skipped because the run has no usable GPU (the rest
+ * says why: no driver, no device): the run says it once rather than under every row. */
+#define VB_NODEV_REASON "no CUDA device"
 
 enum vb_sample_kind { VB_SAMPLE_VERIFY, VB_SAMPLE_WARMUP, VB_SAMPLE_TIMED };
 

@@ -395,11 +395,6 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
     }
 }
 
-/* A CPU case takes cpu_min_samples samples however long they are, up to this: three are what
- * compare needs to tell a change from the host's noise (CPU references moved -23% to +74%
- * between two runs on a shared H100 host); the slowest reference (cos at 10^8) takes 4 s. */
-#define VB_CPU_CAP_S 20.0
-
 /* cpu_loop: a CPU-only case's budget; its verified sample warmed it. */
 static int cpu_loop(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
                     struct vb_case_result *r, int *cap, struct vb_err *err)
@@ -427,7 +422,7 @@ static int cpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
         }
         /* past the budget only to reach the minimum count, and never past the cap */
         if ((spent >= cfg->cpu_budget_s && r->ntimed >= cfg->cpu_min_samples) ||
-            spent >= VB_CPU_CAP_S) {
+            spent >= VB_RUNNER_CPU_CAP_S) {
             r->stop_reason = "budget";
             return 0;
         }

@@ -21,6 +21,11 @@
 #include "profiler.h"
 #include "result.h"
 
+/* A CPU case takes cpu_min_samples samples however long they are, up to this: three are what
+ * compare needs to tell a change from the host's noise (CPU references moved -23% to +74%
+ * between two runs on a shared H100 host); the slowest reference (cos at 10^8) takes 4 s. */
+#define VB_RUNNER_CPU_CAP_S 20.0
+
 struct vb_sampling {
     double precision; /* stop when the 95% CI of the median of gpu and of each material phase is
                          within this fraction of it (0.005) ... */

@@ -49,14 +49,21 @@ int vb_sweep_check(struct vb_sweep *s, struct vb_err *err)
             if (vb_axes_expand(f, pbs[k], s->axes, pts, VB_SWEEP_MAX_POINTS, err) < 0) return -1;
         }
     }
-    if (!any)
-        return vb_err_set(err, VB_E_USAGE, "no variant matches '%s' (see 'varbench list')",
-                          s->filter);
+    if (!any) {
+        char hint[256];
+        vb_err_set(err, VB_E_USAGE, "no variant matches '%s' (see 'varbench list')", s->filter);
+        if (*vb_suggest_variant(s->filter, hint, sizeof hint)) vb_err_hint(err, "%s", hint);
+        return -1;
+    }
     for (i = 0; i < s->axes->n; i++)
-        if (!s->axes->o[i].used)
-            return vb_err_set(err, VB_E_USAGE,
-                              "no selected family has an axis '%s' (see 'varbench list')",
-                              s->axes->o[i].name);
+        if (!s->axes->o[i].used) {
+            char hint[256];
+            vb_err_set(err, VB_E_USAGE, "no selected family has an axis '%s' (see 'varbench list')",
+                       s->axes->o[i].name);
+            if (*vb_suggest_axis(s->filter, s->axes->o[i].name, hint, sizeof hint))
+                vb_err_hint(err, "%s", hint);
+            return -1;
+        }
     return 0;
 }
 
@@ -66,25 +73,42 @@ static int takes(const struct vb_sweep *s, const struct vb_variant *v)
     return s->only == VB_SWEEP_BOTH || (s->only == VB_SWEEP_GPU) == !!(v->flags & VB_GPU);
 }
 
-int vb_sweep_count(struct vb_sweep *s)
+int vb_sweep_plan(struct vb_sweep *s, vb_sweep_plan_fn fn, void *arg)
 {
     static struct vb_point pts[VB_SWEEP_MAX_POINTS];
     const struct vb_problem *pbs[VB_MAX_PROBLEMS];
     struct vb_err err;
-    int i, j, k, np, npts, total = 0, ndev = s->first < 0 ? 1 : s->last - s->first + 1;
-    for (i = 0; vb_families[i]; i++) {
-        const struct vb_family *f = vb_families[i];
-        np = vb_family_problems(f, pbs, VB_MAX_PROBLEMS);
-        for (k = 0; k < np && k < VB_MAX_PROBLEMS; k++) {
-            npts = vb_axes_expand(f, pbs[k], s->axes, pts, VB_SWEEP_MAX_POINTS, &err);
-            if (npts < 0) continue;
-            for (j = 0; j < f->nvariants; j++)
-                if (f->variants[j].problem == pbs[k] && takes(s, &f->variants[j]) &&
-                    vb_variant_matches(f, &f->variants[j], s->filter))
-                    total += npts * ((f->variants[j].flags & VB_GPU) ? ndev : 1);
+    int d, i, j, k, p, np, npts, total = 0;
+    /* vb_sweep_run's loops, in its order, without running anything */
+    for (d = s->first; d <= s->last; d++) {
+        for (i = 0; vb_families[i]; i++) {
+            const struct vb_family *f = vb_families[i];
+            if (!selected(f, s->filter)) continue;
+            np = vb_family_problems(f, pbs, VB_MAX_PROBLEMS);
+            for (k = 0; k < np && k < VB_MAX_PROBLEMS; k++) {
+                if (!problem_selected(f, pbs[k], s->filter)) continue;
+                if ((npts = vb_axes_expand(f, pbs[k], s->axes, pts, VB_SWEEP_MAX_POINTS, &err)) < 0)
+                    continue;
+                for (p = 0; p < npts; p++)
+                    for (j = 0; j < f->nvariants; j++) {
+                        const struct vb_variant *v = &f->variants[j];
+                        if (v->problem != pbs[k] || !takes(s, v) ||
+                            !vb_variant_matches(f, v, s->filter) ||
+                            (!(v->flags & VB_GPU) && d > s->first && s->all_devices))
+                            continue;
+                        if (fn && fn(arg, f, pbs[k], v, &pts[p], d)) return -1;
+                        total++;
+                    }
+            }
         }
+        if (d < 0) break;
     }
     return total;
+}
+
+int vb_sweep_count(struct vb_sweep *s)
+{
+    return vb_sweep_plan(s, NULL, NULL);
 }
 
 struct oracle_job {
@@ -110,6 +134,31 @@ static int parallel_oracle(const struct vb_problem *pb, const struct vb_point *p
     int parts = vb_parallel_for(pb->out_len(p), oracle_part, &j);
     *seconds = vb_activity_now() * 1e-9 - t0;
     return parts;
+}
+
+/* The elements of an element-wise reference that calibrate its cost: enough to dwarf the
+ * clock's resolution, few enough to cost a few milliseconds. */
+#define RATE_SLICE 65536
+
+double vb_sweep_reference_rate(const struct vb_problem *pb, const struct vb_point *p)
+{
+    size_t n = pb->out_len(p), m = pb->reference_part && n > RATE_SLICE ? RATE_SLICE : n;
+    double *out = malloc(sizeof *out * (m ? m : 1)), t0, t;
+    struct vb_err err;
+    int rc = 0;
+    if (!out || !n) {
+        free(out);
+        return 0;
+    }
+    memset(out, 0, sizeof *out * m); /* its pages faulted in now, not inside the timing */
+    t0 = vb_activity_now() * 1e-9;
+    if (pb->reference_part)
+        pb->reference_part(p, out, 0, m);
+    else
+        rc = pb->reference(p, out, &err);
+    t = vb_activity_now() * 1e-9 - t0;
+    free(out);
+    return rc || t <= 0 ? 0 : t / (double)m;
 }
 
 /* ensure_ref fills ref with the reference answer of f's problem pb at p (untimed: when no

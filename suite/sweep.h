@@ -66,6 +66,18 @@ int vb_sweep_check(struct vb_sweep *s, struct vb_err *err);
 /* vb_sweep_count: the cases vb_sweep_run will make (for the progress line). */
 int vb_sweep_count(struct vb_sweep *s);
 
+/* vb_sweep_plan calls fn for each case vb_sweep_run will make, in the order it makes them
+ * (device -1 when there is none), without running anything; stops at fn's first nonzero
+ * return. Returns the count of cases, or -1 when fn stopped it. fn may be NULL. */
+typedef int (*vb_sweep_plan_fn)(void *arg, const struct vb_family *f, const struct vb_problem *pb,
+                                const struct vb_variant *v, const struct vb_point *p, int dev);
+int vb_sweep_plan(struct vb_sweep *s, vb_sweep_plan_fn fn, void *arg);
+
+/* vb_sweep_reference_rate times pb's reference on one core at point p, on a slice of it where
+ * the reference is element-wise, and returns its seconds per output element (0 when it
+ * failed): what a CPU case of pb costs on this machine, relative to the others (eta.h). */
+double vb_sweep_reference_rate(const struct vb_problem *pb, const struct vb_point *p);
+
 /* vb_sweep_run runs every selected case on devices first..last (once with -1 when there is
  * none), until vb_interrupted. 0, or -1 with err (out of memory, a reference that failed, or
  * case_done's error). */

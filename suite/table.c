@@ -78,7 +78,9 @@ void vb_table_row(FILE *out, const struct vb_case_result *r)
                 "    throttled: %d of %d timed samples dropped (SM clock min %.0f MHz, median "
                 "%.0f MHz: under 75%% of the peak); compare calls this case noisy\n",
                 r->dropped, r->ntimed, r->clock_min_mhz, r->clock_median_mhz);
-    if (r->reason[0] && r->status != VB_STATUS_SKIPPED)
+    /* a case's own reason below its row; the run's want of a device is said once, at its end */
+    if (r->reason[0] && (r->status != VB_STATUS_SKIPPED ||
+                         strncmp(r->reason, VB_NODEV_REASON, strlen(VB_NODEV_REASON))))
         fprintf(out, "    %s: %s\n", vb_status_name(r->status), r->reason);
     /* an unavailable metrics pass is said once by the command, not on every row */
     if (r->metrics_status == VB_METRICS_FAILED)

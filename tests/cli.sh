@@ -37,6 +37,7 @@ writers-stress       cpu  -
 schema-fixtures      cpu  -
 read-only-db         cpu  -
 migrate-refusals     cpu  -
+readme-drift         cpu  -
 crash-in-write       cpu  -
 merge-partial        cpu  -
 merge-export         cpu  -
@@ -414,6 +415,32 @@ migrate-refusals)
   expect 3 "an SQLite file but not a varbench database" "$vb" migrate c.db
   expect 3 "does not exist" "$vb" migrate nosuch.db
   expect 2 "expected at least one FILE" "$vb" migrate ;;
+readme-drift)
+  # the README held to the code (tests/readme_check.py): the catalog to 'varbench list', the
+  # install list to ci/common.sh, the commands to 'varbench --help', the exit codes to
+  # suite/err.h, the test labels to ctest's. The README passes; each planted drift fails, named.
+  command -v python3 >/dev/null || { echo "skip: no python3" >&2; exit 77; }
+  root=$(cd "$fixtures/../.." && pwd) build=$(cd "$(dirname "$vb")" && pwd)
+  check() { python3 "$root/tests/readme_check.py" "$1" "$vb" "$root" "$build"; }
+  check "$root/README.md" >out 2>err || fail "the README has drifted: $(cat out)"
+  cat out
+  plant() { # plant WHAT SED-EXPRESSION EXPECTED-FINDING
+    sed "$2" "$root/README.md" >planted.md
+    cmp -s planted.md "$root/README.md" && fail "planting $1 changed nothing"
+    check planted.md >out 2>err && fail "a README with $1 passed"
+    grep -qF -- "$3" out || fail "$1 not named: $(cat out)"
+    echo "planted $1: $(head -n 1 out)"
+  }
+  plant "a variant removed from the catalog" 's/, and beyond the seed `tiled-pinned`//' \
+    "calx/tiled-pinned is missing from the README"
+  plant "a package removed from the install list" 's/ and `munge` for/ for/' \
+    "munge is missing from the README (ci/common.sh has it)"
+  plant "a command removed from the command list" '/^varbench migrate /d' \
+    "commands: migrate is missing from the README"
+  plant "an exit code the code does not have" 's/^| 7 |/| 8 |/' \
+    "exit codes: the README names 8"
+  plant "a test label removed" 's/ and `slurm` (the fleet/ (the fleet/' \
+    "labels: slurm is missing from the README" ;;
 merge-partial)
   # a run merged while it was being written (here: its copy with the status 'running' and its
   # last case missing, what such a merge takes), then the finished file merged again: the
@@ -474,14 +501,27 @@ migrate-v2)
   grep -qE "^5 same" out || fail "the second migrated run is not 5 same with itself" ;;
 help)
   expect 0 "usage: varbench <command>" "$vb" --help
+  # git's help CMD: that command's --help, word for word
+  expect 0 "usage: varbench run" "$vb" help run
+  "$vb" run --help >want 2>&1 && cmp -s out want || fail "'help run' is not 'run --help'"
+  expect 2 "hint: did you mean 'run'?" "$vb" help rnu
+  expect 2 "expected one command, or none" "$vb" help run list
   expect 0 "exit codes" "$vb" run --help
   expect 0 "--filter GLOB" "$vb" list --help
   expect 2 "usage" "$vb"
   no_db ;;
 unknown-command)
-  expect 2 "'frobnicate' is not a varbench command" "$vb" frobnicate; no_db ;;
+  expect 2 "'frobnicate' is not a varbench command" "$vb" frobnicate; no_db
+  grep -q "hint:" err && fail "a suggestion for a word near no command"
+  # did you mean, as git says it: one edit away (a swap of neighbours counts one)
+  expect 2 "hint: did you mean 'run'?" "$vb" rnu; no_db
+  expect 2 "hint: did you mean 'compare'?" "$vb" compar
+  expect 2 "hint: did you mean 'help'?" "$vb" hlep ;;
 unknown-flag)
   expect 2 "unknown option '--frob'" "$vb" run --frob; no_db
+  expect 2 "hint: did you mean '--filter'?" "$vb" run --fliter mesh; no_db
+  expect 2 "hint: did you mean '--threshold'?" "$vb" compare --treshold=5 a.db b.db
+  expect 2 "hint: did you mean '--db'?" "$vb" runs --bd x.db
   expect 2 "unexpected argument 'extra'" "$vb" run extra; no_db
   expect 2 "unknown option" "$vb" list --frob ;;
 missing-value)
@@ -496,13 +536,19 @@ bad-axis-value)
   expect 2 "bad value '1.5'" "$vb" run --axis nx=1.5; no_db
   expect 2 "expected name=v1,v2" "$vb" run --axis nx; no_db ;;
 unknown-axis)
-  expect 2 "no selected family has an axis 'foo'" "$vb" run --filter 'mesh/*' --axis foo=1; no_db ;;
+  expect 2 "no selected family has an axis 'foo'" "$vb" run --filter 'mesh/*' --axis foo=1; no_db
+  expect 2 "hint: did you mean 'model_size'?" "$vb" run --axis size=100; no_db
+  expect 2 "hint: did you mean 'nx'?" "$vb" run --filter 'mesh/*' --axis x=10; no_db ;;
 axis-out-of-range)
   expect 2 "outside" "$vb" run --axis nx=1; no_db
   expect 2 "outside" "$vb" run --axis nx=1e9; no_db ;;
 no-match)
   expect 2 "no variant matches 'nope/*'" "$vb" run --filter 'nope/*'; no_db
-  expect 2 "no variant matches" "$vb" list --filter 'nope/*' ;;
+  grep -q "did you mean" err && fail "a suggestion for a filter near no variant"
+  expect 2 "no variant matches" "$vb" list --filter 'nope/*'
+  expect 2 "hint: did you mean 'mesh/device-mesh'?" "$vb" run --filter mesh/devce-mesh; no_db
+  expect 2 "hint: did you mean 'mesh/device-mesh'?" "$vb" list --filter mesh/devce-mesh
+  expect 2 "hint: did you mean 'gufunc'?" "$vb" list --filter gufnuc ;;
 corrupt-db)
   head -c 65536 /dev/urandom > bad.db; cp bad.db bad.db.orig
   expect 3 "not a database" "$vb" run --filter mesh/cpu-reference --axis nx=8 --quick --db bad.db
@@ -529,7 +575,13 @@ folder-db)
 no-gpu-run)
   "$vb" run --filter 'mesh/*' --axis nx=40 --quick --db r.db >out 2>err; rc=$?
   case $rc in
-  4) grep -q "no CUDA device" err || fail "exit 4 without the 'no CUDA device' message"
+  4) if ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then # a driver, and no GPU or too old
+       grep -qE "no CUDA device|older than this varbench's CUDA" err || fail "exit 4 without its reason"
+     else # no driver at all (CI): said as such, not as an insufficient one
+       grep -q "no CUDA driver: libcuda.so.1 is not installed here" err || fail "no driver, not said so"
+       grep -qi "insufficient" err out && fail "a machine without a driver is told it is insufficient"
+     fi
+     grep -q "no CUDA device: CPU references run" out || fail "no 'no CUDA device' line"
      grep -q "hint:" err || fail "no hint"
      [ "$(grep -cE '^mesh/[a-z-]+ .* skipped ' out)" -eq 5 ] || fail "expected 5 skipped GPU variants"
      grep -q "mesh/cpu-reference .* ok" out || fail "the CPU reference did not run" ;;

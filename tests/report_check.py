@@ -27,6 +27,10 @@ Checks, each a FAIL when it does not hold (all are run; the output names every f
     share more than 20% of the smaller box's area. Unrotated labels are compared only within one
     row (same Y: a row of tick labels) or one column (same X); rotated ones all with each other.
     The first 10 pairs of each SVG are printed;
+  - a figure whose y axis is numbers (ladder, sweep, traced, history) shows at least two of
+    them (on a log axis gnuplot numbers only powers of ten: a ladder's range within one decade
+    showed one number, or none); every bar of a ladder carries its label (its figure's .dat
+    beside the SVG: the legend promises one);
   - the screenshot (DIR/screenshot.png, written by this check) is not blank;
   - the --require and --escaped conditions above.
 
@@ -429,9 +433,29 @@ def data_elements(root, parents):
     return n, False
 
 
+NUMBER_TICK = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?x?$")
+NUMBER_AXES = ("ladder", "sweep", "traced", "history")
+
+
+def y_numbers(labels, width):
+    """The distinct numbers on the left y axis: unrotated labels anchored at their end, in the
+    left quarter of the canvas, that are numbers (history's '2x' included)."""
+    return {l["text"].strip() for l in labels
+            if l["angle"] == 0 and l["anchor"] == "end" and NUMBER_TICK.match(l["text"].strip())
+            and (width is None or l["x"] < 0.25 * width)}
+
+
+def unlabelled_bars(svg_path):
+    """The rows of a ladder figure's data (figNN.dat beside figNN.svg) whose label is empty."""
+    dat = os.path.splitext(svg_path)[0] + ".dat"
+    with open(dat) as fh:
+        rows = [re.findall(r'"([^"]*)"', line) for line in fh if line.strip()]
+    return [r[0] for r in rows if len(r) >= 2 and not r[1].strip()]
+
+
 def check_svg(path):
-    """dict(error, data, grouped, labels, overlaps) for one SVG file."""
-    r = {"error": None, "data": 0, "grouped": False, "labels": 0, "overlaps": []}
+    """dict(error, data, grouped, labels, overlaps, ynums) for one SVG file."""
+    r = {"error": None, "data": 0, "grouped": False, "labels": 0, "overlaps": [], "ynums": 0}
     try:
         with open(path, "rb") as fh:
             blob = fh.read()
@@ -446,6 +470,7 @@ def check_svg(path):
         r["data"], r["grouped"] = data_elements(root, parents)
         labels = labels_of(root, parents)
         r["labels"] = len(labels)
+        r["ynums"] = len(y_numbers(labels, canvas_size(root)[0]))
         r["overlaps"] = label_overlaps(labels)
     except OSError as e:
         r["error"] = "cannot be read: %s" % (e.strerror or e)
@@ -572,6 +597,15 @@ def main(argv):
                 print("  %s (%s): ... and %d more pairs" % (name, kind, len(r["overlaps"]) - SHOWN))
             if r["overlaps"]:
                 fail("%s (%s): %d overlapping label pair(s)" % (name, kind, len(r["overlaps"])))
+            if kind in NUMBER_AXES and r["ynums"] < 2:
+                fail("%s (%s): %d number(s) on its y axis" % (name, kind, r["ynums"]))
+            if kind == "ladder":
+                try:
+                    bare = unlabelled_bars(path)
+                except OSError as e:
+                    bare = ["(its data: %s)" % (e.strerror or e)]
+                if bare:
+                    fail("%s (ladder): bars without their label: %s" % (name, ", ".join(bare)))
             s[2] += len(r["overlaps"])
     if not dom.figures:
         print("no <figure> in the page")

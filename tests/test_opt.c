@@ -1,10 +1,12 @@
 /* Tests of suite/opt.c, the one option parser: every spelling of a value, the positionals kept
- * in order, and each misuse refused with the usage error's code (its message goes to stderr). */
+ * in order, and each misuse refused with the usage error's code (its message goes to stderr);
+ * and of suite/suggest.c, the did-you-mean its errors give. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "opt.h"
+#include "suggest.h"
 #include "test.h"
 #include "tests.h"
 
@@ -101,5 +103,31 @@ int test_opt_parse(const char *arg)
     ASSERT_INT_EQ(parse(&v, 0, &n, a, "--num", "1", "--old-num", "2", NULL), 2); /* by alias */
     /* -h and --help print the usage (on stdout) and ask the command to exit 0 */
     ASSERT_INT_EQ(parse(&v, 0, &n, a, "x", "--help", NULL), 1);
+    return 0;
+}
+
+/* did you mean: the distance (a swap of neighbours is one edit), the rule (a third of the
+ * word's length, or containing it), and the hint's wording */
+int test_suggest(const char *arg)
+{
+    static const char *const cmds[] = {"list", "run", "runs", "compare", "merge", "migrate"};
+    static const char *const axes[] = {"nx", "ny", "model_size", "smooth_steps", "nx", "n"};
+    char out[256];
+    (void)arg;
+    ASSERT_INT_EQ(vb_edit_distance("rnu", "run"), 1);
+    ASSERT_INT_EQ(vb_edit_distance("", "abc"), 3);
+    ASSERT_INT_EQ(vb_edit_distance("kitten", "sitting"), 3);
+    ASSERT_INT_EQ(vb_edit_distance("fliter", "filter"), 1);
+    ASSERT_STR_EQ(vb_suggest("rnu", cmds, 6, out, sizeof out), "did you mean 'run'?");
+    ASSERT_STR_EQ(vb_suggest("mrege", cmds, 6, out, sizeof out), "did you mean 'merge'?");
+    ASSERT_STR_EQ(vb_suggest("migrat", cmds, 6, out, sizeof out), "did you mean 'migrate'?");
+    /* "ru" is one edit from run, two from runs: the nearest only */
+    ASSERT_STR_EQ(vb_suggest("ru", cmds, 6, out, sizeof out), "did you mean 'run'?");
+    ASSERT_STR_EQ(vb_suggest("frobnicate", cmds, 6, out, sizeof out), "");
+    ASSERT_STR_EQ(vb_suggest("run", cmds, 6, out, sizeof out), "did you mean 'runs'?");
+    /* contained: size is in model_size; a repeated candidate is named once */
+    ASSERT_STR_EQ(vb_suggest("size", axes, 6, out, sizeof out), "did you mean 'model_size'?");
+    ASSERT_STR_EQ(vb_suggest("x", axes, 6, out, sizeof out), "did you mean one of 'nx', 'n'?");
+    ASSERT_STR_EQ(vb_suggest(NULL, axes, 6, out, sizeof out), "");
     return 0;
 }

@@ -20,6 +20,8 @@
 #define VB_TESTS(T, TA)                                                                            \
     T(err_codes, cpu)                                                                              \
     T(opt_parse, cpu)                                                                              \
+    T(suggest, cpu)                                                                                \
+    T(eta, cpu)                                                                                    \
     T(floor_bounds, cpu)                                                                           \
     T(stats, cpu)                                                                                  \
     T(stats_large_values, cpu)                                                                     \
