@@ -146,6 +146,25 @@ int test_capture(const char *arg)
     return 0;
 }
 
+/* named: how many runtime and driver functions this CUPTI names start with prefix (and, with
+ * keep, that keep accepts) */
+static size_t named(const char *prefix, int (*keep)(const char *))
+{
+    const CUpti_CallbackDomain domains[] = {CUPTI_CB_DOMAIN_RUNTIME_API,
+                                            CUPTI_CB_DOMAIN_DRIVER_API};
+    const uint32_t sizes[] = {CUPTI_RUNTIME_TRACE_CBID_SIZE, CUPTI_DRIVER_TRACE_CBID_SIZE};
+    size_t d, n = 0;
+    uint32_t cbid;
+    for (d = 0; d < 2; d++)
+        for (cbid = 1; cbid < sizes[d]; cbid++) {
+            const char *name = NULL;
+            if (cuptiGetCallbackName(domains[d], cbid, &name) == CUPTI_SUCCESS && name &&
+                !strncmp(name, prefix, strlen(prefix)) && (!keep || keep(name)))
+                n++;
+        }
+    return n;
+}
+
 static int count_call(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, void *arg)
 {
     (void)dom;
@@ -156,7 +175,8 @@ static int count_call(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, void *arg
 
 /* The default set of traced API calls: every prefix names at least one function of this CUPTI
  * (a misspelt prefix keeps nothing), the calls that do work are in, the queries frameworks make
- * thousands of times a step are out, and the canary's call is in. */
+ * thousands of times a step are out, and the canary's call is in. And the calls the runner's
+ * sample marks watch: each prefix names a function, and they are calls of the set. */
 int test_api_set(const char *arg)
 {
     static const char *const in[] = {"cudaLaunchKernel_v7000",
@@ -175,53 +195,24 @@ int test_api_set(const char *arg)
         "cudaGetErrorString_v3020", "cudaFuncGetAttributes_v3020", "cudaStreamIsCapturing_v10000",
         "cuCtxGetCurrent",          "cuDevicePrimaryCtxGetState",  "cuKernelGetName",
         "cuKernelGetAttribute"};
-    const CUpti_CallbackDomain domains[] = {CUPTI_CB_DOMAIN_RUNTIME_API,
-                                            CUPTI_CB_DOMAIN_DRIVER_API};
-    const uint32_t sizes[] = {CUPTI_RUNTIME_TRACE_CBID_SIZE, CUPTI_DRIVER_TRACE_CBID_SIZE};
-    size_t i, d, kept = 0, names = 0;
+    size_t i, names = named("", NULL), work = 0;
     const char *p;
     (void)arg;
     for (i = 0; i < sizeof in / sizeof in[0]; i++)
         if (!vb_api_set_keeps(in[i])) TEST_FAIL_("%s is not in the set", in[i]);
     for (i = 0; i < sizeof out / sizeof out[0]; i++)
         if (vb_api_set_keeps(out[i])) TEST_FAIL_("%s is in the set", out[i]);
-    for (i = 0; (p = vb_api_set_prefix(i)); i++) {
-        size_t hits = 0;
-        for (d = 0; d < 2; d++) {
-            uint32_t cbid;
-            for (cbid = 1; cbid < sizes[d]; cbid++) {
-                const char *name = NULL;
-                if (cuptiGetCallbackName(domains[d], cbid, &name) != CUPTI_SUCCESS || !name)
-                    continue;
-                hits += !strncmp(name, p, strlen(p));
-                if (i == 0) names++, kept += (size_t)vb_api_set_keeps(name);
-            }
-        }
-        if (!hits) TEST_FAIL_("prefix '%s' names no CUDA API function CUPTI knows", p);
-    }
+    for (i = 0; (p = vb_api_set_prefix(i)); i++)
+        if (!named(p, NULL)) TEST_FAIL_("prefix '%s' names no CUDA API function CUPTI knows", p);
     if (names < 500) TEST_FAIL_("CUPTI named only %zu API functions", names);
-    /* the calls the runner's sample marks watch: each prefix names a function, and they are
-     * the calls of the set that put work on a GPU */
     for (i = 0; (p = vb_api_work_prefix(i)); i++) {
-        size_t hits = 0;
-        for (d = 0; d < 2; d++) {
-            uint32_t cbid;
-            for (cbid = 1; cbid < sizes[d]; cbid++) {
-                const char *name = NULL;
-                if (cuptiGetCallbackName(domains[d], cbid, &name) == CUPTI_SUCCESS && name &&
-                    !strncmp(name, p, strlen(p)))
-                    hits++;
-            }
-        }
-        if (!hits) TEST_FAIL_("work prefix '%s' names no CUDA API function CUPTI knows", p);
+        if (!named(p, NULL)) TEST_FAIL_("work prefix '%s' names no CUDA API function", p);
         if (!vb_api_set_keeps(p)) TEST_FAIL_("work prefix '%s' is outside the set", p);
     }
-    {
-        size_t work = 0;
-        ASSERT(vb_api_each_work_call(count_call, &work) == 0);
-        ASSERT(work >= 40); /* the launches, copies and memsets of both APIs, their variants */
-        printf("api_set: %zu functions put work on a GPU (the runner's sample marks)\n", work);
-    }
-    printf("api_set: %zu of %zu runtime and driver functions recorded by default\n", kept, names);
+    ASSERT(vb_api_each_work_call(count_call, &work) == 0);
+    ASSERT(work >= 40); /* the launches, copies and memsets of both APIs, their variants */
+    printf("api_set: %zu of %zu runtime and driver functions recorded by default; %zu put work "
+           "on a GPU (the runner's sample marks)\n",
+           named("", vb_api_set_keeps), names, work);
     return 0;
 }
