@@ -365,16 +365,26 @@ static int read_migrated(struct vb_store *s, struct vb_err *err)
     return 0;
 }
 
-/* immutable_uri writes the URI by which SQLite opens path as immutable: read without any
- * lock or -shm, for a file nothing can be writing (it, or its folder, is read-only to us).
- * '%', '?' and '#' are escaped; an absolute path gets an empty authority ("file:///..."). */
-static void immutable_uri(const char *path, char *uri, size_t n)
+int vb_store_file_uri(const char *path, const char *query, char *buf, size_t n)
 {
-    size_t k = (size_t)snprintf(uri, n, "file:%s", path[0] == '/' ? "//" : "");
-    for (; *path && k + 4 < n; path++)
-        k += (size_t)(strchr("%?#", *path) ? snprintf(uri + k, n - k, "%%%02X", *path)
-                                           : snprintf(uri + k, n - k, "%c", *path));
-    snprintf(uri + k, n > k ? n - k : 0, "?immutable=1");
+    static const char hex[] = "0123456789ABCDEF";
+    /* an absolute path gets an empty authority ("file:///..."): "//x" is never read as a host */
+    size_t k = (size_t)snprintf(buf, n, "file:%s", path[0] == '/' ? "//" : "");
+    for (; *path; path++) {
+        unsigned char ch = (unsigned char)*path;
+        if (k + 4 >= n) return -1;
+        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+            strchr("/._-", ch)) {
+            buf[k++] = (char)ch;
+        } else {
+            buf[k++] = '%';
+            buf[k++] = hex[ch >> 4];
+            buf[k++] = hex[ch & 15];
+        }
+    }
+    if (k + strlen(query) + 2 > n) return -1;
+    snprintf(buf + k, n - k, "?%s", query);
+    return 0;
 }
 
 /* read_only_fallback opens path as immutable after a read-only open was refused for want of
@@ -397,7 +407,10 @@ static struct vb_store *read_only_fallback(const char *path, int *version, struc
                          "it there, or run 'varbench migrate' on it where it is writable");
         return NULL;
     }
-    immutable_uri(path, uri, sizeof uri);
+    if (vb_store_file_uri(path, "immutable=1", uri, sizeof uri)) {
+        vb_err_set(err, VB_E_DB, "database path '%s' is too long", path);
+        return NULL;
+    }
     vb_err_clear(err);
     return connect(path, uri, SQLITE_OPEN_READONLY, version, &rc, err);
 }

@@ -62,6 +62,11 @@ struct vb_store {
  * process attaches that copy while it is open. 0 or -1 with err. */
 int vb_store_copy_migrated(struct vb_store *s, sqlite3 **out, char *uri, struct vb_err *err);
 
+/* vb_store_file_uri writes the SQLite URI of the file at path with query ("mode=ro",
+ * "immutable=1"): "file:", the path percent-encoded (an absolute one after an empty
+ * authority), "?query". 0, or -1 when it does not fit in n bytes. */
+int vb_store_file_uri(const char *path, const char *query, char *buf, size_t n);
+
 /* vb_store_migrated_uri: "" for a file read as it is; for one of an older schema, the URI of
  * its copy migrated in memory, which another connection of this process can ATTACH while s is
  * open (merge reads old inputs that way, as every reader reads them). */

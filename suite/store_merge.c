@@ -424,28 +424,6 @@ static int shift_ids(struct vb_store *s, struct plan *p, struct vb_err *err)
     return 0;
 }
 
-/* ro_uri writes "file:PATH?mode=ro" with PATH percent-encoded, so ATTACH opens it read-only. */
-static int ro_uri(const char *path, char *buf, size_t n)
-{
-    static const char hex[] = "0123456789ABCDEF";
-    size_t k = (size_t)snprintf(buf, n, "file:");
-    for (; *path; path++) {
-        unsigned char ch = (unsigned char)*path;
-        if (k + 4 >= n) return -1;
-        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-            strchr("/._-", ch)) {
-            buf[k++] = (char)ch;
-        } else {
-            buf[k++] = '%';
-            buf[k++] = hex[ch >> 4];
-            buf[k++] = hex[ch & 15];
-        }
-    }
-    if (k + 9 >= n) return -1;
-    memcpy(buf + k, "?mode=ro", 9);
-    return 0;
-}
-
 /* attach attaches the input as src: the file at path, read-only, or, for a file of an older
  * schema, its copy migrated in memory (in's, which stays open until the detach). 0 or -1. */
 static int attach(struct vb_store *s, const struct vb_store *in, const char *path,
@@ -456,7 +434,7 @@ static int attach(struct vb_store *s, const struct vb_store *in, const char *pat
     int rc;
     if (vb_store_migrated_uri(in)[0])
         snprintf(uri, sizeof uri, "%s", vb_store_migrated_uri(in));
-    else if (ro_uri(path, uri, sizeof uri))
+    else if (vb_store_file_uri(path, "mode=ro", uri, sizeof uri))
         return vb_err_set(err, VB_E_DB, "database path '%s' is too long", path);
     if (!(st = vb_store_once(s, "ATTACH DATABASE ? AS src", err))) return -1;
     rc = sqlite3_bind_text(st, 1, uri, -1, SQLITE_TRANSIENT);
