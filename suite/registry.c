@@ -211,12 +211,11 @@ int vb_problem_axis(const struct vb_problem *pb, const char *name)
 /* Room for the names a suggestion is drawn from (families, "family/variant", axis names). */
 #define SUGGEST_NAMES 512
 
-/* selected_family: does f have a variant filter (NULL: any) matches? */
-static int selected_family(const struct vb_family *f, const char *filter)
+int vb_family_selected(const struct vb_family *f, const char *filter)
 {
     int j;
     for (j = 0; j < f->nvariants; j++)
-        if (!filter || vb_variant_matches(f, &f->variants[j], filter)) return 1;
+        if (vb_variant_matches(f, &f->variants[j], filter)) return 1;
     return 0;
 }
 
@@ -245,7 +244,7 @@ const char *vb_suggest_axis(const char *filter, const char *axis, char *out, siz
     size_t k = 0;
     int i, p, a, np;
     for (i = 0; vb_families[i]; i++) {
-        if (!selected_family(vb_families[i], filter)) continue;
+        if (!vb_family_selected(vb_families[i], filter)) continue;
         np = vb_family_problems(vb_families[i], pbs, VB_MAX_PROBLEMS);
         for (p = 0; p < np && p < VB_MAX_PROBLEMS; p++)
             for (a = 0; a < pbs[p]->naxes && k < SUGGEST_NAMES; a++)

@@ -150,6 +150,9 @@ char *vb_problem_label(const struct vb_family *f, const struct vb_problem *pb, c
  * pattern without '/' matches against the family name too, so "mesh" selects mesh/\*). */
 int vb_variant_matches(const struct vb_family *f, const struct vb_variant *v, const char *glob);
 
+/* vb_family_selected: does glob (NULL or "": every variant) select a variant of f? */
+int vb_family_selected(const struct vb_family *f, const char *glob);
+
 /* vb_suggest_variant writes into out the did-you-mean hint for a --filter that matches no
  * variant: the families and "family/variant" names nearest it ("" when none is near); returns
  * out. vb_suggest_axis does the same for an axis name among the axes of the families filter

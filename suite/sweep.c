@@ -14,15 +14,6 @@
 #include "parallel.h"
 #include "phase.h"
 
-/* selected: does the filter select any variant of f? */
-static int selected(const struct vb_family *f, const char *filter)
-{
-    int j;
-    for (j = 0; j < f->nvariants; j++)
-        if (vb_variant_matches(f, &f->variants[j], filter)) return 1;
-    return 0;
-}
-
 /* problem_selected: does the filter select a variant of f that computes pb? */
 static int problem_selected(const struct vb_family *f, const struct vb_problem *pb,
                             const char *filter)
@@ -41,7 +32,7 @@ int vb_sweep_check(struct vb_sweep *s, struct vb_err *err)
     int i, k, np, any = 0;
     for (i = 0; vb_families[i]; i++) {
         const struct vb_family *f = vb_families[i];
-        if (!selected(f, s->filter)) continue;
+        if (!vb_family_selected(f, s->filter)) continue;
         any = 1;
         np = vb_family_problems(f, pbs, VB_MAX_PROBLEMS);
         for (k = 0; k < np && k < VB_MAX_PROBLEMS; k++) {
@@ -83,7 +74,7 @@ int vb_sweep_plan(struct vb_sweep *s, vb_sweep_plan_fn fn, void *arg)
     for (d = s->first; d <= s->last; d++) {
         for (i = 0; vb_families[i]; i++) {
             const struct vb_family *f = vb_families[i];
-            if (!selected(f, s->filter)) continue;
+            if (!vb_family_selected(f, s->filter)) continue;
             np = vb_family_problems(f, pbs, VB_MAX_PROBLEMS);
             for (k = 0; k < np && k < VB_MAX_PROBLEMS; k++) {
                 if (!problem_selected(f, pbs[k], s->filter)) continue;
@@ -282,7 +273,7 @@ int vb_sweep_run(struct vb_sweep *s, const struct vb_sweep_events *ev, struct vb
         for (i = 0; vb_families[i] && !vb_interrupted; i++) {
             const struct vb_family *f = vb_families[i];
             double t0 = vb_activity_now() * 1e-9;
-            if (!selected(f, s->filter)) continue;
+            if (!vb_family_selected(f, s->filter)) continue;
             np = vb_family_problems(f, pbs, VB_MAX_PROBLEMS);
             for (k = 0; k < np && k < VB_MAX_PROBLEMS && !vb_interrupted; k++) {
                 if (!problem_selected(f, pbs[k], s->filter)) continue;
