@@ -87,10 +87,8 @@ int vb_cmd_list(int argc, char **argv)
     for (i = 0; vb_families[i]; i++) {
         const struct vb_family *f = vb_families[i];
         const struct vb_problem *pbs[VB_MAX_PROBLEMS];
-        int any = 0, np = vb_family_problems(f, pbs, VB_MAX_PROBLEMS);
-        for (j = 0; j < f->nvariants; j++)
-            any |= vb_variant_matches(f, &f->variants[j], filter);
-        if (!any) continue;
+        int np = vb_family_problems(f, pbs, VB_MAX_PROBLEMS);
+        if (!vb_family_selected(f, filter)) continue;
         printf("%s: %s\n  seed: variants/seeds/%s\n", f->name, f->summary, f->seed);
         if (np == 1) { /* one function: its axes are the family's, its variants the family's */
             print_axes(pbs[0], "  ");
