@@ -220,7 +220,7 @@ static void ladder(void *ctx, const struct vb_family *f, const struct vb_rung *r
 }
 
 /* The problems of a run's plan, for the progress line's estimate (eta.h): each one's group
- * number is its index; a CPU one's calibrated reference rate, at its smallest point. */
+ * number is its index; a CPU one's reference rate, timed at the point plan_small chose. */
 #define PLAN_PROBLEMS 64
 #define CALIBRATE     131072.0 /* elements enough to time a reference's arithmetic */
 struct plan {
@@ -244,7 +244,17 @@ static int problem_of(struct plan *pl, const struct vb_problem *pb)
     return i < pl->n ? i : -1;
 }
 
-/* plan_small notes the smallest point of each CPU problem (where its rate is timed) */
+/* calibrates_better: is a point of w elements a better place to time a reference than the one
+ * of cur (-1: none yet)? The smallest of CALIBRATE elements or more, else the largest: a smaller
+ * one times the reference's fixed costs (calx at 960 elements: 6x its rate at 1e7). */
+static int calibrates_better(double w, double cur)
+{
+    if (cur < 0) return 1;
+    if ((w >= CALIBRATE) != (cur >= CALIBRATE)) return w >= CALIBRATE;
+    return w >= CALIBRATE ? w < cur : w > cur;
+}
+
+/* plan_small notes each CPU problem's point to time its reference at (calibrates_better) */
 static int plan_small(void *arg, const struct vb_family *f, const struct vb_problem *pb,
                       const struct vb_variant *v, const struct vb_point *p, int dev)
 {
@@ -252,12 +262,7 @@ static int plan_small(void *arg, const struct vb_family *f, const struct vb_prob
     int i = problem_of(pl, pb);
     double w = (double)pb->out_len(p);
     (void)f, (void)dev;
-    /* the smallest point of at least CALIBRATE elements, else the largest: a smaller one times
-     * the reference's fixed costs (calx at 960 elements: 6x its rate at 1e7) */
-    if (i >= 0 && !(v->flags & VB_GPU) &&
-        (pl->small_work[i] < 0 ||
-         (w >= CALIBRATE ? w < pl->small_work[i] || pl->small_work[i] < CALIBRATE
-                         : w > pl->small_work[i] && pl->small_work[i] < CALIBRATE))) {
+    if (i >= 0 && !(v->flags & VB_GPU) && calibrates_better(w, pl->small_work[i])) {
         pl->small[i] = *p;
         pl->small_work[i] = w;
     }
@@ -275,7 +280,7 @@ static int plan_case(void *arg, const struct vb_family *f, const struct vb_probl
 }
 
 /* start_progress starts the progress line over sw's cases; when it is shown, with the plan's
- * estimate, each CPU problem's reference timed once at its smallest point (milliseconds). */
+ * estimate, each CPU problem's reference timed once (plan_small's point: milliseconds). */
 static void start_progress(struct opts *o, struct vb_sweep *sw)
 {
     static struct plan pl;
