@@ -45,31 +45,35 @@ void vb_eta_free(struct vb_eta *e)
     memset(e, 0, sizeof *e);
 }
 
-/* A line t = a + b v fitted by least squares over n points, kept non-negative in its slope:
- * with a negative slope, the mean. */
+/* Sums of points (v, t) and the line t = a + b v they fit by least squares, kept non-negative
+ * in its slope: one point, or one value of v, or a negative slope gives the mean. */
+struct sums {
+    double n, sv, st, svv, svt;
+};
 struct line {
     double a, b;
 };
 
-static struct line fit(const double *v, const double *t, int n)
+static void sums_add(struct sums *s, double v, double t)
 {
-    double sv = 0, st = 0, svv = 0, svt = 0, d;
+    s->n++;
+    s->sv += v;
+    s->st += t;
+    s->svv += v * v;
+    s->svt += v * t;
+}
+
+static struct line sums_fit(const struct sums *s)
+{
     struct line l = {0, 0};
-    int i;
-    for (i = 0; i < n; i++) {
-        sv += v[i];
-        st += t[i];
-        svv += v[i] * v[i];
-        svt += v[i] * t[i];
-    }
-    if (n == 0) return l;
-    d = n * svv - sv * sv;
-    l.a = st / n;
-    if (n < 2 || d <= 1e-12 * svv * n) return l; /* one point, or one value of v: the mean */
-    l.b = (n * svt - sv * st) / d;
-    l.a = (st - l.b * sv) / n;
+    double d = s->n * s->svv - s->sv * s->sv;
+    if (s->n == 0) return l;
+    l.a = s->st / s->n;
+    if (s->n < 2 || d <= 1e-12 * s->svv * s->n) return l;
+    l.b = (s->n * s->svt - s->sv * s->st) / d;
+    l.a = (s->st - l.b * s->sv) / s->n;
     if (l.b < 0) {
-        l.a = st / n;
+        l.a = s->st / s->n;
         l.b = 0;
     }
     return l;
@@ -81,7 +85,8 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The fits made from the cases done, for estimating the others. */
+/* What the cases done say, made once per estimate of the time left (each remaining case is
+ * then priced without another pass over the done ones). */
 struct model {
     struct line cpu;   /* CPU cases: seconds past their samples', over their elements */
     int ncpu;          /* CPU cases done with a calibrated sample */
@@ -89,34 +94,23 @@ struct model {
     int ngpu;          /* GPU cases done */
     double any_mean;   /* every case done: the mean time */
     int nany;
+    int ngroups;
+    struct sums *group; /* [2 slot + gpu]: the done cases' (elements, seconds) */
+    double *ratio;      /* [slot]: the sum of its CPU cases' actual over predicted time */
+    int *nratio;        /* [slot]: how many */
 };
 
-/* model_of fits m from e's done cases (v, t: scratch of e->n each); returns how many are done */
-static int model_of(const struct vb_eta *e, struct model *m, double *v, double *t)
+/* slot: a group's index in the model's arrays; the cases of no group (-1) share the last one */
+static int slot(const struct model *m, int group)
 {
-    int i, n = 0;
-    memset(m, 0, sizeof *m);
-    for (i = 0; i < e->n; i++) {
-        const struct vb_eta_case *c = &e->c[i];
-        if (c->seconds < 0) continue;
-        m->any_mean += c->seconds;
-        m->nany++;
-        if (!c->gpu && c->sample > 0) {
-            v[n] = c->work;
-            t[n++] = c->seconds - vb_eta_samples_time(e, c->sample);
-        }
-    }
-    if (m->nany) m->any_mean /= m->nany;
-    m->cpu = fit(v, t, n);
-    m->ncpu = n;
-    for (i = n = 0; i < e->n; i++)
-        if (e->c[i].gpu && e->c[i].seconds >= 0) t[n++] = e->c[i].seconds;
-    if (n) {
-        qsort(t, (size_t)n, sizeof *t, cmp_double);
-        m->gpu_median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-    }
-    m->ngpu = n;
-    return m->nany;
+    return group >= 0 ? group : m->ngroups;
+}
+
+static void model_free(struct model *m)
+{
+    free(m->group);
+    free(m->ratio);
+    free(m->nratio);
 }
 
 /* cpu_estimate: a CPU case's samples, and its setup per element and the constant as fitted
@@ -128,32 +122,67 @@ static double cpu_estimate(const struct vb_eta *e, const struct model *m,
     return vb_eta_samples_time(e, c->sample) + (rest > 0 ? rest : 0);
 }
 
-/* estimate: case j from the model and the done cases of its own group (v, t: scratch) */
-static double estimate(const struct vb_eta *e, const struct model *m, int j, double *v, double *t)
+/* model_of makes m from e's done cases; returns how many are done (0: nothing known), or -1
+ * when out of memory */
+static int model_of(const struct vb_eta *e, struct model *m)
 {
-    const struct vb_eta_case *c = &e->c[j];
-    double ratio = 0;
-    int i, n = 0, nr = 0;
-    if (!c->gpu && c->sample > 0 && m->ncpu) {
-        for (i = 0; i < e->n; i++) { /* the group's actual over predicted time */
-            const struct vb_eta_case *d = &e->c[i];
-            double p = d->sample > 0 ? cpu_estimate(e, m, d) : 0;
-            if (d->seconds >= 0 && !d->gpu && d->group == c->group && p > 0) {
-                ratio += d->seconds / p;
-                nr++;
-            }
-        }
-        return cpu_estimate(e, m, c) * (nr ? ratio / nr : 1);
+    struct sums cpu = {0};
+    double *t;
+    int i, g, n = 0;
+    memset(m, 0, sizeof *m);
+    for (i = 0; i < e->n; i++)
+        if (e->c[i].group >= m->ngroups) m->ngroups = e->c[i].group + 1;
+    t = malloc(sizeof *t * (size_t)(e->n ? e->n : 1));
+    m->group = calloc((size_t)(2 * m->ngroups + 2), sizeof *m->group);
+    m->ratio = calloc((size_t)(m->ngroups + 1), sizeof *m->ratio);
+    m->nratio = calloc((size_t)(m->ngroups + 1), sizeof *m->nratio);
+    if (!t || !m->group || !m->ratio || !m->nratio) {
+        free(t);
+        model_free(m);
+        return -1;
     }
-    for (i = 0; i < e->n; i++) { /* a GPU case, or a CPU one without calibration: its group */
-        const struct vb_eta_case *d = &e->c[i];
-        if (d->seconds >= 0 && d->gpu == c->gpu && d->group == c->group) {
-            v[n] = d->work;
-            t[n++] = d->seconds;
+    for (i = 0; i < e->n; i++) {
+        const struct vb_eta_case *c = &e->c[i];
+        if (c->seconds < 0) continue;
+        m->any_mean += c->seconds;
+        m->nany++;
+        if (!c->gpu && c->sample > 0) {
+            sums_add(&cpu, c->work, c->seconds - vb_eta_samples_time(e, c->sample));
+            m->ncpu++;
+        }
+        if (c->gpu) t[n++] = c->seconds;
+        sums_add(&m->group[2 * slot(m, c->group) + !!c->gpu], c->work, c->seconds);
+    }
+    if (m->nany) m->any_mean /= m->nany;
+    m->cpu = sums_fit(&cpu);
+    if ((m->ngpu = n)) {
+        qsort(t, (size_t)n, sizeof *t, cmp_double);
+        m->gpu_median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+    }
+    free(t);
+    for (i = 0; i < e->n && m->ncpu; i++) { /* each group's actual over predicted time */
+        const struct vb_eta_case *c = &e->c[i];
+        double p;
+        if (c->seconds < 0 || c->gpu || c->sample <= 0) continue;
+        g = slot(m, c->group);
+        if ((p = cpu_estimate(e, m, c)) > 0) {
+            m->ratio[g] += c->seconds / p;
+            m->nratio[g]++;
         }
     }
-    if (n) {
-        struct line l = fit(v, t, n);
+    return m->nany;
+}
+
+/* estimate: case c from the model: a calibrated CPU case by the CPU fit and its group's
+ * correction; any other by its group's cases done, else the median GPU case (a GPU case) or
+ * the mean case */
+static double estimate(const struct vb_eta *e, const struct model *m, const struct vb_eta_case *c)
+{
+    int g = slot(m, c->group);
+    if (!c->gpu && c->sample > 0 && m->ncpu)
+        return cpu_estimate(e, m, c) * (m->nratio[g] ? m->ratio[g] / m->nratio[g] : 1);
+    if (m->group[2 * g + !!c->gpu].n) {
+        struct line l = sums_fit(&m->group[2 * g + !!c->gpu]);
         double x = l.a + l.b * c->work;
         return x > 0 ? x : 0;
     }
@@ -164,31 +193,29 @@ static double estimate(const struct vb_eta *e, const struct model *m, int j, dou
 double vb_eta_case_estimate(const struct vb_eta *e, int i)
 {
     struct model m;
-    double *v = malloc(sizeof *v * (size_t)(e->n ? e->n : 1)),
-           *t = malloc(sizeof *t * (size_t)(e->n ? e->n : 1)), r = -1;
-    if (v && t && i >= 0 && i < e->n && model_of(e, &m, v, t)) r = estimate(e, &m, i, v, t);
-    free(v);
-    free(t);
+    double r = -1;
+    if (i < 0 || i >= e->n || model_of(e, &m) < 0) return -1;
+    if (m.nany) r = estimate(e, &m, &e->c[i]);
+    model_free(&m);
     return r;
 }
 
 double vb_eta_left(const struct vb_eta *e, int from, double elapsed)
 {
     struct model m;
-    double *v = malloc(sizeof *v * (size_t)(e->n ? e->n : 1)),
-           *t = malloc(sizeof *t * (size_t)(e->n ? e->n : 1)), left = -1;
+    double left = -1;
     int j;
-    if (v && t && model_of(e, &m, v, t)) {
+    if (model_of(e, &m) < 0) return -1;
+    if (m.nany) {
         left = 0;
         for (j = from < 0 ? 0 : from; j < e->n; j++) {
             double x;
             if (e->c[j].seconds >= 0) continue;
-            x = estimate(e, &m, j, v, t);
+            x = estimate(e, &m, &e->c[j]);
             if (j == from) x = x > elapsed ? x - elapsed : 0; /* the running case's rest */
             left += x;
         }
     }
-    free(v);
-    free(t);
+    model_free(&m);
     return left;
 }
