@@ -436,7 +436,6 @@ int vb_store_open_ro(const char *path, struct vb_store **out, struct vb_err *err
         return -1;
     }
     /* an older schema is read through a migrated copy: the file itself is never written */
-    s->file_version = v;
     if (v < VB_SCHEMA_VERSION && read_migrated(s, err)) {
         vb_store_close(s);
         return -1;

@@ -34,8 +34,7 @@
 struct vb_store {
     sqlite3 *db;
     char path[1024];
-    int writer;       /* opened by vb_store_open on a file: its close leaves it self-contained */
-    int file_version; /* the schema of the file as it is on disk (a reader may read a copy) */
+    int writer; /* opened by vb_store_open on a file: its close leaves it self-contained */
     /* a file of an older schema is read through a copy migrated in memory: the URI by which
      * another connection of this process attaches that copy (merge), "" otherwise */
     char migrated_uri[64];

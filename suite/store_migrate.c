@@ -38,27 +38,23 @@ static int sync_path(const char *path, int flags)
     return rc;
 }
 
-/* hold opens the file read-write (never creating it), folds a WAL into it (rollback journal:
- * refused while another process has it open in WAL mode) and holds a read transaction on it:
- * no other connection commits to it until hold's connection ends that transaction. Sets
- * *version. Returns the store or NULL with err. */
-static struct vb_store *hold(const char *path, int *version, struct vb_err *err)
+/* open_file opens the file (never creating it) with flags and reads its schema version into
+ * *version; refuses one that is not a varbench database, empty, or newer. Returns the store or
+ * NULL with err. */
+static struct vb_store *open_file(const char *path, int flags, int *version, struct vb_err *err)
 {
     struct vb_store *s = calloc(1, sizeof *s);
-    sqlite3_stmt *st;
-    char mode[16] = "";
     int nobjects;
     if (!s) {
         vb_err_set(err, VB_E_SYS, "out of memory");
         return NULL;
     }
     snprintf(s->path, sizeof s->path, "%s", path);
-    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
-            SQLITE_OK ||
+    if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
         sqlite3_extended_result_codes(s->db, 1) != SQLITE_OK ||
         sqlite3_busy_timeout(s->db, 2000) != SQLITE_OK) {
         if (s->db)
-            vb_store_fail(s, err, "cannot open it read-write");
+            vb_store_fail(s, err, "cannot open it");
         else
             vb_err_set(err, VB_E_DB, "database '%s': cannot open it", path);
         goto fail;
@@ -76,7 +72,22 @@ static struct vb_store *hold(const char *path, int *version, struct vb_err *err)
         vb_err_hint(err, "use a newer varbench");
         goto fail;
     }
-    if (*version == VB_SCHEMA_VERSION) return s;
+    return s;
+fail:
+    vb_store_close(s);
+    return NULL;
+}
+
+/* hold opens the file read-write, folds a WAL into it (rollback journal: refused while another
+ * process has it open in WAL mode) and holds a read transaction on it: no other connection
+ * commits to it until hold's connection ends that transaction. Sets *version. Returns the
+ * store or NULL with err. */
+static struct vb_store *hold(const char *path, int *version, struct vb_err *err)
+{
+    struct vb_store *s = open_file(path, SQLITE_OPEN_READWRITE, version, err);
+    sqlite3_stmt *st;
+    char mode[16] = "";
+    if (!s || *version == VB_SCHEMA_VERSION) return s;
     if (vb_store_exec(s, "PRAGMA wal_checkpoint(TRUNCATE)", err)) goto fail;
     if (!(st = vb_store_once(s, "PRAGMA journal_mode = DELETE", err))) goto fail;
     if (sqlite3_step(st) == SQLITE_ROW) vb_store_col_text(st, 0, mode, sizeof mode);
@@ -95,14 +106,14 @@ fail:
     return NULL;
 }
 
-/* peek reads, without writing anything, the file's schema and its runs still 'running' (as
- * every reader reads it), so that a refusal leaves the file as it was. 0 or -1 with err. */
+/* peek reads, without writing anything and without migrating a copy, the file's schema and
+ * its runs still 'running' (runs.status is in every schema), so that a refusal leaves the file
+ * as it was. 0 or -1 with err. */
 static int peek(const char *path, struct vb_migrate_result *res, struct vb_err *err)
 {
-    struct vb_store *s;
+    struct vb_store *s = open_file(path, SQLITE_OPEN_READONLY, &res->from, err);
     int rc;
-    if (vb_store_open_ro(path, &s, err)) return -1;
-    res->from = s->file_version;
+    if (!s) return -1;
     rc = vb_store_count_query(s, "SELECT count(*) FROM runs WHERE status = 'running'", 0,
                               &res->running, err);
     vb_store_close(s);
