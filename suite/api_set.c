@@ -33,7 +33,14 @@ const char *vb_api_set_prefix(size_t i)
     return i < sizeof prefixes / sizeof prefixes[0] ? prefixes[i] : NULL;
 }
 
-static int starts_with(const char *name, const char *const *p, size_t n);
+/* starts_with: does name start with one of the n prefixes p? */
+static int starts_with(const char *name, const char *const *p, size_t n)
+{
+    size_t i;
+    for (i = 0; name && i < n; i++)
+        if (!strncmp(name, p[i], strlen(p[i]))) return 1;
+    return 0;
+}
 
 int vb_api_set_keeps(const char *name)
 {
@@ -46,15 +53,6 @@ static const char *const work[] = {
     "cudaLaunch", "cudaMemcpy", "cudaMemset", "cudaGraphLaunch",
     "cuLaunch",   "cuMemcpy",   "cuMemset",   "cuGraphLaunch",
 };
-
-/* starts_with: does name start with one of the n prefixes p? */
-static int starts_with(const char *name, const char *const *p, size_t n)
-{
-    size_t i;
-    for (i = 0; name && i < n; i++)
-        if (!strncmp(name, p[i], strlen(p[i]))) return 1;
-    return 0;
-}
 
 const char *vb_api_work_prefix(size_t i)
 {
