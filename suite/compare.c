@@ -188,9 +188,12 @@ enum {
 /* floor_of: the least relative change a phase must show, by what it is (compare.h) */
 static double floor_of(const char *name, int flags, int unstable)
 {
-    if (strcmp(name, "e2e")) return unstable ? VB_CMP_UNSTABLE_FLOOR : 0;
-    if (flags & PH_HOST_ONLY) return VB_CMP_HOST_FLOOR;
-    return unstable ? VB_CMP_UNSTABLE_FLOOR : VB_CMP_E2E_FLOOR;
+    if (!strcmp(name, "e2e")) {
+        if (flags & PH_HOST_ONLY) return VB_CMP_HOST_FLOOR;
+        return unstable ? VB_CMP_UNSTABLE_FLOOR : VB_CMP_E2E_FLOOR;
+    }
+    if (unstable) return VB_CMP_UNSTABLE_FLOOR;
+    return !strcmp(name, "h2d") || !strcmp(name, "d2h") ? VB_CMP_COPY_FLOOR : 0;
 }
 
 /* judge_phase fills ph from the two sides (n > 0 each): the rule of compare.h. */
@@ -311,19 +314,19 @@ static int pageable_phase(const struct vb_case_row *b, const struct vb_case_row 
     return 0;
 }
 
-/* settle_gpu holds the GPU time (phases[0]) to the unsettled floor when one of its judged parts
- * is unsettled: the sum moves with its noisiest part, which is judged on its own. Called before
- * e2e is added (e2e is not a part of the GPU time). */
+/* settle_gpu holds the GPU time (phases[0]) to the widest limit of its judged parts, and to
+ * the unsettled floor when one of them is unsettled: the sum moves with its noisiest part,
+ * which is judged on its own. Called before e2e is added (e2e is not a part of the GPU time). */
 static void settle_gpu(struct vb_cmp_row *r)
 {
     struct vb_cmp_phase *g = &r->phases[0];
     int i;
-    if (strcmp(g->name, "gpu") || g->unstable) return;
-    for (i = 1; i < r->nphases && !r->phases[i].unstable; i++) {
+    if (strcmp(g->name, "gpu")) return;
+    for (i = 1; i < r->nphases; i++) {
+        g->unstable |= r->phases[i].unstable;
+        if (isfinite(r->phases[i].limit)) g->limit = fmax(g->limit, r->phases[i].limit);
     }
-    if (i == r->nphases) return;
-    g->unstable = 1;
-    g->limit = fmax(g->limit, VB_CMP_UNSTABLE_FLOOR);
+    if (g->unstable) g->limit = fmax(g->limit, VB_CMP_UNSTABLE_FLOOR);
     if (g->verdict != VB_VERDICT_SAME && fabs(g->ratio - 1) < g->limit) {
         g->verdict = VB_VERDICT_SAME;
         g->why[0] = '\0';

@@ -181,6 +181,18 @@ compare-real)
       expect 0 "no regression (exit 0)" "$vb" compare a.db h.db
     fi
   done
+  # (f) the host's bus between identical runs: calx/tiled-pinned on one lent H100, run b an
+  # identical rerun of a; its 8 MB pinned H2D at 10^6 ran 148 us in a and 168 us in b (+13%,
+  # each run's spread under 4%): the same; the H2D x1.5 on top is slower, named by the H2D
+  load p.db calx-h100-a.sql.gz; load q.db calx-h100-b.sql.gz
+  expect 0 "no regression (exit 0)" "$vb" compare p.db q.db
+  grep -qE "^calx/tiled-pinned +model_size=1000000,smooth_steps=12 +GPU .*\+6\.4% +25\.0% .* same$" out ||
+    fail "the GPU time that holds the pinned H2D's run-to-run move is not the same within 25%"
+  sqlite3 q.db "UPDATE samples SET h2d_ns = h2d_ns * 1.5 WHERE case_id = (SELECT id FROM cases
+      WHERE axes LIKE 'model_size=1000000,%')" || fail "sqlite3"
+  expect 1 "REGRESSION (exit 1)" "$vb" compare p.db q.db
+  grep -qE "^calx/tiled-pinned +model_size=1000000,smooth_steps=12 .*slower \(H2D \+[0-9]+%\)$" out ||
+    fail "a pinned H2D x1.5 is not slower by its H2D"
   # (d) a candidate run that never finished: not exit 0, and it says why
   cp b.db r.db
   sqlite3 r.db "UPDATE runs SET status = 'running', end_utc = NULL" || fail "sqlite3"

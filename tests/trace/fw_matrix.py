@@ -158,29 +158,40 @@ def torch_overhead(vb):
     need('torch', 'torchvision')
     prog = os.path.join(HERE, 'torch_steps.py')
     # traced-gpu (--trace gpu: kernels, copies and memsets, no API calls) splits the traced cost
-    # into what the GPU records cost and what the API records add
-    kinds = tuple(os.environ.get('VB_OVH_KINDS', 'untraced,traced,traced-gpu,profiler').split(','))
+    # into what the GPU records cost and what the API records add; cupti-floor is the least a
+    # CUPTI tracer does (tests/trace/cupti_floor.c: the same GPU records, counted, nothing kept),
+    # the cost of CUPTI's own per-launch instrumentation, which no CUPTI tracer goes below
+    kinds = tuple(os.environ.get('VB_OVH_KINDS',
+                                 'untraced,traced,traced-gpu,cupti-floor,profiler').split(','))
+    floor_lib = os.environ.get('VB_CUPTI_FLOOR') or os.path.join(
+        os.path.dirname(vb), 'tests', 'trace', 'libtrace_cupti_floor.so')
+    if 'cupti-floor' in kinds and not os.path.exists(floor_lib):
+        print('no %s: the cupti-floor arm is left out' % floor_lib)
+        kinds = tuple(k for k in kinds if k != 'cupti-floor')
     runs = {k: [] for k in kinds}
     pre = {'untraced': [], 'traced': [vb, 'trace', '-q', '--db', 'ovh.db', '--'],
            'traced-gpu': [vb, 'trace', '-q', '--trace', 'gpu', '--db', 'ovhg.db', '--'],
-           'profiler': []}
+           'cupti-floor': [], 'profiler': []}
+    env = {'cupti-floor': {'CUDA_INJECTION64_PATH': floor_lib}}
     rounds = int(os.environ.get('VB_OVH_ROUNDS', ROUNDS))
     for i in range(rounds):  # one of each a round: the machine's drift falls on all of them
         for kind in kinds:
             extra = ['--profile'] if kind == 'profiler' else []
-            if sh(pre[kind] + [PY, prog, '--time', '5', '--out', 'o.json'] + extra, 'ovh') == 3:
+            if sh(pre[kind] + [PY, prog, '--time', '5', '--out', 'o.json'] + extra, 'ovh',
+                  env.get(kind)) == 3:
                 sys.exit(77)
             s = load('o.json')['seconds'][1:]  # the first repeat warms the caches
             runs[kind].append(statistics.median(s))
-            print('  round %d %-10s %.4f s' % (i + 1, kind, runs[kind][-1]), flush=True)
+            print('  round %d %-11s %.4f s' % (i + 1, kind, runs[kind][-1]), flush=True)
     print('10 steps, median of repeats 2-5 per run (s), %d rounds' % rounds)
     u = statistics.median(runs['untraced'])
     for kind in kinds:
-        print('  %-10s %s  median %.4f (%.3fx)' % (kind, ' '.join('%.4f' % x for x in runs[kind]),
+        print('  %-11s %s  median %.4f (%.3fx)' % (kind, ' '.join('%.4f' % x for x in runs[kind]),
                                                     statistics.median(runs[kind]),
                                                     statistics.median(runs[kind]) / u))
     dump('ovh-ratio.json', {'untraced': runs['untraced'], 'traced': runs['traced'],
-                            'profiler': runs.get('profiler', []), 'limit': 1.10})
+                            'profiler': runs.get('profiler', []),
+                            'floor': runs.get('cupti-floor', []), 'limit': 1.10})
     row('PyTorch in-step overhead', 'ovh.db', {'source': 'untraced runs'}, '--overhead',
         'ovh-ratio.json')
 
