@@ -27,6 +27,7 @@ no-gpu-run           cpu  -
 list                 cpu  -
 compare-codes        cpu  -
 compare-real         cpu  -
+traffic-check        cpu  -
 compare-pooled       cpu  -
 history              cpu  -
 history-errors       cpu  -
@@ -197,6 +198,26 @@ compare-real)
   cp b.db r.db
   sqlite3 r.db "UPDATE runs SET status = 'running', end_utc = NULL" || fail "sqlite3"
   expect 2 "is 'running'" "$vb" compare --cand-run 1 a.db r.db ;;
+traffic-check)
+  # ci/traffic-check --declared: a real H100 run's copies, sample by sample, held to what each
+  # variant declares (vbtest declared_traffic); a sample that lost 8 bytes, or a declaration
+  # 8 bytes off, fails it
+  tc=$(cd "$fixtures/../.." && pwd)/ci/traffic-check
+  load a.db calx-h100-a.sql.gz
+  "$vbtest" declared_traffic >declared.tsv || fail "vbtest declared_traffic"
+  grep -qP '^calx/tiled-pinned\tmodel_size=1000000,smooth_steps=12\t8000408\t2\t8000000\t1$' \
+    declared.tsv || fail "tiled-pinned's declaration at 10^6 is not 8000408 B in 2 copies, 8000000 B in 1"
+  expect 0 "5 GPU case(s), 0 with a sample whose copies differ from the declared ones (0 case(s) not declared)" \
+    "$tc" --declared declared.tsv a.db
+  cp a.db s.db
+  sqlite3 s.db "UPDATE samples SET h2d_bytes = h2d_bytes - 8 WHERE id = (SELECT min(s.id) FROM samples s
+      JOIN cases c ON c.id = s.case_id WHERE s.kind = 'timed' AND c.axes LIKE 'model_size=10000,%')" ||
+    fail "sqlite3"
+  expect 1 "5 GPU case(s), 1 with a sample whose copies differ" "$tc" --declared declared.tsv s.db
+  expect 1 "5 GPU case(s), 1 with a sample whose copies differ" "$tc" s.db
+  sed 's/^\(calx\/tiled-pinned\tmodel_size=960,smooth_steps=12\t\)8088/\18096/' declared.tsv >d2.tsv
+  expect 1 "5 GPU case(s), 1 with a sample whose copies differ" "$tc" --declared d2.tsv a.db
+  expect 2 "--declared a.db" "$tc" --declared a.db a.db ;;
 compare-pooled)
   # --baseline-runs: the base side pools the base run and the complete runs before it on its GPU
   # model (history.db: device-mesh-pinned 0.171 ms in runs 1-5, 0.316 ms from run 6; device-mesh

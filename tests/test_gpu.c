@@ -4,7 +4,9 @@
  * variant wrong on purpose, is caught wrong), CUPTI's memcpy records show exactly the traffic
  * the descriptor promises, and the mesh's byte counts are the seed's. Skips (77) without a GPU. */
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "activity.h"
 #include "axes.h"
@@ -14,6 +16,7 @@
 #include "registry.h"
 #include "runner.h"
 #include "store.h"
+#include "sweep.h"
 #include "test.h"
 #include "tests.h"
 
@@ -210,5 +213,35 @@ static int one_point(const struct vb_family *f, const struct vb_variant *v, cons
            r.kernel_ms.median, (unsigned long long)r.h2d_bytes, r.h2d_count,
            (unsigned long long)r.d2h_bytes, r.d2h_count);
     vb_case_result_free(&r);
+    return 0;
+}
+
+int test_declared_traffic(void)
+{
+    static struct vb_point pts[VB_SWEEP_MAX_POINTS];
+    struct vb_overrides none;
+    struct vb_traffic t;
+    struct vb_err err;
+    char axes[256];
+    int f, j, k, n;
+    for (f = 0; vb_families[f]; f++)
+        for (j = 0; j < vb_families[f]->nvariants; j++) {
+            const struct vb_variant *v = &vb_families[f]->variants[j];
+            if (!(v->flags & VB_GPU) || !v->traffic) continue;
+            memset(&none, 0, sizeof none);
+            n = vb_axes_expand(vb_families[f], v->problem, &none, pts, VB_SWEEP_MAX_POINTS, &err);
+            if (n < 0) {
+                fprintf(stderr, "%s/%s: %s\n", vb_families[f]->name, v->name, err.msg);
+                return 1;
+            }
+            for (k = 0; k < n; k++) {
+                memset(&t, 0, sizeof t);
+                v->traffic(&pts[k], &t);
+                printf("%s/%s\t%s\t%llu\t%d\t%llu\t%d\n", vb_families[f]->name, v->name,
+                       vb_point_format(v->problem, &pts[k], axes, sizeof axes),
+                       (unsigned long long)t.h2d_bytes, t.h2d_count,
+                       (unsigned long long)t.d2h_bytes, t.d2h_count);
+            }
+        }
     return 0;
 }

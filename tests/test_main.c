@@ -59,6 +59,7 @@ int main(int argc, char **argv)
         return test_make_history_fixture(argv[2]);
     if (argc == 3 && !strcmp(argv[1], "make_boards_fixture"))
         return test_make_boards_fixture(argv[2]);
+    if (argc == 2 && !strcmp(argv[1], "declared_traffic")) return test_declared_traffic();
     if (argc == 3 && !strcmp(argv[1], "make_export_fixture"))
         return test_make_export_fixture(argv[2]);
     for (i = 0; argc >= 2 && i < sizeof table / sizeof table[0]; i++)

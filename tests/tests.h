@@ -123,5 +123,10 @@ int test_make_boards_fixture(const char *dir);
 /* test_make_export_fixture writes export.db (fx_write_export_runs) into `dir` and prints what
  * each of its runs holds, one line a run: "run ID kernel=7,gpu_memcpy=3,...". */
 int test_make_export_fixture(const char *dir);
+/* test_declared_traffic prints what one sample of every GPU variant must copy at each of its
+ * default points (the variant's traffic, no GPU needed), one tab-separated line a case:
+ * "family/variant  axes  H2D bytes  H2D copies  D2H bytes  D2H copies", the axes as the store
+ * writes them: ci/traffic-check --declared holds a run's records to it. */
+int test_declared_traffic(void);
 
 #endif
