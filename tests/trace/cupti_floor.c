@@ -1,19 +1,26 @@
 /*
  * trace_cupti_floor: the least a CUPTI activity tracer can do, as a CUDA injection library
- * (CUDA_INJECTION64_PATH), to measure what CUPTI's own GPU records cost a program: kernels,
- * copies and memsets, with the device-buffer setting varbench uses, records counted and the
- * buffers freed. No API records, no NVTX, no store. The in-step overhead benchmark
- * (fw_matrix.py torch-overhead, arm "cupti-floor") runs the PyTorch steps under it, so that
- * varbench's own cost is told apart from the cost of the records CUPTI makes on every launch.
- * At exit it prints "cupti-floor: K kernels, C copies, M memsets" to stderr.
+ * (CUDA_INJECTION64_PATH), to measure what CUPTI's own records cost a program: kernels, copies
+ * and memsets, with the device-buffer setting varbench uses, records counted and the buffers
+ * freed. No NVTX, no store. The in-step overhead benchmark (fw_matrix.py torch-overhead, arms
+ * "cupti-floor*") runs the PyTorch steps under it, so that varbench's own cost is told apart
+ * from the cost of the records CUPTI makes. VB_FLOOR_API chooses the API records beside them:
+ *   unset  none
+ *   kinds  varbench trace's default set (api_set.h) the way varbench records it: the runtime
+ *          and driver API kinds enabled, every function outside the set switched off
+ *   set    the same set with the kinds left off, each function of the set switched on alone
+ * At exit it prints "cupti-floor: K kernels, C copies, M memsets, A API calls" to stderr.
  */
 #include <cupti.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "api_set.h"
 
 #define BUF (8u << 20)
 
-static unsigned long kernels, copies, memsets;
+static unsigned long kernels, copies, memsets, apis;
 
 static void CUPTIAPI requested(uint8_t **buf, size_t *size, size_t *max)
 {
@@ -33,6 +40,8 @@ static void CUPTIAPI completed(CUcontext ctx, uint32_t stream, uint8_t *buf, siz
         if (rec->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) kernels++;
         if (rec->kind == CUPTI_ACTIVITY_KIND_MEMCPY) copies++;
         if (rec->kind == CUPTI_ACTIVITY_KIND_MEMSET) memsets++;
+        if (rec->kind == CUPTI_ACTIVITY_KIND_RUNTIME || rec->kind == CUPTI_ACTIVITY_KIND_DRIVER)
+            apis++;
     }
     free(buf);
 }
@@ -40,19 +49,54 @@ static void CUPTIAPI completed(CUcontext ctx, uint32_t stream, uint8_t *buf, siz
 static void at_exit(void)
 {
     cuptiActivityFlushAll(1);
-    fprintf(stderr, "cupti-floor: %lu kernels, %lu copies, %lu memsets\n", kernels, copies,
-            memsets);
+    fprintf(stderr, "cupti-floor: %lu kernels, %lu copies, %lu memsets, %lu API calls\n", kernels,
+            copies, memsets, apis);
 }
 
-/* InitializeInjection is what the CUDA driver calls at cuInit; nonzero is success */
-int InitializeInjection(void)
+/* api_records switches the API records of VB_FLOOR_API's mode on (see the head); returns
+ * CUPTI's first error, naming the call in *what */
+static CUptiResult api_records(const char *mode, const char **what)
+{
+    static const struct {
+        CUpti_CallbackDomain domain;
+        uint32_t size;
+    } domains[] = {{CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE},
+                   {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE}};
+    int kinds = !strcmp(mode, "kinds");
+    CUptiResult rc = CUPTI_SUCCESS;
+    size_t d;
+    uint32_t id;
+    if (kinds) {
+        *what = "cuptiActivityEnable(RUNTIME, DRIVER)";
+        rc = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME);
+        if (rc == CUPTI_SUCCESS) rc = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER);
+    }
+    *what = "cuptiActivityEnableRuntimeApi/DriverApi";
+    for (d = 0; rc == CUPTI_SUCCESS && d < sizeof domains / sizeof domains[0]; d++)
+        for (id = 1; rc == CUPTI_SUCCESS && id < domains[d].size; id++) {
+            const char *name = NULL;
+            int keep;
+            if (cuptiGetCallbackName(domains[d].domain, id, &name) != CUPTI_SUCCESS || !name)
+                continue;
+            keep = vb_api_set_keeps(name);
+            if (kinds == keep) continue; /* kinds: switch the rest off; set: the set on */
+            rc = domains[d].domain == CUPTI_CB_DOMAIN_DRIVER_API
+                     ? cuptiActivityEnableDriverApi(id, (uint8_t)keep)
+                     : cuptiActivityEnableRuntimeApi(id, (uint8_t)keep);
+        }
+    return rc;
+}
+
+/* InitializeInjection is what the CUDA driver calls at cuInit; nonzero is success. The only
+ * symbol the library exports (the target hides the rest). */
+__attribute__((visibility("default"))) int InitializeInjection(void)
 {
     static const CUpti_ActivityKind kinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
                                                CUPTI_ACTIVITY_KIND_MEMCPY,
                                                CUPTI_ACTIVITY_KIND_MEMSET};
     uint8_t zeroed = 1;
     size_t one = 1, i, zs = sizeof zeroed, ss = sizeof one;
-    const char *what = "cuptiActivityRegisterCallbacks";
+    const char *what = "cuptiActivityRegisterCallbacks", *api = getenv("VB_FLOOR_API");
     CUptiResult rc =
         cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &zs, &zeroed);
     if (rc == CUPTI_SUCCESS)
@@ -62,6 +106,13 @@ int InitializeInjection(void)
     for (i = 0; rc == CUPTI_SUCCESS && i < sizeof kinds / sizeof kinds[0]; i++) {
         what = "cuptiActivityEnable";
         rc = cuptiActivityEnable(kinds[i]);
+    }
+    if (rc == CUPTI_SUCCESS && api && *api) {
+        if (strcmp(api, "kinds") && strcmp(api, "set")) {
+            fprintf(stderr, "cupti-floor: VB_FLOOR_API='%s': not kinds or set\n", api);
+            return 0;
+        }
+        rc = api_records(api, &what);
     }
     if (rc != CUPTI_SUCCESS) {
         const char *s = "?";

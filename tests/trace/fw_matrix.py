@@ -13,9 +13,11 @@ against the ranges the program pushed; the summed kernel time's ratio; the in-st
                   complete, each as when alone); NVTX before CUDA, 5 of 5; emit_nvtx's flood of
                   ranges against torch.profiler's operators; torch.compile (Triton kernels)
   torch-overhead  a benchmark, not a test (ci/device-session trace-overhead): the steps'
-                  in-process time, untraced, traced, traced --trace gpu and under
-                  torch.profiler, one of each a round (the traced median held to 1.10x the
-                  untraced and below torch.profiler's)
+                  in-process time, untraced, traced, traced --trace gpu, under a bare CUPTI
+                  tracer (cupti_floor.c: GPU records alone, and with the default API set two
+                  ways) and under torch.profiler, one of each a round (the traced median held
+                  to 1.10x the untraced, or to 1.03x the cheaper bare tracer that records the
+                  same calls where that costs more, and below torch.profiler's)
   jax             jitted training steps against jax.profiler's GPU stream events (run alone:
                   it takes CUPTI in a way varbench cannot share; ncu changes what XLA's
                   autotuner picks, and crashes with --nvtx; XLA's autotuning is off so that
@@ -28,6 +30,7 @@ Exit 0 every row passed, 1 a row failed, 77 the framework (or ncu, or a GPU) is 
 """
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -158,40 +161,55 @@ def torch_overhead(vb):
     need('torch', 'torchvision')
     prog = os.path.join(HERE, 'torch_steps.py')
     # traced-gpu (--trace gpu: kernels, copies and memsets, no API calls) splits the traced cost
-    # into what the GPU records cost and what the API records add; cupti-floor is the least a
-    # CUPTI tracer does (tests/trace/cupti_floor.c: the same GPU records, counted, nothing kept),
-    # the cost of CUPTI's own per-launch instrumentation, which no CUPTI tracer goes below
+    # into what the GPU records cost and what the API records add. The cupti-floor arms are the
+    # least a CUPTI tracer does (tests/trace/cupti_floor.c: records counted, nothing kept): the
+    # GPU records alone, then with the default API set recorded as varbench does (API kinds on,
+    # the rest switched off: cupti-floor-kinds) or function by function with the kinds off
+    # (cupti-floor-set): what CUPTI itself costs, which no CUPTI tracer goes below
     kinds = tuple(os.environ.get('VB_OVH_KINDS',
-                                 'untraced,traced,traced-gpu,cupti-floor,profiler').split(','))
+                                 'untraced,traced,traced-gpu,cupti-floor,cupti-floor-kinds,'
+                                 'cupti-floor-set,profiler').split(','))
     floor_lib = os.environ.get('VB_CUPTI_FLOOR') or os.path.join(
         os.path.dirname(vb), 'tests', 'trace', 'libtrace_cupti_floor.so')
-    if 'cupti-floor' in kinds and not os.path.exists(floor_lib):
-        print('no %s: the cupti-floor arm is left out' % floor_lib)
-        kinds = tuple(k for k in kinds if k != 'cupti-floor')
+    if not os.path.exists(floor_lib):
+        print('no %s: the cupti-floor arms are left out' % floor_lib)
+        kinds = tuple(k for k in kinds if not k.startswith('cupti-floor'))
     runs = {k: [] for k in kinds}
+    api_calls = {}
     pre = {'untraced': [], 'traced': [vb, 'trace', '-q', '--db', 'ovh.db', '--'],
            'traced-gpu': [vb, 'trace', '-q', '--trace', 'gpu', '--db', 'ovhg.db', '--'],
-           'cupti-floor': [], 'profiler': []}
-    env = {'cupti-floor': {'CUDA_INJECTION64_PATH': floor_lib}}
+           'profiler': []}
+    env = {'cupti-floor': {'CUDA_INJECTION64_PATH': floor_lib, 'VB_FLOOR_API': ''},
+           'cupti-floor-kinds': {'CUDA_INJECTION64_PATH': floor_lib, 'VB_FLOOR_API': 'kinds'},
+           'cupti-floor-set': {'CUDA_INJECTION64_PATH': floor_lib, 'VB_FLOOR_API': 'set'}}
     rounds = int(os.environ.get('VB_OVH_ROUNDS', ROUNDS))
     for i in range(rounds):  # one of each a round: the machine's drift falls on all of them
         for kind in kinds:
             extra = ['--profile'] if kind == 'profiler' else []
-            if sh(pre[kind] + [PY, prog, '--time', '5', '--out', 'o.json'] + extra, 'ovh',
+            if sh(pre.get(kind, []) + [PY, prog, '--time', '5', '--out', 'o.json'] + extra, 'ovh',
                   env.get(kind)) == 3:
                 sys.exit(77)
+            if i == 0 and kind.startswith('cupti-floor'):  # what the bare tracer recorded
+                with open('ovh.err') as f:
+                    said = [l.strip() for l in f if l.startswith('cupti-floor:')]
+                print('  %s: %s' % (kind, said[-1] if said else 'said nothing'), flush=True)
+                m = re.search(r'(\d+) API calls', said[-1]) if said else None
+                api_calls[kind] = int(m.group(1)) if m else 0
             s = load('o.json')['seconds'][1:]  # the first repeat warms the caches
             runs[kind].append(statistics.median(s))
-            print('  round %d %-11s %.4f s' % (i + 1, kind, runs[kind][-1]), flush=True)
+            print('  round %d %-17s %.4f s' % (i + 1, kind, runs[kind][-1]), flush=True)
     print('10 steps, median of repeats 2-5 per run (s), %d rounds' % rounds)
     u = statistics.median(runs['untraced'])
     for kind in kinds:
-        print('  %-11s %s  median %.4f (%.3fx)' % (kind, ' '.join('%.4f' % x for x in runs[kind]),
+        print('  %-17s %s  median %.4f (%.3fx)' % (kind, ' '.join('%.4f' % x for x in runs[kind]),
                                                     statistics.median(runs[kind]),
                                                     statistics.median(runs[kind]) / u))
+    # the floor: the cheaper bare tracer of those that recorded the API calls varbench records
+    same = [k for k in ('cupti-floor-kinds', 'cupti-floor-set') if api_calls.get(k)]
+    floor = min((runs[k] for k in same), key=statistics.median) if same else []
     dump('ovh-ratio.json', {'untraced': runs['untraced'], 'traced': runs['traced'],
                             'profiler': runs.get('profiler', []),
-                            'floor': runs.get('cupti-floor', []), 'limit': 1.10})
+                            'floor': floor, 'limit': 1.10})
     row('PyTorch in-step overhead', 'ovh.db', {'source': 'untraced runs'}, '--overhead',
         'ovh-ratio.json')
 
