@@ -69,8 +69,9 @@
 #define VB_CMP_HOST_FLOOR 1.5
 /* A copy crosses the host's bus, which the host shares: between identical runs on one lent H100
  * an 8 MB pinned H2D (calx/tiled-pinned at 10^6) ran at 148 us in one run and 168 us in the
- * next (+13.3%; -11.8% in another pair) while its spread inside each run stayed under 4%. So a
- * pinned copy must move VB_CMP_COPY_FLOOR; pinned -> pageable (+160% to +480%) stays caught. */
+ * next (+13.3%; -11.8% against a run on another H100 host), its spread inside each run under
+ * 4% (tests/fixtures/calx-h100-*). So a pinned copy must move VB_CMP_COPY_FLOOR; pinned ->
+ * pageable (+160% to +480%) stays caught. */
 #define VB_CMP_COPY_FLOOR 0.25
 /* The end-to-end time of a GPU case is judged beside its GPU phases, so that work moved to the
  * host (pageable staging, a synchronisation, more launches, a CPU-side step) is seen when the

@@ -14,8 +14,9 @@ usage: fw_check.py NAME DB RUN REF.json [--time-tol PCT] [--overhead OVH.json]
   --time-tol  the summed kernel time must be within PCT % of the reference's (default 1)
   --overhead  {"untraced": [s...], "traced": [s...], "profiler": [s...], "floor": [s...],
             "limit": X}: the medians' ratio, <= limit, and below the program's own profiler's
-            (when given); "floor" is a bare CUPTI tracer's runs (cupti_floor.c): where CUPTI's
-            own records cost more than the limit allows, varbench may add at most 3% to them
+            (when given); "floor" is a bare CUPTI tracer's runs recording what varbench records
+            (cupti_floor.c): where CUPTI's own records cost more than the limit allows,
+            varbench may add at most 3% to them
   --nvtx-names  count only the ranges of these names (XLA pushes ranges of its own)
 
 Prints the header and the row, then PASS or the FAIL lines; exit 0 pass, 1 fail, 2 usage.
@@ -27,8 +28,8 @@ import sqlite3
 import statistics
 import sys
 
-# what varbench may add to a bare CUPTI tracer's cost (its store, NVTX, API records) where
-# CUPTI's own per-launch records alone cost more than the overhead limit
+# what varbench may add (its NVTX route, its bookkeeping) to a bare CUPTI tracer recording the
+# same kernels, copies, memsets and API calls, where CUPTI's own records cost more than the limit
 FLOOR_MARGIN = 1.03
 
 
