@@ -233,6 +233,9 @@ static int summary(FILE *out, struct ctx *c, const struct run_data *rd)
     for (j = 0; j < nf; j++)
         headline(rd, fams[j], line, sizeof line);
     fprintf(out, "ladders: %s\n", line[0] ? line : "none with a correct rung past the first");
+    vb_report_crossovers(rd, line, sizeof line);
+    fprintf(out, "crossover (the CPU reference against the best GPU rung, end to end): %s\n",
+            line[0] ? line : "none (no swept size where both ran)");
     return 0;
 }
 

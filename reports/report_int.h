@@ -195,4 +195,10 @@ const struct vb_case_row *vb_case_on(const struct run_data *rd, const struct vb_
                                      int device);
 void vb_hardware_metrics(struct ctx *c, const struct run_data *rd, int nr);
 
+/* vb_report_crossovers writes into line (cap bytes) where the GPU starts to beat the CPU
+ * reference end to end in run rd, per problem and value of its other axes, "; "-separated
+ * ("calx smooth_steps=12: the GPU wins from model_size ~ 2.34e+03 (between 960 and 10000)");
+ * "" when no problem has a swept size with both a reference and a correct GPU rung. */
+void vb_report_crossovers(const struct run_data *rd, char *line, size_t cap);
+
 #endif

@@ -45,6 +45,7 @@ merge-export         cpu  -
 exit-codes           cpu  -
 report               cpu  -
 report-cpu-only      cpu  -
+report-crossover     cpu  -
 compare-boards       cpu  -
 diagnose             cpu  -
 fleet-usage          cpu  -
@@ -218,6 +219,16 @@ traffic-check)
   sed 's/^\(calx\/tiled-pinned\tmodel_size=960,smooth_steps=12\t\)8088/\18096/' declared.tsv >d2.tsv
   expect 1 "5 GPU case(s), 1 with a sample whose copies differ" "$tc" --declared d2.tsv a.db
   expect 2 "--declared a.db" "$tc" --declared a.db a.db ;;
+report-crossover)
+  # where the GPU starts to win, from a real default H100 run (calx and mesh, 2026-11-25): calx
+  # between 960 (CPU 15.6 us, tiled-pinned 33.4 us) and 10^4 (167 us, 48.2 us), log-log
+  load l.db ladders-h100.sql.gz
+  expect 0 "crossover (the CPU reference against the best GPU rung, end to end): calx: the GPU wins from model_size ~ 2330 (between 960 and 10000); mesh: the GPU wins at every size, from nx=1000" \
+    "$vb" report --no-plots --db l.db -o rep
+  # the CPU reference 100x faster: the GPU wins at no size
+  sqlite3 l.db "UPDATE cases SET e2e_median_ns = e2e_median_ns / 100 WHERE variant_id IN
+      (SELECT id FROM variants WHERE family = 'calx' AND name = 'cpu-reference')" || fail "sqlite3"
+  expect 0 "calx: the GPU wins at no size up to model_size=10000000;" "$vb" report --no-plots --db l.db -o rep2 ;;
 compare-pooled)
   # --baseline-runs: the base side pools the base run and the complete runs before it on its GPU
   # model (history.db: device-mesh-pinned 0.171 ms in runs 1-5, 0.316 ms from run 6; device-mesh

@@ -23,6 +23,7 @@
     T(suggest, cpu)                                                                                \
     T(eta, cpu)                                                                                    \
     T(floor_bounds, cpu)                                                                           \
+    T(crossover, cpu)                                                                              \
     T(stats, cpu)                                                                                  \
     T(stats_large_values, cpu)                                                                     \
     T(axes_parse, cpu)                                                                             \
