@@ -5,7 +5,6 @@
  * the CPU reference's end-to-end median against the best correct GPU rung's at each size.
  * Workload: a run's few hundred cases, scanned per problem.
  */
-#include "crossover.h"
 #include "report_int.h"
 
 #define MAX_POINTS 64
@@ -94,61 +93,83 @@ static double best_gpu(const struct run_data *rd, const struct vb_case_row *ref,
     return best;
 }
 
-/* group appends the crossover of problem p at the other axes of reference case g (swept along
- * axis a) to line */
-static void group(const struct run_data *rd, const char *p, const struct vb_case_row *g, int a,
-                  char *line, size_t cap)
+/* cross fills g's crossover and its text from the reference cases of g's problem and key
+ * swept along axis a */
+static void cross(const struct run_data *rd, int a, struct sweep_group *g)
 {
     struct vb_cross_point pts[MAX_POINTS], t;
-    struct vb_crossover x;
-    char key[256], k2[256];
-    const char *name = g->axis[a].name;
-    size_t len = strlen(line);
+    char k2[256];
     int i, j, n = 0;
-    others(rd, p, g, a, key, sizeof key);
     for (i = 0; i < rd->n && n < MAX_POINTS; i++) {
         const struct vb_case_row *r = &rd->cases[i];
-        if (!r->is_reference || !usable(r) || strcmp(rd->problem[i], p) || a >= r->naxes ||
-            strcmp(others(rd, p, r, a, k2, sizeof k2), key))
+        if (!r->is_reference || !usable(r) || strcmp(rd->problem[i], g->problem) || a >= r->naxes ||
+            strcmp(others(rd, g->problem, r, a, k2, sizeof k2), g->key))
             continue;
-        pts[n] =
-            (struct vb_cross_point){(double)r->axis[a].value, r->e2e_median_ns, best_gpu(rd, r, p)};
+        pts[n] = (struct vb_cross_point){(double)r->axis[a].value, r->e2e_median_ns,
+                                         best_gpu(rd, r, g->problem)};
         for (j = n++; j > 0 && pts[j - 1].size > pts[j].size; j--) { /* by size */
             t = pts[j];
             pts[j] = pts[j - 1];
             pts[j - 1] = t;
         }
+        if (!g->largest || r->axis[a].value > g->largest->axis[a].value) g->largest = r;
     }
-    vb_crossover_find(pts, n, &x);
-    if (x.kind == VB_CROSS_UNKNOWN || len + 1 >= cap) return;
-    len += (size_t)snprintf(line + len, cap - len, "%s%s%s%s%s%s: ", len ? "; " : "", g->family,
-                            strcmp(p, g->family) ? "/" : "", strcmp(p, g->family) ? p : "",
-                            key[0] ? " " : "", key);
-    if (len >= cap) return;
-    if (x.kind == VB_CROSS_AT)
-        snprintf(line + len, cap - len, "the GPU wins from %s ~ %.0f (between %.0f and %.0f)", name,
-                 sig3(x.at), x.lo, x.hi);
-    else if (x.kind == VB_CROSS_ALWAYS)
-        snprintf(line + len, cap - len, "the GPU wins at every size, from %s=%.0f", name, x.lo);
-    else
-        snprintf(line + len, cap - len, "the GPU wins at no size up to %s=%.0f", name, x.hi);
+    vb_crossover_find(pts, n, &g->cross);
+    if (g->cross.kind == VB_CROSS_AT)
+        snprintf(g->cross_text, sizeof g->cross_text, "from %s ~ %.0f (between %.0f and %.0f)",
+                 g->axis, sig3(g->cross.at), g->cross.lo, g->cross.hi);
+    else if (g->cross.kind == VB_CROSS_ALWAYS)
+        snprintf(g->cross_text, sizeof g->cross_text, "at every size, from %s=%.0f", g->axis,
+                 g->cross.lo);
+    else if (g->cross.kind == VB_CROSS_NEVER)
+        snprintf(g->cross_text, sizeof g->cross_text, "at no size up to %s=%.0f", g->axis,
+                 g->cross.hi);
+}
+
+int vb_report_groups(const struct run_data *rd, struct sweep_group *g, int cap)
+{
+    int i, j, a, n = 0;
+    char key[256];
+    for (i = 0; i < rd->n && n < cap; i++) {
+        const struct vb_case_row *r = &rd->cases[i];
+        const char *p = rd->problem[i];
+        if (!r->is_reference) continue;
+        a = swept_axis(rd, p, r);
+        if (a < 0)
+            snprintf(key, sizeof key, "%s", r->axes); /* one point: its own group */
+        else
+            others(rd, p, r, a, key, sizeof key);
+        for (j = 0; j < n && (strcmp(g[j].problem, p) || strcmp(g[j].key, key)); j++) {
+        }
+        if (j < n) continue; /* the first reference case of a problem and key leads its group */
+        memset(&g[n], 0, sizeof g[n]);
+        g[n].family = r->family;
+        g[n].problem = p;
+        snprintf(g[n].key, sizeof g[n].key, "%s", key);
+        g[n].largest = r;
+        g[n].cross.kind = VB_CROSS_UNKNOWN;
+        if (a >= 0) {
+            snprintf(g[n].axis, sizeof g[n].axis, "%s", r->axis[a].name);
+            g[n].largest = NULL;
+            cross(rd, a, &g[n]);
+            if (!g[n].largest) g[n].largest = r; /* no usable reference case: the first */
+        }
+        n++;
+    }
+    return n;
 }
 
 void vb_report_crossovers(const struct run_data *rd, char *line, size_t cap)
 {
-    int i, j, a;
-    char key[256], k2[256];
+    struct sweep_group g[VB_REPORT_MAX_GROUPS];
+    size_t len = 0;
+    int i, n = vb_report_groups(rd, g, VB_REPORT_MAX_GROUPS);
     line[0] = '\0';
-    for (i = 0; i < rd->n; i++) {
-        const struct vb_case_row *r = &rd->cases[i];
-        if (!r->is_reference || (a = swept_axis(rd, rd->problem[i], r)) < 0) continue;
-        /* the first reference case of its problem and other axes leads its group */
-        others(rd, rd->problem[i], r, a, key, sizeof key);
-        for (j = 0; j < i; j++)
-            if (rd->cases[j].is_reference && !strcmp(rd->problem[j], rd->problem[i]) &&
-                swept_axis(rd, rd->problem[j], &rd->cases[j]) == a &&
-                !strcmp(others(rd, rd->problem[j], &rd->cases[j], a, k2, sizeof k2), key))
-                break;
-        if (j == i) group(rd, rd->problem[i], r, a, line, cap);
-    }
+    for (i = 0; i < n && len + 1 < cap; i++)
+        if (g[i].cross.kind != VB_CROSS_UNKNOWN)
+            len += (size_t)snprintf(line + len, cap - len, "%s%s%s%s%s%s: the GPU wins %s",
+                                    len ? "; " : "", g[i].family,
+                                    strcmp(g[i].problem, g[i].family) ? "/" : "",
+                                    strcmp(g[i].problem, g[i].family) ? g[i].problem : "",
+                                    g[i].key[0] ? " " : "", g[i].key, g[i].cross_text);
 }

@@ -354,6 +354,7 @@ int vb_section_family(struct ctx *c, const struct run_data *rd, const char *fami
     vb_page_section(&c->page, id, "%s on %s", family,
                     rd->run.gpu[0] ? rd->run.gpu : "the CPU only (no GPU in this run)");
     skipped_note(c, cs, n);
+    vb_page_fold(&c->page, "%s: every point's ladder, timeline and cases, and the sweeps", family);
     for (q = 0; q < n; q++) {
         for (j = 0; j < q && strcmp(prob[j], prob[q]); j++) {
         }
@@ -378,6 +379,7 @@ int vb_section_family(struct ctx *c, const struct run_data *rd, const char *fami
     }
     rc = 0;
 out:
+    vb_page_fold_end(&c->page);
     free(cs);
     free(pc);
     free(pt);

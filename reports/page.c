@@ -143,3 +143,25 @@ void vb_page_figure(struct page *p, const char *id, const char *kind, const char
     for (k = 0; k < VB_PAGE_SINKS; k++)
         sinks[k]->figure(p->f[k], id, kind, title);
 }
+
+void vb_page_fold(struct page *p, const char *fmt, ...)
+{
+    char s[TEXT_MAX];
+    int k;
+    assert(!p->ncols && !p->in_list && !p->folded);
+    FORMAT(s, fmt);
+    for (k = 0; k < VB_PAGE_SINKS; k++)
+        sinks[k]->fold(p->f[k], s);
+    p->folded = 1;
+}
+
+void vb_page_fold_end(struct page *p)
+{
+    int k;
+    if (p->ncols) vb_page_table_end(p); /* a section that failed mid-table */
+    vb_page_list_end(p);
+    if (!p->folded) return;
+    for (k = 0; k < VB_PAGE_SINKS; k++)
+        sinks[k]->fold_end(p->f[k]);
+    p->folded = 0;
+}

@@ -157,6 +157,7 @@ static int pages(struct ctx *c, struct run_data *rd, int nr, int as_asked)
 {
     struct run_data gpus[VB_REPORT_MAX_RUNS], traced[VB_REPORT_MAX_RUNS];
     int k, ns = 0, nt = 0;
+    vb_section_answer(c, rd, nr);
     for (k = 0; k < nr; k++) {
         if (!strcmp(rd[k].run.kind, "trace")) {
             if (rd[k].n || as_asked) traced[nt++] = rd[k]; /* else: no CUDA calls */

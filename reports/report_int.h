@@ -16,6 +16,7 @@
 
 #include "boards.h"
 #include "ceilings.h"
+#include "crossover.h"
 #include "report.h"
 #include "sink.h"
 
@@ -40,6 +41,7 @@ struct page {
     FILE *f[VB_PAGE_SINKS];
     int ncols;   /* columns of the open table; 0 when none is open */
     int in_list; /* a list is open */
+    int folded;  /* a fold is open (vb_page_fold) */
     char sections[VB_PAGE_SECTIONS][160];
     int nsections;
 };
@@ -108,6 +110,11 @@ void vb_page_list_end(struct page *p);
 void vb_page_table(struct page *p, int ncols, const char *const *head, const char *align);
 void vb_page_row(struct page *p, int bad, const char *const *cells);
 void vb_page_table_end(struct page *p);
+/* vb_page_fold starts a part shown on demand behind its summary (HTML's <details>; Markdown
+ * writes the summary as a paragraph and the part in place); vb_page_fold_end ends it, closing
+ * an open table or list first (nothing more when none is open). Folds do not nest. */
+void vb_page_fold(struct page *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void vb_page_fold_end(struct page *p);
 /* vb_page_figure embeds id.svg of kind (ladder, timeline, hardware, history, sweep, traced,
  * spread) with title as its caption and alt text. */
 void vb_page_figure(struct page *p, const char *id, const char *kind, const char *title);
@@ -195,10 +202,28 @@ const struct vb_case_row *vb_case_on(const struct run_data *rd, const struct vb_
                                      int device);
 void vb_hardware_metrics(struct ctx *c, const struct run_data *rd, int nr);
 
+/* crossover.c. A group of a run's cases: a problem at one value of its other axes, swept along
+ * one axis (a problem not swept: each point its own group, with no axis). */
+struct sweep_group {
+    const char *family, *problem;
+    char key[256]; /* its other axes that tell groups apart ("func=powsum"), or, unswept, all */
+    char axis[32]; /* the swept axis; "" unswept */
+    const struct vb_case_row *largest; /* its reference case at the largest size */
+    struct vb_crossover cross;         /* where the best GPU rung starts to beat the reference */
+    char cross_text[160];              /* "from model_size ~ 2330 (between 960 and 10000)" */
+};
+#define VB_REPORT_MAX_GROUPS 64
+/* vb_report_groups fills g[0..cap) with run rd's groups, in the order of their first reference
+ * case; returns how many. */
+int vb_report_groups(const struct run_data *rd, struct sweep_group *g, int cap);
 /* vb_report_crossovers writes into line (cap bytes) where the GPU starts to beat the CPU
- * reference end to end in run rd, per problem and value of its other axes, "; "-separated
- * ("calx smooth_steps=12: the GPU wins from model_size ~ 2.34e+03 (between 960 and 10000)");
- * "" when no problem has a swept size with both a reference and a correct GPU rung. */
+ * reference end to end in run rd, per group, "; "-separated ("calx: the GPU wins from
+ * model_size ~ 2330 (between 960 and 10000)"); "" when no group has both at a swept size. */
 void vb_report_crossovers(const struct run_data *rd, char *line, size_t cap);
+
+/* answer.c. vb_section_answer: the report's first section: per suite run of rd[0..nr), per
+ * group (crossover.c) at its largest size, the fastest correct GPU rung, its time over its
+ * floor, its speed-up over the CPU reference and over the seed's rung, and the crossover. */
+void vb_section_answer(struct ctx *c, const struct run_data *rd, int nr);
 
 #endif

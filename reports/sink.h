@@ -26,6 +26,10 @@ struct vb_sink {
     void (*table_end)(FILE *f);
     /* figure: id.svg, its kind (ladder, timeline, ...) and its title */
     void (*figure)(FILE *f, const char *id, const char *kind, const char *title);
+    /* fold: what follows, until fold_end, is shown on demand behind summary (HTML's <details>);
+     * a format that cannot fold writes it in place, summary included */
+    void (*fold)(FILE *f, const char *summary);
+    void (*fold_end)(FILE *f);
 };
 
 extern const struct vb_sink vb_sink_html, vb_sink_md;

@@ -108,5 +108,18 @@ static void figure(FILE *f, const char *id, const char *kind, const char *title)
     fprintf(f, "</figcaption></figure>\n");
 }
 
-const struct vb_sink vb_sink_html = {"index.html", head,  tail, heading,   para,  item,
-                                     list_end,     table, row,  table_end, figure};
+static void fold(FILE *f, const char *summary)
+{
+    fprintf(f, "<details><summary>");
+    vb_put_xml(f, summary);
+    fprintf(f, "</summary>\n");
+}
+
+static void fold_end(FILE *f)
+{
+    fprintf(f, "</details>\n");
+}
+
+const struct vb_sink vb_sink_html = {"index.html", head,     tail,    heading, para,
+                                     item,         list_end, table,   row,     table_end,
+                                     figure,       fold,     fold_end};

@@ -76,5 +76,16 @@ static void figure(FILE *f, const char *id, const char *kind, const char *title)
     fprintf(f, "](%s.svg)\n\n", id);
 }
 
-const struct vb_sink vb_sink_md = {"report.md", head,  tail, heading,   para,  item,
-                                   list_end,    table, row,  table_end, figure};
+static void fold(FILE *f, const char *summary)
+{
+    vb_put_md(f, summary);
+    fprintf(f, "\n\n");
+}
+
+static void fold_end(FILE *f)
+{
+    (void)f;
+}
+
+const struct vb_sink vb_sink_md = {"report.md", head, tail,      heading, para, item,    list_end,
+                                   table,       row,  table_end, figure,  fold, fold_end};

@@ -225,6 +225,14 @@ report-crossover)
   load l.db ladders-h100.sql.gz
   expect 0 "crossover (the CPU reference against the best GPU rung, end to end): calx: the GPU wins from model_size ~ 2330 (between 960 and 10000); mesh: the GPU wins at every size, from nx=1000" \
     "$vb" report --no-plots --db l.db -o rep
+  # the report opens on the answer: per problem at its largest size the fastest rung, its
+  # floor, its speed-ups over the CPU reference and the seed's rung, the crossover
+  [ "$(grep -m1 '^## ' rep/report.md)" = "## The answer" ] || fail "report.md does not open on the answer"
+  grep -qxF '| calx | model\_size=10000000,smooth\_steps=12 | tiled-pinned | 3.05 | 1.05x (pcie, e2e) | 56.4x | 3.93x (serial-inner 12 ms) | from model\_size ~ 2330 (between 960 and 10000) |' rep/report.md ||
+    fail "no calx row in the answer"
+  grep -qxF '| mesh | nx=4000,ny=4000 | device-mesh-overlap | 2.4 | 1.04x (pcie, e2e) | 189x | 138x (host-mesh 333 ms) | at every size, from nx=1000 |' rep/report.md ||
+    fail "no mesh row in the answer"
+  grep -q '<h2 id="answer">The answer</h2>' rep/index.html || fail "index.html does not hold the answer"
   # the CPU reference 100x faster: the GPU wins at no size
   sqlite3 l.db "UPDATE cases SET e2e_median_ns = e2e_median_ns / 100 WHERE variant_id IN
       (SELECT id FROM variants WHERE family = 'calx' AND name = 'cpu-reference')" || fail "sqlite3"

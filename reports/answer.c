@@ -1,0 +1,103 @@
+/*
+ * answer: the report's first section, what a reader came for, one table per suite run (a
+ * merged database: one per GPU model): per problem, and value of its other axes, at its largest
+ * size, the fastest correct GPU rung, its time over its floor, its speed-up over the CPU
+ * reference and over the seed's own rung (the ladder's first correct GPU rung: the catalog
+ * lists rungs in ladder order), and from which size the GPU wins (crossover.c). The details
+ * follow it, family by family, as before.
+ */
+#include "report_int.h"
+
+/* at_point: the fastest correct GPU rung of g's problem at its largest point (*best), and its
+ * first correct one (*seed); NULLs when none ran */
+static void at_point(const struct run_data *rd, const struct sweep_group *g,
+                     const struct vb_case_row **best, const struct vb_case_row **seed)
+{
+    int i;
+    *best = *seed = NULL;
+    for (i = 0; i < rd->n; i++) {
+        const struct vb_case_row *r = &rd->cases[i];
+        if (!r->needs_gpu || r->is_reference || !has_time(r) || r->throttled ||
+            strcmp(rd->problem[i], g->problem) || strcmp(r->axes, g->largest->axes))
+            continue;
+        if (!*seed) *seed = r;
+        if (!*best || r->e2e_median_ns < (*best)->e2e_median_ns) *best = r;
+    }
+}
+
+/* one_run writes run rd's table; returns its rows */
+static int one_run(struct ctx *c, const struct run_data *rd)
+{
+    static const char *const head[] = {"problem",
+                                       "at",
+                                       "fastest GPU rung",
+                                       "e2e (ms)",
+                                       "over floor",
+                                       "over CPU reference",
+                                       "over the seed's rung",
+                                       "the GPU wins"};
+    struct sweep_group g[VB_REPORT_MAX_GROUPS];
+    char name[320], floor[48], cpu[32], seed[160], t[32];
+    int i, rows = 0, n = vb_report_groups(rd, g, VB_REPORT_MAX_GROUPS);
+    for (i = 0; i < n; i++) {
+        const struct vb_case_row *best, *first, *ref = g[i].largest;
+        const char *cells[8];
+        at_point(rd, &g[i], &best, &first);
+        if (!best) continue;
+        if (!rows++) vb_page_table(&c->page, 8, head, "lllrrrll");
+        /* a swept group is named by its other axes; an unswept one's point is its "at" */
+        snprintf(name, sizeof name, "%s%s%s%s%s", g[i].family,
+                 strcmp(g[i].problem, g[i].family) ? "/" : "",
+                 strcmp(g[i].problem, g[i].family) ? g[i].problem : "",
+                 g[i].key[0] && g[i].axis[0] ? " " : "", g[i].axis[0] ? g[i].key : "");
+        if (isfinite(best->floor_ratio) && best->floor_ratio > 0)
+            snprintf(floor, sizeof floor, "%.2fx (%s, %s)", best->floor_ratio, best->floor_bound,
+                     best->floor_of);
+        else
+            snprintf(floor, sizeof floor, "-");
+        if (has_time(ref))
+            snprintf(cpu, sizeof cpu, "%.3gx", ref->e2e_median_ns / best->e2e_median_ns);
+        else
+            snprintf(cpu, sizeof cpu, "-");
+        if (first == best)
+            snprintf(seed, sizeof seed, "it is the seed's");
+        else
+            snprintf(seed, sizeof seed, "%.3gx (%s %.3g ms)",
+                     first->e2e_median_ns / best->e2e_median_ns, first->name,
+                     ms(first->e2e_median_ns));
+        snprintf(t, sizeof t, "%.3g", ms(best->e2e_median_ns));
+        cells[0] = name;
+        cells[1] = best->axes;
+        cells[2] = best->name;
+        cells[3] = t;
+        cells[4] = floor;
+        cells[5] = cpu;
+        cells[6] = seed;
+        cells[7] = g[i].cross_text[0] ? g[i].cross_text : "-";
+        vb_page_row(&c->page, 0, cells);
+    }
+    if (rows) vb_page_table_end(&c->page);
+    return rows;
+}
+
+void vb_section_answer(struct ctx *c, const struct run_data *rd, int nr)
+{
+    int k, shown = 0;
+    for (k = 0; k < nr; k++) {
+        if (!strcmp(rd[k].run.kind, "trace")) continue;
+        if (!shown++) vb_page_section(&c->page, "answer", "The answer");
+        vb_page_heading(&c->page, "run %lld: %s", (long long)rd[k].run.id,
+                        rd[k].run.gpu[0] ? rd[k].run.gpu : "no GPU");
+        if (!one_run(c, &rd[k]))
+            vb_page_para(&c->page, NULL, "No GPU rung ran correctly in this run.");
+    }
+    if (shown)
+        vb_page_para(
+            &c->page, NULL,
+            "Per problem at its largest size: the fastest correct GPU rung end to end, its "
+            "time over its floor (the bound and the time it holds), its speed-up over the "
+            "CPU reference and over the seed's own rung (the ladder's first correct GPU "
+            "rung), and from which size the best GPU rung beats the CPU reference end to "
+            "end, interpolated log-log on the run's sweep. The details follow, family by "
+            "family.");
+}
