@@ -2,7 +2,8 @@
  * hardware: what the report says across its runs. The hardware comparison sets each suite run
  * against the first (two GPU models: the H200 against the H100): per case correct in both, the
  * measured ratio of its times beside the ratio its bound predicts (the ratio of its floors,
- * each from its own device's measured ceilings), grouped by bound (PCIe, HBM, launch, CPU) and
+ * each from its own device's measured ceilings), grouped by bound (PCIe pinned, PCIe pageable,
+ * HBM, launch, CPU) and
  * sorted, so a case 1.4x faster because it is HBM-bound reads apart from one unchanged because
  * it is PCIe-bound. The metrics section shows the hardware metric the store keeps per case, the
  * global store efficiency of its metrics pass, or says that none is stored and why.
@@ -13,19 +14,35 @@
 #include "table.h"
 
 /* The bounds a case can sit on, in the order the comparison groups them. */
-static const char *const bound_key[] = {"pcie", "dram", "launch", "cpu", ""};
-static const char *const bound_label[] = {"PCIe (pinned copies)", "HBM (DRAM)", "launch/latency",
-                                          "CPU (host)", "unknown"};
-#define NBOUNDS 5
+static const char *const bound_key[] = {"pcie", "pcie", "dram", "launch", "cpu", ""};
+static const char *const bound_label[] = {"PCIe (pinned copies)", "PCIe (pageable copies)",
+                                          "HBM (DRAM)",           "launch/latency",
+                                          "CPU (host)",           "unknown"};
+#define NBOUNDS  6
+#define PAGEABLE 1 /* bound_key's index of PCIe with a pageable copy */
 
-/* bound_of: the index of the bound case r sits on (its floor's; a CPU-only case the CPU). */
+/* bound_of: the index of the bound case r sits on (its floor's; a PCIe-bound case that copies
+ * pageable memory, by its records, the pageable bound; a CPU-only case the CPU). */
 static int bound_of(const struct vb_case_row *r)
 {
     int k;
-    if (!r->needs_gpu) return 3;
-    for (k = 0; k < 3 && strcmp(r->floor_bound, bound_key[k]); k++) {
+    if (!r->needs_gpu) return 4;
+    for (k = 0; k < 4 && strcmp(r->floor_bound, bound_key[k]); k++) {
     }
-    return k < 3 ? k : 4;
+    if (k == 0 && (r->h2d_pageable == 1 || r->d2h_pageable == 1)) return PAGEABLE;
+    return k < 4 ? k : 5;
+}
+
+/* copy_ns: what r's copies take at the rates of rd's measured ceilings (pageable or pinned, as
+ * r's records say each direction is); NaN without a rate its copies need. */
+static double copy_ns(const struct run_data *rd, const struct vb_case_row *r)
+{
+    double h = r->h2d_pageable == 1 ? rd->gbps[VB_CEIL_H2D_PAGEABLE] : rd->gbps[VB_CEIL_H2D_PINNED],
+           d = r->d2h_pageable == 1 ? rd->gbps[VB_CEIL_D2H_PAGEABLE] : rd->gbps[VB_CEIL_D2H_PINNED],
+           t = 0;
+    if (r->h2d_bytes > 0) t += h > 0 ? (double)r->h2d_bytes / h : NAN;
+    if (r->d2h_bytes > 0) t += d > 0 ? (double)r->d2h_bytes / d : NAN;
+    return t > 0 ? t : NAN;
 }
 
 const struct vb_case_row *vb_case_on(const struct run_data *rd, const struct vb_case_row *a,
@@ -112,10 +129,13 @@ static int pairs_of(const struct run_data *base, const struct run_data *cand, st
         p[n].c = m;
         p[n].bound = bound_of(b);
         p[n].measured = vb_boards_time_ns(m) / vb_boards_time_ns(b);
-        p[n].predicted =
-            b->needs_gpu && b->floor_ms > 0 && m->floor_ms > 0 && !strcmp(b->floor_of, m->floor_of)
-                ? m->floor_ms / b->floor_ms
-                : NAN;
+        /* the floors' ratio; a pageable case's copies at the devices' pageable rates (its
+         * floor holds the pinned rate, which a pageable copy never reaches) */
+        p[n].predicted = p[n].bound == PAGEABLE ? copy_ns(cand, m) / copy_ns(base, b)
+                         : b->needs_gpu && b->floor_ms > 0 && m->floor_ms > 0 &&
+                                 !strcmp(b->floor_of, m->floor_of)
+                             ? m->floor_ms / b->floor_ms
+                             : NAN;
         n++;
     }
     qsort(p, (size_t)n, sizeof *p, by_bound_then_ratio);
@@ -176,7 +196,8 @@ int vb_hardware_compare(struct ctx *c, const struct run_data *rd, int nr)
                  "kernel's, else end to end. Ratio: candidate over base (0.71 = 1.4x faster). "
                  "Predicted: the ratio of the case's floors on the two devices, from each "
                  "device's measured ceilings for the bound the case sits on (PCIe: pinned "
-                 "copies; HBM: DRAM streaming; launch: an empty launch); CPU cases have none. "
+                 "copies; PCIe, pageable: its copies at each device's pageable rates; HBM: DRAM "
+                 "streaming; launch: an empty launch); CPU cases have none. "
                  "Measured / predicted near 1: the case moved as its bound did.");
     for (k = 1; k < nr; k++)
         if (one_pair(c, &rd[0], &rd[k])) return -1;

@@ -233,6 +233,17 @@ report-crossover)
   grep -qxF '| mesh | nx=4000,ny=4000 | device-mesh-overlap | 2.4 | 1.04x (pcie, e2e) | 189x | 138x (host-mesh 333 ms) | at every size, from nx=1000 |' rep/report.md ||
     fail "no mesh row in the answer"
   grep -q '<h2 id="answer">The answer</h2>' rep/index.html || fail "index.html does not hold the answer"
+  # beside the same problems on the H200: a case that copies pageable memory sits on its own
+  # bound, predicted from the two hosts' pageable ceilings (H2D 8.8 -> 7.7, D2H 13.1 -> 17.0 GB/s)
+  load h.db ladders-h200.sql.gz
+  "$vb" merge m.db l.db h.db >/dev/null || fail "merge"
+  expect 0 "report: hw/index.html" "$vb" report --no-plots --db m.db -o hw
+  grep -qxF '| mesh/host-mesh | nx=4000,ny=4000 | PCIe (pageable copies) | 332.6 | 310.8 | 1.08 | 0.93 | 0.86 |' hw/report.md ||
+    fail "host-mesh is not on the pageable bound, predicted from the pageable ceilings"
+  grep -qE '^\| mesh/device-mesh-pinned \| nx=4000,ny=4000 \| PCIe \(pinned copies\) \|' hw/report.md ||
+    fail "a pinned rung left the pinned bound"
+  [ "$(grep -c '^## The answer' hw/report.md)" -eq 1 ] && [ "$(grep -c '^### run [12]: NVIDIA H[12]00' hw/report.md)" -eq 2 ] ||
+    fail "the merged report does not answer once per GPU model"
   # the CPU reference 100x faster: the GPU wins at no size
   sqlite3 l.db "UPDATE cases SET e2e_median_ns = e2e_median_ns / 100 WHERE variant_id IN
       (SELECT id FROM variants WHERE family = 'calx' AND name = 'cpu-reference')" || fail "sqlite3"
