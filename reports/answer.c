@@ -10,7 +10,7 @@
 
 /* at_point: the fastest correct GPU rung of g's problem at its largest point (*best), and its
  * first correct one (*seed); NULLs when none ran */
-static void at_point(const struct run_data *rd, const struct sweep_group *g,
+static void at_point(const struct run_data *rd, const struct vb_cross_group *g,
                      const struct vb_case_row **best, const struct vb_case_row **seed)
 {
     int i;
@@ -36,20 +36,16 @@ static int one_run(struct ctx *c, const struct run_data *rd)
                                        "over CPU reference",
                                        "over the seed's rung",
                                        "the GPU wins"};
-    struct sweep_group g[VB_REPORT_MAX_GROUPS];
+    struct vb_cross_group g[VB_CROSS_MAX_GROUPS];
     char name[320], floor[48], cpu[32], seed[160], t[32];
-    int i, rows = 0, n = vb_report_groups(rd, g, VB_REPORT_MAX_GROUPS);
+    int i, rows = 0, n = vb_report_groups(rd, g, VB_CROSS_MAX_GROUPS);
     for (i = 0; i < n; i++) {
         const struct vb_case_row *best, *first, *ref = g[i].largest;
         const char *cells[8];
         at_point(rd, &g[i], &best, &first);
         if (!best) continue;
         if (!rows++) vb_page_table(&c->page, 8, head, "lllrrrll");
-        /* a swept group is named by its other axes; an unswept one's point is its "at" */
-        snprintf(name, sizeof name, "%s%s%s%s%s", g[i].family,
-                 strcmp(g[i].problem, g[i].family) ? "/" : "",
-                 strcmp(g[i].problem, g[i].family) ? g[i].problem : "",
-                 g[i].key[0] && g[i].axis[0] ? " " : "", g[i].axis[0] ? g[i].key : "");
+        vb_cross_group_name(&g[i], name, sizeof name);
         if (isfinite(best->floor_ratio) && best->floor_ratio > 0)
             snprintf(floor, sizeof floor, "%.2fx (%s, %s)", best->floor_ratio, best->floor_bound,
                      best->floor_of);
@@ -73,7 +69,7 @@ static int one_run(struct ctx *c, const struct run_data *rd)
         cells[4] = floor;
         cells[5] = cpu;
         cells[6] = seed;
-        cells[7] = g[i].cross_text[0] ? g[i].cross_text : "-";
+        cells[7] = g[i].text[0] ? g[i].text : "-";
         vb_page_row(&c->page, 0, cells);
     }
     if (rows) vb_page_table_end(&c->page);

@@ -20,18 +20,12 @@ static const char *const ceil_names[] = {
 #undef X
 };
 
-/* problem_of: the name of the problem case r computes, from the registry (the store keeps the
- * variant, not its problem); the family's name for a variant this build does not know. */
+/* problem_of: the name of the problem case r computes; the family's for a variant this build
+ * does not know. */
 static const char *problem_of(const struct vb_case_row *r)
 {
-    int f, v;
-    for (f = 0; vb_families[f]; f++) {
-        if (strcmp(vb_families[f]->name, r->family)) continue;
-        for (v = 0; v < vb_families[f]->nvariants; v++)
-            if (!strcmp(vb_families[f]->variants[v].name, r->name))
-                return vb_families[f]->variants[v].problem->name;
-    }
-    return r->family;
+    const char *p = vb_problem_of(r->family, r->name);
+    return p ? p : r->family;
 }
 
 /* load_run reads run's cases into rd, with device 0's ceilings among cr[0..ncr); 0, or -1 with
@@ -234,7 +228,10 @@ static int summary(FILE *out, struct ctx *c, const struct run_data *rd)
     for (j = 0; j < nf; j++)
         headline(rd, fams[j], line, sizeof line);
     fprintf(out, "ladders: %s\n", line[0] ? line : "none with a correct rung past the first");
-    vb_report_crossovers(rd, line, sizeof line);
+    {
+        struct vb_cross_group g[VB_CROSS_MAX_GROUPS];
+        vb_crossover_line(g, vb_report_groups(rd, g, VB_CROSS_MAX_GROUPS), line, sizeof line);
+    }
     fprintf(out, "crossover (the CPU reference against the best GPU rung, end to end): %s\n",
             line[0] ? line : "none (no swept size where both ran)");
     return 0;

@@ -202,24 +202,11 @@ const struct vb_case_row *vb_case_on(const struct run_data *rd, const struct vb_
                                      int device);
 void vb_hardware_metrics(struct ctx *c, const struct run_data *rd, int nr);
 
-/* crossover.c. A group of a run's cases: a problem at one value of its other axes, swept along
- * one axis (a problem not swept: each point its own group, with no axis). */
-struct sweep_group {
-    const char *family, *problem;
-    char key[256]; /* its other axes that tell groups apart ("func=powsum"), or, unswept, all */
-    char axis[32]; /* the swept axis; "" unswept */
-    const struct vb_case_row *largest; /* its reference case at the largest size */
-    struct vb_crossover cross;         /* where the best GPU rung starts to beat the reference */
-    char cross_text[160];              /* "from model_size ~ 2330 (between 960 and 10000)" */
-};
-#define VB_REPORT_MAX_GROUPS 64
-/* vb_report_groups fills g[0..cap) with run rd's groups, in the order of their first reference
- * case; returns how many. */
-int vb_report_groups(const struct run_data *rd, struct sweep_group *g, int cap);
-/* vb_report_crossovers writes into line (cap bytes) where the GPU starts to beat the CPU
- * reference end to end in run rd, per group, "; "-separated ("calx: the GPU wins from
- * model_size ~ 2330 (between 960 and 10000)"); "" when no group has both at a swept size. */
-void vb_report_crossovers(const struct run_data *rd, char *line, size_t cap);
+/* vb_report_groups: the crossover groups of run rd (crossover.h); how many are in g[0..cap). */
+static inline int vb_report_groups(const struct run_data *rd, struct vb_cross_group *g, int cap)
+{
+    return vb_crossover_groups(rd->cases, rd->problem, rd->n, g, cap);
+}
 
 /* answer.c. vb_section_answer: the report's first section: per suite run of rd[0..nr), per
  * group (crossover.c) at its largest size, the fastest correct GPU rung, its time over its

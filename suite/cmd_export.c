@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "crossover.h"
 #include "escape.h"
 #include "export_trace.h"
 #include "opt.h"
@@ -71,15 +72,38 @@ static void put_num(FILE *f, double v)
     if (isfinite(v)) fprintf(f, "%.9g", v);
 }
 
+/* cross_cells writes case i's crossover columns (its group's swept axis, kind and size: the
+ * interpolated size; the smallest where the GPU wins at every size; the largest where it wins at
+ * none); empty ones where its problem was not swept */
+static void cross_cells(FILE *f, const struct vb_cross_run *cr, const struct vb_case_row *c, int n,
+                        int i)
+{
+    static const char *const kind[] = {"", "at", "every size", "no size"};
+    int j = cr->problem ? vb_crossover_group_of(c, cr->problem, n, cr->g, cr->ng, i) : -1;
+    const struct vb_crossover *x = j >= 0 ? &cr->g[j].cross : NULL;
+    if (!x || x->kind == VB_CROSS_UNKNOWN) {
+        fputs(",,,", f);
+        return;
+    }
+    fputc(',', f);
+    put_csv(f, cr->g[j].axis);
+    fprintf(f, ",%s,", kind[x->kind]);
+    put_num(f, x->kind == VB_CROSS_AT ? x->at : x->kind == VB_CROSS_ALWAYS ? x->lo : x->hi);
+}
+
 static void export_csv(FILE *f, const struct vb_run_row *run, const struct vb_case_row *c, int n)
 {
+    static struct vb_cross_run cr; /* static: 40 KB of groups */
     int i;
+    if (vb_crossover_run(c, n, &cr))
+        fprintf(stderr, "varbench export: out of memory: the crossover columns are empty\n");
     fputs("run_uuid,run_id,variant,axes,device,status,samples,e2e_median_ms,e2e_mean_ms,"
           "e2e_stdev_ms,e2e_min_ms,e2e_max_ms,kernel_median_ms,h2d_median_ms,d2h_median_ms,"
           "gpu_median_ms,memset_median_ms,"
           "h2d_bytes,h2d_count,d2h_bytes,d2h_count,max_abs_err,max_rel_err,gst_efficiency_pct,"
           "metrics_status,cache,gpu_ci_pct,stop_reason,sm_clock_min_mhz,sm_clock_median_mhz,"
-          "dropped_samples,floor_ms,floor_ratio,floor_bound,floor_of,reason\n",
+          "dropped_samples,floor_ms,floor_ratio,floor_bound,floor_of,reason,crossover_axis,"
+          "crossover_kind,crossover_size\n",
           f);
     for (i = 0; i < n; i++) {
         const double v[] = {c[i].e2e_median_ns,   c[i].e2e_mean_ns,   c[i].e2e_stdev_ns,
@@ -119,8 +143,10 @@ static void export_csv(FILE *f, const struct vb_run_row *run, const struct vb_ca
         put_num(f, c[i].floor_ratio);
         fprintf(f, ",%s,%s,", c[i].floor_bound, c[i].floor_of);
         put_csv(f, c[i].reason);
+        cross_cells(f, &cr, c, n, i);
         fputc('\n', f);
     }
+    vb_crossover_run_free(&cr);
 }
 
 /* bench_name: "mesh/host-mesh/nx:1000/ny:1000", Google Benchmark's arg:value naming. */
@@ -165,6 +191,16 @@ static void export_json(FILE *f, const struct vb_run_row *run, const struct vb_c
     vb_put_json(f, run->git_commit);
     fprintf(f, "\",\n    \"gpu\": \"");
     vb_put_json(f, run->gpu);
+    fprintf(f, "\",\n    \"varbench_crossover\": \"");
+    {
+        static struct vb_cross_run cr; /* static: 40 KB of groups */
+        char line[4096];
+        if (!vb_crossover_run(c, n, &cr)) {
+            vb_crossover_line(cr.g, cr.ng, line, sizeof line);
+            vb_put_json(f, line);
+            vb_crossover_run_free(&cr);
+        }
+    }
     fprintf(f, "\"\n  },\n  \"benchmarks\": [");
     for (i = 0; i < n; i++) {
         char name[512];

@@ -16,6 +16,7 @@
 #include "axes.h"
 #include "ceilings.h"
 #include "cmd.h"
+#include "crossover.h"
 #include "crash.h"
 #include "activity.h"
 #include "env.h"
@@ -536,6 +537,34 @@ static int fleet(int argc, char **argv, struct opts *o, struct run_ctx *ctx, str
     return 0;
 }
 
+/* print_crossovers prints, per problem the run swept, from which size its best GPU rung beats
+ * the CPU reference end to end (crossover.h), read back from the store; nothing when no
+ * problem has one (a run without a GPU), and a note on stderr when the cases cannot be read. */
+static void print_crossovers(struct vb_store *st, int64_t run_id)
+{
+    static struct vb_cross_run cr; /* static: 40 KB of groups */
+    struct vb_case_row *rows = NULL;
+    struct vb_err err;
+    char name[320];
+    int i, n, shown = 0;
+    vb_err_clear(&err);
+    if (vb_store_cases(st, run_id, &rows, &n, &err) || vb_crossover_run(rows, n, &cr)) {
+        fprintf(stderr, "varbench run: the crossovers are not shown: %s\n",
+                err.msg[0] ? err.msg : "out of memory");
+        free(rows);
+        return;
+    }
+    for (i = 0; i < cr.ng; i++) {
+        if (cr.g[i].cross.kind == VB_CROSS_UNKNOWN) continue;
+        if (!shown++)
+            printf("crossover (the CPU reference against the best GPU rung, end to end):\n");
+        printf("  %s: the GPU wins %s\n", vb_cross_group_name(&cr.g[i], name, sizeof name),
+               cr.g[i].text);
+    }
+    vb_crossover_run_free(&cr);
+    free(rows);
+}
+
 /* attach checks that a worker's run is there and running (its parent began it). 0 or -1. */
 static int attach(struct vb_store *st, int64_t run_id, struct vb_err *err)
 {
@@ -648,6 +677,7 @@ int vb_cmd_run(int argc, char **argv)
         goto fail;
     printf("run %lld stored in %s: %s\n", (long long)run_id, o.db, optline);
     if (first < 0) printf("%d GPU cases recorded as skipped: %s\n", t->skipped, nodev);
+    print_crossovers(st, run_id);
     vb_store_close(st);
     vb_eta_free(&o.eta);
     return code;

@@ -1,12 +1,24 @@
 /*
- * crossover: the CPU/GPU crossover of a sweep (see crossover.h).
+ * crossover: the CPU/GPU crossover of a sweep, and of a run's cases (see crossover.h).
  */
 #include "crossover.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "registry.h"
+
+/* the cases of a run and the problem each computes */
+struct set {
+    const struct vb_case_row *cases;
+    const char *const *problem;
+    int n;
+};
 
 /* usable: a point with a positive, finite size and both times */
-static int usable(const struct vb_cross_point *p)
+static int usable_point(const struct vb_cross_point *p)
 {
     return isfinite(p->size) && p->size > 0 && isfinite(p->cpu_ns) && p->cpu_ns > 0 &&
            isfinite(p->gpu_ns) && p->gpu_ns > 0;
@@ -21,7 +33,7 @@ void vb_crossover_find(const struct vb_cross_point *pts, int n, struct vb_crosso
     out->at = out->lo = out->hi = NAN;
     for (i = 0; i < n; i++) {
         const struct vb_cross_point *p = &pts[i];
-        if (!usable(p)) continue;
+        if (!usable_point(p)) continue;
         if (!first) first = p;
         last = p;
         if (p->gpu_ns >= p->cpu_ns) {
@@ -51,4 +63,225 @@ void vb_crossover_find(const struct vb_cross_point *pts, int n, struct vb_crosso
     out->lo = lose->size;
     out->hi = win_after->size;
     out->at = exp(log(lose->size) + t * (log(win_after->size) - log(lose->size)));
+}
+
+#define MAX_POINTS 64
+
+/* usable: an ok case with an end-to-end median */
+static int usable(const struct vb_case_row *r)
+{
+    return !strcmp(r->status, "ok") && !r->throttled && isfinite(r->e2e_median_ns) &&
+           r->e2e_median_ns > 0;
+}
+
+/* swept_axis: the index (in the reference case ref's axes) of the first integer axis whose
+ * value differs between problem p's reference cases; -1 when none does. */
+static int swept_axis(const struct set *rd, const char *p, const struct vb_case_row *ref)
+{
+    int a, i;
+    for (a = 0; a < ref->naxes; a++) {
+        if (ref->axis[a].label[0]) continue;
+        for (i = 0; i < rd->n; i++) {
+            const struct vb_case_row *r = &rd->cases[i];
+            if (r->is_reference && !strcmp(rd->problem[i], p) && a < r->naxes &&
+                !strcmp(r->axis[a].name, ref->axis[a].name) &&
+                r->axis[a].value != ref->axis[a].value)
+                return a;
+        }
+    }
+    return -1;
+}
+
+/* constant_or_lockstep: does integer axis b of problem p's reference cases hold one value, or
+ * the value of swept axis a in each ("ny same as nx")? Such an axis names no group. */
+static int constant_or_lockstep(const struct set *rd, const char *p, int a, int b)
+{
+    const struct vb_case_row *first = NULL;
+    int i, same = 1, lockstep = 1;
+    for (i = 0; i < rd->n; i++) {
+        const struct vb_case_row *r = &rd->cases[i];
+        if (!r->is_reference || strcmp(rd->problem[i], p) || a >= r->naxes || b >= r->naxes)
+            continue;
+        if (!first) first = r;
+        same &= r->axis[b].value == first->axis[b].value;
+        lockstep &= r->axis[b].value == r->axis[a].value;
+    }
+    return same || lockstep;
+}
+
+/* others writes the axes of r that tell its group apart, those but the swept axis a that are a
+ * label or vary on their own ("func=powsum"), into buf */
+static char *others(const struct set *rd, const char *p, const struct vb_case_row *r, int a,
+                    char *buf, size_t n)
+{
+    size_t len = 0;
+    int b;
+    buf[0] = '\0';
+    for (b = 0; b < r->naxes && len < n; b++) {
+        if (b == a) continue;
+        if (r->axis[b].label[0])
+            len += (size_t)snprintf(buf + len, n - len, "%s%s=%s", len ? "," : "", r->axis[b].name,
+                                    r->axis[b].label);
+        else if (!constant_or_lockstep(rd, p, a, b))
+            len += (size_t)snprintf(buf + len, n - len, "%s%s=%lld", len ? "," : "",
+                                    r->axis[b].name, (long long)r->axis[b].value);
+    }
+    return buf;
+}
+
+/* sig3: x rounded to 3 significant digits (2336.46 -> 2340) */
+static double sig3(double x)
+{
+    double m = pow(10, floor(log10(x)) - 2);
+    return x >= 100 ? round(x / m) * m : round(x);
+}
+
+/* best_gpu: the smallest end-to-end median of the correct GPU rungs of ref's problem and point */
+static double best_gpu(const struct set *rd, const struct vb_case_row *ref, const char *p)
+{
+    double best = NAN;
+    int i;
+    for (i = 0; i < rd->n; i++) {
+        const struct vb_case_row *r = &rd->cases[i];
+        if (!r->needs_gpu || r->is_reference || !usable(r) || strcmp(rd->problem[i], p) ||
+            strcmp(r->axes, ref->axes))
+            continue;
+        if (!(best <= r->e2e_median_ns)) best = r->e2e_median_ns;
+    }
+    return best;
+}
+
+/* cross fills g's crossover and its text from the reference cases of g's problem and key
+ * swept along axis a */
+static void cross(const struct set *rd, int a, struct vb_cross_group *g)
+{
+    struct vb_cross_point pts[MAX_POINTS], t;
+    char k2[256];
+    int i, j, n = 0;
+    for (i = 0; i < rd->n && n < MAX_POINTS; i++) {
+        const struct vb_case_row *r = &rd->cases[i];
+        if (!r->is_reference || !usable(r) || strcmp(rd->problem[i], g->problem) || a >= r->naxes ||
+            strcmp(others(rd, g->problem, r, a, k2, sizeof k2), g->key))
+            continue;
+        pts[n] = (struct vb_cross_point){(double)r->axis[a].value, r->e2e_median_ns,
+                                         best_gpu(rd, r, g->problem)};
+        for (j = n++; j > 0 && pts[j - 1].size > pts[j].size; j--) { /* by size */
+            t = pts[j];
+            pts[j] = pts[j - 1];
+            pts[j - 1] = t;
+        }
+        if (!g->largest || r->axis[a].value > g->largest->axis[a].value) g->largest = r;
+    }
+    vb_crossover_find(pts, n, &g->cross);
+    if (g->cross.kind == VB_CROSS_AT)
+        snprintf(g->text, sizeof g->text, "from %s ~ %.0f (between %.0f and %.0f)", g->axis,
+                 sig3(g->cross.at), g->cross.lo, g->cross.hi);
+    else if (g->cross.kind == VB_CROSS_ALWAYS)
+        snprintf(g->text, sizeof g->text, "at every size, from %s=%.0f", g->axis, g->cross.lo);
+    else if (g->cross.kind == VB_CROSS_NEVER)
+        snprintf(g->text, sizeof g->text, "at no size up to %s=%.0f", g->axis, g->cross.hi);
+}
+
+/* key_of writes the key of case r of problem p (its group among p's cases) into key; returns
+ * the swept axis's index, or -1 when p is not swept */
+static int key_of(const struct set *rd, const char *p, const struct vb_case_row *r, char *key,
+                  size_t n)
+{
+    int a = swept_axis(rd, p, r);
+    if (a < 0)
+        snprintf(key, n, "%s", r->axes); /* one point: its own group */
+    else
+        others(rd, p, r, a, key, n);
+    return a;
+}
+
+/* find: the index of the group of problem p and key among g[0..n), or -1 */
+static int find(const struct vb_cross_group *g, int n, const char *p, const char *key)
+{
+    int j;
+    for (j = 0; j < n && (strcmp(g[j].problem, p) || strcmp(g[j].key, key)); j++) {
+    }
+    return j < n ? j : -1;
+}
+
+static int groups_of(const struct set *rd, struct vb_cross_group *g, int cap)
+{
+    int i, a, n = 0;
+    char key[256];
+    for (i = 0; i < rd->n && n < cap; i++) {
+        const struct vb_case_row *r = &rd->cases[i];
+        const char *p = rd->problem[i];
+        if (!r->is_reference) continue;
+        a = key_of(rd, p, r, key, sizeof key);
+        if (find(g, n, p, key) >= 0) continue; /* the first reference case leads its group */
+        memset(&g[n], 0, sizeof g[n]);
+        g[n].family = r->family;
+        g[n].problem = p;
+        snprintf(g[n].key, sizeof g[n].key, "%s", key);
+        g[n].largest = r;
+        g[n].cross.kind = VB_CROSS_UNKNOWN;
+        if (a >= 0) {
+            snprintf(g[n].axis, sizeof g[n].axis, "%s", r->axis[a].name);
+            g[n].largest = NULL;
+            cross(rd, a, &g[n]);
+            if (!g[n].largest) g[n].largest = r; /* no usable reference case: the first */
+        }
+        n++;
+    }
+    return n;
+}
+
+int vb_crossover_groups(const struct vb_case_row *cases, const char *const *problem, int n,
+                        struct vb_cross_group *g, int cap)
+{
+    struct set s = {cases, problem, n};
+    return groups_of(&s, g, cap);
+}
+
+int vb_crossover_group_of(const struct vb_case_row *cases, const char *const *problem, int n,
+                          const struct vb_cross_group *g, int ng, int i)
+{
+    struct set s = {cases, problem, n};
+    char key[256];
+    key_of(&s, problem[i], &cases[i], key, sizeof key);
+    return find(g, ng, problem[i], key);
+}
+
+char *vb_cross_group_name(const struct vb_cross_group *g, char *buf, size_t n)
+{
+    int sub = strcmp(g->problem, g->family) != 0, keyed = g->axis[0] && g->key[0];
+    snprintf(buf, n, "%s%s%s%s%s", g->family, sub ? "/" : "", sub ? g->problem : "",
+             keyed ? " " : "", keyed ? g->key : "");
+    return buf;
+}
+
+void vb_crossover_line(const struct vb_cross_group *g, int n, char *line, size_t cap)
+{
+    char name[320];
+    size_t len = 0;
+    int i;
+    line[0] = '\0';
+    for (i = 0; i < n && len + 1 < cap; i++)
+        if (g[i].cross.kind != VB_CROSS_UNKNOWN)
+            len += (size_t)snprintf(line + len, cap - len, "%s%s: the GPU wins %s", len ? "; " : "",
+                                    vb_cross_group_name(&g[i], name, sizeof name), g[i].text);
+}
+
+int vb_crossover_run(const struct vb_case_row *rows, int n, struct vb_cross_run *cr)
+{
+    int i;
+    cr->ng = 0;
+    if (!(cr->problem = calloc((size_t)n + 1, sizeof *cr->problem))) return -1;
+    for (i = 0; i < n; i++)
+        if (!(cr->problem[i] = vb_problem_of(rows[i].family, rows[i].name)))
+            cr->problem[i] = rows[i].family;
+    cr->ng = vb_crossover_groups(rows, cr->problem, n, cr->g, VB_CROSS_MAX_GROUPS);
+    return 0;
+}
+
+void vb_crossover_run_free(struct vb_cross_run *cr)
+{
+    free(cr->problem);
+    cr->problem = NULL;
+    cr->ng = 0;
 }

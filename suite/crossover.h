@@ -2,11 +2,19 @@
  * crossover: the size from which the GPU beats the CPU reference end to end (seed 003's
  * question: the GPU loses at small sizes), interpolated on a run's own sweep. Between the last
  * point where the GPU loses and the next one, where it wins, log(gpu / cpu) is taken as linear
- * in log(size); its zero is the crossover. Pure: the caller picks the points (the best GPU rung
- * at each size, the reference's time there).
+ * in log(size); its zero is the crossover. vb_crossover_find is pure (the caller picks the
+ * points); vb_crossover_groups takes them from a run's cases: per problem, along its first
+ * integer axis the run swept (calx model_size, mesh nx, gufunc rows, ufunc n), once per value of
+ * its other axes (gufunc's func), the CPU reference's end-to-end median against the best correct
+ * GPU rung's at each size. `run`, `report` and `export` show the same groups. Workload: a run's
+ * few hundred cases, scanned per group.
  */
 #ifndef VB_CROSSOVER_H
 #define VB_CROSSOVER_H
+
+#include <stddef.h>
+
+#include "store.h"
 
 /* One size of the sweep: the CPU reference's and the GPU's end-to-end medians there. */
 struct vb_cross_point {
@@ -30,5 +38,52 @@ struct vb_crossover {
  * positive, finite size and times is left out. A GPU that ties the CPU loses (it must beat
  * it). A GPU that wins, loses again and wins again crosses at the last change. */
 void vb_crossover_find(const struct vb_cross_point *pts, int n, struct vb_crossover *out);
+
+/* A group of a run's cases: a problem at one value of its other axes, swept along one axis (a
+ * problem not swept: each point its own group, with no axis and no crossover). */
+struct vb_cross_group {
+    const char *family, *problem;      /* point into the cases and problem names given */
+    char key[256];                     /* its other axes that tell groups apart ("func=powsum"), or,
+                                        * unswept, all of them */
+    char axis[32];                     /* the swept axis; "" unswept */
+    const struct vb_case_row *largest; /* its reference case at the largest size */
+    struct vb_crossover cross;         /* where the best GPU rung starts to beat the reference */
+    char text[160];                    /* "from model_size ~ 2330 (between 960 and 10000)", "at
+                                        * every size, from nx=1000", "at no size up to ..."; "" */
+};
+#define VB_CROSS_MAX_GROUPS 64
+
+/* vb_crossover_groups fills g[0..cap) with the groups of cases[0..n) (one run, one device),
+ * problem[i] naming the problem cases[i] computes, in the order of their first reference case;
+ * returns how many. */
+int vb_crossover_groups(const struct vb_case_row *cases, const char *const *problem, int n,
+                        struct vb_cross_group *g, int cap);
+
+/* A run's groups, with the problem of each of its cases from the registry (the family's name
+ * for a variant this build does not know): what `run` and `export` show. */
+struct vb_cross_run {
+    const char **problem; /* problem[i] of rows[i]; owned */
+    struct vb_cross_group g[VB_CROSS_MAX_GROUPS];
+    int ng;
+};
+/* vb_crossover_run fills cr from rows[0..n) (kept by reference: they must outlive cr); 0, or -1
+ * out of memory (cr then holds nothing). vb_crossover_run_free frees what it holds. */
+int vb_crossover_run(const struct vb_case_row *rows, int n, struct vb_cross_run *cr);
+void vb_crossover_run_free(struct vb_cross_run *cr);
+
+/* vb_crossover_group_of: the index among g[0..ng) (vb_crossover_groups of the same cases) of
+ * the group case i belongs to, a GPU rung's or the reference's; -1 when none (a problem without
+ * a reference case). */
+int vb_crossover_group_of(const struct vb_case_row *cases, const char *const *problem, int n,
+                          const struct vb_cross_group *g, int ng, int i);
+
+/* vb_cross_group_name writes g's name into buf: its family, "/problem" where the family has
+ * several, and the other axes of a swept group ("gufunc func=powsum", "ufunc/cos"). */
+char *vb_cross_group_name(const struct vb_cross_group *g, char *buf, size_t n);
+
+/* vb_crossover_line writes the crossovers of g[0..n) into line (cap bytes), "; "-separated
+ * ("calx: the GPU wins from model_size ~ 2330 (between 960 and 10000); mesh: ..."); "" when no
+ * group has one. */
+void vb_crossover_line(const struct vb_cross_group *g, int n, char *line, size_t cap);
 
 #endif

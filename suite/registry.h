@@ -137,6 +137,10 @@ extern const struct vb_family *const vb_families[];
  * other variant per problem). Returns 0 or -1 with err. */
 int vb_registry_check(const struct vb_family *const *fams, struct vb_err *err);
 
+/* vb_problem_of: the name of the problem variant `name` of family `family` computes, or NULL
+ * for a variant this build does not know (the store keeps the variant, not its problem). */
+const char *vb_problem_of(const char *family, const char *name);
+
 /* vb_family_problems fills out[0..cap) with f's distinct problems in the order their first
  * variants appear; returns how many there are (more than cap: only cap were written; cap 0
  * and out NULL: only counts). */

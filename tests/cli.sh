@@ -233,6 +233,15 @@ report-crossover)
   grep -qxF '| mesh | nx=4000,ny=4000 | device-mesh-overlap | 2.4 | 1.04x (pcie, e2e) | 189x | 138x (host-mesh 333 ms) | at every size, from nx=1000 |' rep/report.md ||
     fail "no mesh row in the answer"
   grep -q '<h2 id="answer">The answer</h2>' rep/index.html || fail "index.html does not hold the answer"
+  # export carries it: every case of the group in CSV, the run's line in the JSON's context
+  "$vb" export --db l.db --format csv -o l.csv || fail "export csv"
+  head -n 1 l.csv | grep -q ',reason,crossover_axis,crossover_kind,crossover_size$' || fail "no crossover columns"
+  [ "$(grep -c '^[^,]*,[0-9]*,calx/.*,model_size,at,2332\.[0-9]*$' l.csv)" -eq 25 ] ||
+    fail "not every calx case carries its crossover"
+  [ "$(grep -c ',nx,every size,1000$' l.csv)" -eq 12 ] || fail "not every mesh case carries its crossover"
+  "$vb" export --db l.db --format json -o l.json || fail "export json"
+  grep -qF '"varbench_crossover": "calx: the GPU wins from model_size ~ 2330 (between 960 and 10000); mesh:' l.json ||
+    fail "no crossover in the JSON's context"
   # beside the same problems on the H200: a case that copies pageable memory sits on its own
   # bound, predicted from the two hosts' pageable ceilings (H2D 8.8 -> 7.7, D2H 13.1 -> 17.0 GB/s)
   load h.db ladders-h200.sql.gz
@@ -679,10 +688,13 @@ list)
   grep -q "device-mesh-overlap" out && fail "filter not applied"
   true ;;
 gpu-mesh-run)
-  "$vb" run --filter 'mesh/*' --axis nx=500 --quick --db g.db >out 2>err; rc=$?
+  "$vb" run --filter 'mesh/*' --axis nx=200,500 --quick --db g.db >out 2>err; rc=$?
   [ "$rc" -eq 4 ] && { echo "no GPU: skipped"; exit 77; }
   [ "$rc" -eq 0 ] || fail "exit $rc"
-  [ "$(grep -cE '^mesh/.* ok ' out)" -eq 6 ] || fail "not every mesh case ok" ;;
+  [ "$(grep -cE '^mesh/.* ok ' out)" -eq 12 ] || fail "not every mesh case ok"
+  # the sweep's crossover, under the run's summary
+  grep -qE '^  mesh: the GPU wins (from nx ~ [0-9]+ \(between 200 and 500\)|at every size, from nx=200|at no size up to nx=500)$' out ||
+    fail "no crossover line for mesh" ;;
 worker-usage)
   # --worker is what a --device all run passes its workers: a bad one is a usage error, a
   # worker without a device says so, and neither makes a run
