@@ -187,6 +187,86 @@ static int one_pair(struct ctx *c, const struct run_data *base, const struct run
     return k;
 }
 
+static int by_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* median_of: the median of v[0..n) (sorted in place); NaN for none */
+static double median_of(double *v, int n)
+{
+    if (!n) return NAN;
+    qsort(v, (size_t)n, sizeof *v, by_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* headline_pair: cand against base, a row per bound: how many cases, the median measured and
+ * predicted ratios, and measured / predicted (median and range) */
+static int headline_pair(struct ctx *c, const struct run_data *base, const struct run_data *cand)
+{
+    static const char *const head[] = {
+        "bound", "cases", "measured ratio", "predicted ratio", "measured / predicted", "its range"};
+    struct pair *p = calloc((size_t)base->n + 1, sizeof *p);
+    double *m = calloc((size_t)base->n + 1, sizeof *m), *q = calloc((size_t)base->n + 1, sizeof *q),
+           *r = calloc((size_t)base->n + 1, sizeof *r);
+    char cell[6][48];
+    const char *row[6];
+    int i, k, n, nm, nq, nr;
+    if (!p || !m || !q || !r) {
+        free(p);
+        free(m);
+        free(q);
+        free(r);
+        return vb_err_set(c->err, VB_E_SYS, "out of memory");
+    }
+    n = pairs_of(base, cand, p);
+    for (k = 0; k < 6; k++)
+        row[k] = cell[k];
+    vb_page_heading(&c->page, "%s against %s, by bound", cand->run.gpu, base->run.gpu);
+    vb_page_table(&c->page, 6, head, "lrrrrr");
+    for (k = 0; k < NBOUNDS; k++) {
+        for (nm = nq = nr = i = 0; i < n; i++) {
+            if (p[i].bound != k) continue;
+            m[nm++] = p[i].measured;
+            if (isfinite(p[i].predicted)) {
+                q[nq++] = p[i].predicted;
+                r[nr++] = p[i].measured / p[i].predicted;
+            }
+        }
+        if (!nm) continue;
+        row[0] = bound_label[k];
+        snprintf(cell[1], sizeof cell[1], "%d", nm);
+        snprintf(cell[2], sizeof cell[2], "%.2f", median_of(m, nm));
+        snprintf(cell[3], sizeof cell[3], nq ? "%.2f" : "-", median_of(q, nq));
+        snprintf(cell[4], sizeof cell[4], nr ? "%.2f" : "-", median_of(r, nr));
+        if (nr)
+            snprintf(cell[5], sizeof cell[5], "%.2f - %.2f", r[0], r[nr - 1]); /* sorted */
+        else
+            snprintf(cell[5], sizeof cell[5], "-");
+        vb_page_row(&c->page, 0, row);
+    }
+    vb_page_table_end(&c->page);
+    free(p);
+    free(m);
+    free(q);
+    free(r);
+    return 0;
+}
+
+int vb_hardware_headline(struct ctx *c, const struct run_data *rd, int nr)
+{
+    int k;
+    for (k = 1; k < nr; k++)
+        if (headline_pair(c, &rd[0], &rd[k])) return -1;
+    vb_page_para(&c->page, NULL,
+                 "Per bound, over the cases correct on both GPU models: the median ratio of their "
+                 "times (candidate over base), the median ratio the bound predicts from each "
+                 "device's measured ceilings, and measured over predicted (near 1: the bound "
+                 "explains the move). The cases are in the hardware comparison below.");
+    return 0;
+}
+
 int vb_hardware_compare(struct ctx *c, const struct run_data *rd, int nr)
 {
     int k;

@@ -151,17 +151,8 @@ static int pages(struct ctx *c, struct run_data *rd, int nr, int as_asked)
 {
     struct run_data gpus[VB_REPORT_MAX_RUNS], traced[VB_REPORT_MAX_RUNS];
     int k, ns = 0, nt = 0;
-    vb_section_answer(c, rd, nr);
-    for (k = 0; k < nr; k++) {
-        if (!strcmp(rd[k].run.kind, "trace")) {
-            if (rd[k].n || as_asked) traced[nt++] = rd[k]; /* else: no CUDA calls */
-            continue;
-        }
-        run_header(c, &rd[k]);
-        if (suite_run(c, &rd[k])) return -1;
-        if (rd[k].run.gpu[0]) gpus[ns++] = rd[k];
-    }
-    if (nt && vb_section_traced(c, traced, nt)) return -1;
+    for (k = 0; k < nr; k++)
+        if (strcmp(rd[k].run.kind, "trace") && rd[k].run.gpu[0]) gpus[ns++] = rd[k];
     /* oldest first: the first GPU run is the base the others are held against */
     for (k = 0; k + 1 < ns; k++) {
         int j, old = k;
@@ -172,6 +163,18 @@ static int pages(struct ctx *c, struct run_data *rd, int nr, int as_asked)
         gpus[k] = gpus[old];
         gpus[old] = t;
     }
+    /* the answer first: each run's, then the hardware's by bound; the details after them */
+    vb_section_answer(c, rd, nr);
+    if (ns > 1 && vb_hardware_headline(c, gpus, ns)) return -1;
+    for (k = 0; k < nr; k++) {
+        if (!strcmp(rd[k].run.kind, "trace")) {
+            if (rd[k].n || as_asked) traced[nt++] = rd[k]; /* else: no CUDA calls */
+            continue;
+        }
+        run_header(c, &rd[k]);
+        if (suite_run(c, &rd[k])) return -1;
+    }
+    if (nt && vb_section_traced(c, traced, nt)) return -1;
     /* the hardware comparison is of the suite's GPU runs (a traced program has no twin) */
     if (ns > 1 && vb_hardware_compare(c, gpus, ns)) return -1;
     if (vb_section_spread(c, gpus, ns)) return -1;

@@ -201,6 +201,10 @@ int vb_hardware_compare(struct ctx *c, const struct run_data *rd, int nr);
 const struct vb_case_row *vb_case_on(const struct run_data *rd, const struct vb_case_row *a,
                                      int device);
 void vb_hardware_metrics(struct ctx *c, const struct run_data *rd, int nr);
+/* vb_hardware_headline: per run of rd[1..nr) against rd[0] (oldest first), a row per bound: the
+ * cases correct in both, the median measured and predicted ratios and measured / predicted
+ * (median, range); 0 or -1 (err). */
+int vb_hardware_headline(struct ctx *c, const struct run_data *rd, int nr);
 
 /* vb_report_groups: the crossover groups of run rd (crossover.h); how many are in g[0..cap). */
 static inline int vb_report_groups(const struct run_data *rd, struct vb_cross_group *g, int cap)

@@ -253,6 +253,11 @@ report-crossover)
     fail "a pinned rung left the pinned bound"
   [ "$(grep -c '^## The answer' hw/report.md)" -eq 1 ] && [ "$(grep -c '^### run [12]: NVIDIA H[12]00' hw/report.md)" -eq 2 ] ||
     fail "the merged report does not answer once per GPU model"
+  # then the hardware's headline by bound, before the details
+  grep -qxF '| PCIe (pageable copies) | 12 | 1.01 | 0.99 | 1.03 | 0.86 - 1.36 |' hw/report.md ||
+    fail "no pageable row in the hardware headline"
+  [ "$(grep -n -m1 'by bound$' hw/report.md | cut -d: -f1)" -lt "$(grep -n -m1 '^## calx on' hw/report.md | cut -d: -f1)" ] ||
+    fail "the hardware headline is not before the details"
   # the CPU reference 100x faster: the GPU wins at no size
   sqlite3 l.db "UPDATE cases SET e2e_median_ns = e2e_median_ns / 100 WHERE variant_id IN
       (SELECT id FROM variants WHERE family = 'calx' AND name = 'cpu-reference')" || fail "sqlite3"
