@@ -2,14 +2,16 @@
  * answer: the report's first section, what a reader came for, one table per suite run (a
  * merged database: one per GPU model): per problem, and value of its other axes, at its largest
  * size, the fastest correct GPU rung, its time over its floor, its speed-up over the CPU
- * reference and over the seed's own rung (the ladder's first correct GPU rung: the catalog
- * lists rungs in ladder order), and from which size the GPU wins (crossover.c). The details
+ * reference and over the seed's own rung (the ladder's first GPU rung that is not wrong on
+ * purpose: the catalog lists rungs in ladder order), and from which size the GPU wins
+ * (crossover.h). The details
  * follow it, family by family, as before.
  */
+#include "registry.h"
 #include "report_int.h"
 
 /* at_point: the fastest correct GPU rung of g's problem at its largest point (*best), and its
- * first correct one (*seed); NULLs when none ran */
+ * seed's rung there, correct or not (*seed); NULLs when none ran */
 static void at_point(const struct run_data *rd, const struct vb_cross_group *g,
                      const struct vb_case_row **best, const struct vb_case_row **seed)
 {
@@ -17,11 +19,14 @@ static void at_point(const struct run_data *rd, const struct vb_cross_group *g,
     *best = *seed = NULL;
     for (i = 0; i < rd->n; i++) {
         const struct vb_case_row *r = &rd->cases[i];
-        if (!r->needs_gpu || r->is_reference || !has_time(r) || r->throttled ||
-            strcmp(rd->problem[i], g->problem) || strcmp(r->axes, g->largest->axes))
+        const struct vb_variant *v;
+        if (!r->needs_gpu || r->is_reference || strcmp(rd->problem[i], g->problem) ||
+            strcmp(r->axes, g->largest->axes))
             continue;
-        if (!*seed) *seed = r;
-        if (!*best || r->e2e_median_ns < (*best)->e2e_median_ns) *best = r;
+        v = vb_variant_of(r->family, r->name);
+        if (!*seed && !(v && (v->flags & VB_EXPECT_WRONG))) *seed = r;
+        if (has_time(r) && !r->throttled && (!*best || r->e2e_median_ns < (*best)->e2e_median_ns))
+            *best = r;
     }
 }
 
@@ -57,6 +62,9 @@ static int one_run(struct ctx *c, const struct run_data *rd)
             snprintf(cpu, sizeof cpu, "-");
         if (first == best)
             snprintf(seed, sizeof seed, "it is the seed's");
+        else if (!first || !has_time(first) || first->throttled)
+            snprintf(seed, sizeof seed, "- (%s %s)", first ? first->name : "the seed's rung",
+                     first ? first->status : "did not run");
         else
             snprintf(seed, sizeof seed, "%.3gx (%s %.3g ms)",
                      first->e2e_median_ns / best->e2e_median_ns, first->name,

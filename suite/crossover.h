@@ -6,7 +6,8 @@
  * points); vb_crossover_groups takes them from a run's cases: per problem, along its first
  * integer axis the run swept (calx model_size, mesh nx, gufunc rows, ufunc n), once per value of
  * its other axes (gufunc's func), the CPU reference's end-to-end median against the best correct
- * GPU rung's at each size. `run`, `report` and `export` show the same groups. Workload: a run's
+ * GPU rung's at each size (the fastest board's, in a run of several). `run`, `report` and
+ * `export` show the same groups. Workload: a run's
  * few hundred cases, scanned per group.
  */
 #ifndef VB_CROSSOVER_H

@@ -253,14 +253,20 @@ const char *vb_suggest_axis(const char *filter, const char *axis, char *out, siz
     return vb_suggest(axis, cands, k, out, n);
 }
 
-const char *vb_problem_of(const char *family, const char *name)
+const struct vb_variant *vb_variant_of(const char *family, const char *name)
 {
     int f, v;
     for (f = 0; vb_families[f]; f++) {
         if (strcmp(vb_families[f]->name, family)) continue;
         for (v = 0; v < vb_families[f]->nvariants; v++)
             if (!strcmp(vb_families[f]->variants[v].name, name))
-                return vb_families[f]->variants[v].problem->name;
+                return &vb_families[f]->variants[v];
     }
     return NULL;
+}
+
+const char *vb_problem_of(const char *family, const char *name)
+{
+    const struct vb_variant *v = vb_variant_of(family, name);
+    return v ? v->problem->name : NULL;
 }

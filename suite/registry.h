@@ -137,8 +137,10 @@ extern const struct vb_family *const vb_families[];
  * other variant per problem). Returns 0 or -1 with err. */
 int vb_registry_check(const struct vb_family *const *fams, struct vb_err *err);
 
-/* vb_problem_of: the name of the problem variant `name` of family `family` computes, or NULL
- * for a variant this build does not know (the store keeps the variant, not its problem). */
+/* vb_variant_of: variant `name` of family `family`, or NULL for one this build does not know
+ * (the store keeps the names; what they compute and their flags are the registry's). */
+const struct vb_variant *vb_variant_of(const char *family, const char *name);
+/* vb_problem_of: the name of the problem that variant computes, or NULL (unknown). */
 const char *vb_problem_of(const char *family, const char *name);
 
 /* vb_family_problems fills out[0..cap) with f's distinct problems in the order their first
