@@ -10,23 +10,35 @@
 #include "registry.h"
 #include "report_int.h"
 
-/* at_point: the fastest correct GPU rung of g's problem at its largest point (*best), and its
- * seed's rung there, correct or not (*seed); NULLs when none ran */
-static void at_point(const struct run_data *rd, const struct vb_cross_group *g,
-                     const struct vb_case_row **best, const struct vb_case_row **seed)
+/* usable: correct, timed and not throttled */
+static int usable(const struct vb_case_row *r)
 {
+    return has_time(r) && !r->throttled;
+}
+
+/* at_point: at g's largest point, the fastest correct GPU rung (*best), the seed's rung (*seed:
+ * its fastest board; a failed one when no board is correct) and the CPU reference (*ref); NULLs
+ * for those the run does not hold there */
+static void at_point(const struct run_data *rd, const struct vb_cross_group *g,
+                     const struct vb_case_row **best, const struct vb_case_row **seed,
+                     const struct vb_case_row **ref)
+{
+    const struct vb_variant *sv = vb_seed_rung(g->family, g->problem);
     int i;
-    *best = *seed = NULL;
+    *best = *seed = *ref = NULL;
     for (i = 0; i < rd->n; i++) {
         const struct vb_case_row *r = &rd->cases[i];
-        const struct vb_variant *v;
-        if (!r->needs_gpu || r->is_reference || strcmp(rd->problem[i], g->problem) ||
-            strcmp(r->axes, g->largest->axes))
+        if (strcmp(rd->problem[i], g->problem) || strcmp(r->axes, g->largest->axes)) continue;
+        if (r->is_reference) {
+            if (!*ref || usable(r)) *ref = r;
             continue;
-        v = vb_variant_of(r->family, r->name);
-        if (!*seed && !(v && (v->flags & VB_EXPECT_WRONG))) *seed = r;
-        if (has_time(r) && !r->throttled && (!*best || r->e2e_median_ns < (*best)->e2e_median_ns))
-            *best = r;
+        }
+        if (!r->needs_gpu) continue;
+        if (sv && !strcmp(r->name, sv->name) &&
+            (!*seed ||
+             (usable(r) && (!usable(*seed) || r->e2e_median_ns < (*seed)->e2e_median_ns))))
+            *seed = r;
+        if (usable(r) && (!*best || r->e2e_median_ns < (*best)->e2e_median_ns)) *best = r;
     }
 }
 
@@ -45,9 +57,10 @@ static int one_run(struct ctx *c, const struct run_data *rd)
     char name[320], floor[48], cpu[32], seed[160], t[32];
     int i, rows = 0, n = vb_report_groups(rd, g, VB_CROSS_MAX_GROUPS);
     for (i = 0; i < n; i++) {
-        const struct vb_case_row *best, *first, *ref = g[i].largest;
+        const struct vb_case_row *best, *first, *ref;
+        const struct vb_variant *sv = vb_seed_rung(g[i].family, g[i].problem);
         const char *cells[8];
-        at_point(rd, &g[i], &best, &first);
+        at_point(rd, &g[i], &best, &first, &ref);
         if (!best) continue;
         if (!rows++) vb_page_table(&c->page, 8, head, "lllrrrll");
         vb_cross_group_name(&g[i], name, sizeof name);
@@ -56,15 +69,18 @@ static int one_run(struct ctx *c, const struct run_data *rd)
                      best->floor_of);
         else
             snprintf(floor, sizeof floor, "-");
-        if (has_time(ref))
+        if (ref && has_time(ref))
             snprintf(cpu, sizeof cpu, "%.3gx", ref->e2e_median_ns / best->e2e_median_ns);
         else
             snprintf(cpu, sizeof cpu, "-");
-        if (first == best)
+        if (first && first->e2e_median_ns == best->e2e_median_ns &&
+            !strcmp(first->name, best->name))
             snprintf(seed, sizeof seed, "it is the seed's");
-        else if (!first || !has_time(first) || first->throttled)
-            snprintf(seed, sizeof seed, "- (%s %s)", first ? first->name : "the seed's rung",
-                     first ? first->status : "did not run");
+        else if (!first)
+            snprintf(seed, sizeof seed, "- (%s not in this run)", sv ? sv->name : "no seed's rung");
+        else if (!usable(first))
+            snprintf(seed, sizeof seed, "- (%s %s)", first->name,
+                     first->throttled ? "throttled" : first->status);
         else
             snprintf(seed, sizeof seed, "%.3gx (%s %.3g ms)",
                      first->e2e_median_ns / best->e2e_median_ns, first->name,
@@ -100,8 +116,9 @@ void vb_section_answer(struct ctx *c, const struct run_data *rd, int nr)
             &c->page, NULL,
             "Per problem at its largest size: the fastest correct GPU rung end to end, its "
             "time over its floor (the bound and the time it holds), its speed-up over the "
-            "CPU reference and over the seed's own rung (the ladder's first correct GPU "
-            "rung), and from which size the best GPU rung beats the CPU reference end to "
+            "CPU reference and over the seed's own rung (the ladder's first GPU rung meant to "
+            "be correct), and from which size the best GPU rung beats the CPU reference "
+            "end to "
             "end, interpolated log-log on the run's sweep. The details follow, family by "
             "family.");
 }

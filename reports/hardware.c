@@ -34,7 +34,8 @@ static int bound_of(const struct vb_case_row *r)
 }
 
 /* copy_ns: what r's copies take at the rates of rd's measured ceilings (pageable or pinned, as
- * r's records say each direction is); NaN without a rate its copies need. */
+ * r's records say each direction is; device 0's, which a run of several boards shares: the
+ * pageable rate is the host's); NaN without a rate its copies need. */
 static double copy_ns(const struct run_data *rd, const struct vb_case_row *r)
 {
     double h = r->h2d_pageable == 1 ? rd->gbps[VB_CEIL_H2D_PAGEABLE] : rd->gbps[VB_CEIL_H2D_PINNED],

@@ -85,7 +85,7 @@ char *vb_cmp_fmt_change(double ratio, int decimals, char *buf, size_t n)
     if (isnan(ratio))
         snprintf(buf, n, "-");
     else if (isinf(ratio))
-        snprintf(buf, n, "+inf%%");
+        snprintf(buf, n, "new"); /* none in the base */
     else
         snprintf(buf, n, "%+.*f%%", decimals, (ratio - 1) * 100);
     return buf;
@@ -248,10 +248,11 @@ static void judge_phase(const char *name, const struct side *b, const struct sid
 
 /* add_phase judges metric's samples of the two cases into r's next phase. Nothing is judged
  * (*added = 0) when a phase other than e2e has no samples on a side or no time on either, or,
- * with share_of >= 0 (the base's GPU median), when its base median is under VB_CMP_SHARE of
- * share_of. */
+ * for a part of the GPU time (gpu: that phase, else NULL), when its base median is under
+ * VB_CMP_SHARE of the base's GPU median, unless it is new: none in the base, VB_CMP_SHARE of the
+ * candidate's GPU median or more (a memset or a copy the candidate added). */
 static int add_phase(struct vb_store *base, const struct pool *bp, struct vb_store *cand,
-                     int64_t cid, const char *metric, double share_of, int flags,
+                     int64_t cid, const char *metric, const struct vb_cmp_phase *gpu, int flags,
                      const struct vb_cmp_opts *o, struct vb_cmp_row *r, int *added,
                      struct vb_err *err)
 {
@@ -262,7 +263,9 @@ static int add_phase(struct vb_store *base, const struct pool *bp, struct vb_sto
     if (fetch(cand, &cid, 1, metric, &c, err)) goto out;
     rc = 0;
     if (!present(&b, &c) && strcmp(metric, "e2e")) goto out;
-    if (share_of >= 0 && !(b.med > 0 && b.med >= VB_CMP_SHARE * share_of)) goto out;
+    if (gpu && !(b.med > 0 && b.med >= VB_CMP_SHARE * gpu->med_base) &&
+        !(b.med == 0 && c.med >= VB_CMP_SHARE * gpu->med_cand))
+        goto out;
     judge_phase(metric, &b, &c, flags, o, &r->phases[r->nphases++]);
     *added = 1;
 out:
@@ -314,18 +317,23 @@ static int pageable_phase(const struct vb_case_row *b, const struct vb_case_row 
     return 0;
 }
 
-/* settle_gpu holds the GPU time (phases[0]) to the widest limit of its judged parts, and to
- * the unsettled floor when one of them is unsettled: the sum moves with its noisiest part,
- * which is judged on its own. Called before e2e is added (e2e is not a part of the GPU time). */
+/* settle_gpu holds the GPU time (phases[0]) to what its judged parts' limits allow it to move,
+ * each weighted by its share of the base's GPU time (a part that moves within its own limit moves
+ * the sum by its share of that), and to the unsettled floor when one of them is unsettled: each
+ * part is judged on its own. Called before e2e is added (e2e is not a part of the GPU time). */
 static void settle_gpu(struct vb_cmp_row *r)
 {
     struct vb_cmp_phase *g = &r->phases[0];
+    double moved = 0; /* what the parts' limits allow the sum */
     int i;
     if (strcmp(g->name, "gpu")) return;
     for (i = 1; i < r->nphases; i++) {
-        g->unstable |= r->phases[i].unstable;
-        if (isfinite(r->phases[i].limit)) g->limit = fmax(g->limit, r->phases[i].limit);
+        const struct vb_cmp_phase *p = &r->phases[i];
+        g->unstable |= p->unstable;
+        if (isfinite(p->limit) && g->med_base > 0 && p->med_base > 0)
+            moved += p->med_base / g->med_base * p->limit;
     }
+    g->limit = fmax(g->limit, moved);
     if (g->unstable) g->limit = fmax(g->limit, VB_CMP_UNSTABLE_FLOOR);
     if (g->verdict != VB_VERDICT_SAME && fabs(g->ratio - 1) < g->limit) {
         g->verdict = VB_VERDICT_SAME;
@@ -371,25 +379,25 @@ static int judge(struct vb_store *base, const struct vb_case_row *b, const struc
     } else if (!b->have_records || !c->have_records) {
         snprintf(r->basis, sizeof r->basis, "no CUPTI records");
     } else if (strcmp(o->metric, "e2e")) {
-        if (add_phase(base, bp, cand, c->id, o->metric, -1, pageable_phase(b, c, o->metric), o, r,
+        if (add_phase(base, bp, cand, c->id, o->metric, NULL, pageable_phase(b, c, o->metric), o, r,
                       &added, err))
             return -1;
         if (!added)
             snprintf(r->basis, sizeof r->basis, "no %s records", vb_cmp_phase_label(o->metric));
         else if (!strcmp(o->metric, "gpu"))
             for (i = 0; i < 4; i++)
-                if (add_phase(base, bp, cand, c->id, parts[i], r->phases[0].med_base,
+                if (add_phase(base, bp, cand, c->id, parts[i], &r->phases[0],
                               pageable_phase(b, c, parts[i]), o, r, &added, err))
                     return -1;
         settle_gpu(r);
         /* and the host's side of the same samples */
         if (r->nphases && !strcmp(o->metric, "gpu") &&
-            add_phase(base, bp, cand, c->id, "e2e", -1, pageable_phase(b, c, "e2e"), o, r, &added,
+            add_phase(base, bp, cand, c->id, "e2e", NULL, pageable_phase(b, c, "e2e"), o, r, &added,
                       err))
             return -1;
     }
     if (!r->nphases &&
-        add_phase(base, bp, cand, c->id, "e2e", -1,
+        add_phase(base, bp, cand, c->id, "e2e", NULL,
                   r->basis[0] ? PH_HOST_ONLY : pageable_phase(b, c, "e2e"), o, r, &added, err))
         return -1;
     decide(r);

@@ -61,8 +61,10 @@
 #define VB_CMP_UNSTABLE_FLOOR  1.0
 /* A copy phase that moves pageable memory (CUPTI's record says so) is unsettled whatever its
  * spread: a 128 MB pageable D2H spread 2.6% inside a run and moved +14.6% between runs. The GPU
- * time must move as far as the widest limit of its judged parts (it moves with its noisiest
- * part, which is judged on its own), and is unsettled when one of them is. Host-clock phases (e2e:
+ * time must move further than its judged parts' limits allow it, each weighted by its share of
+ * the base's GPU time (each part is judged on its own), and is unsettled when one of them is. A
+ * part the base does not have (a memset or copy the candidate added) is judged when it is
+ * VB_CMP_SHARE of the candidate's GPU time: slower, "new". Host-clock phases (e2e:
  * the CPU-only references) must move by VB_CMP_HOST_FLOOR: the lent H100 host ran the same
  * single-core reference 2.04x slower in one run than in the other (gufunc cpu-reference,
  * minimum 7.75 ms -> 15.71 ms), so a CPU regression under 2.5x is not gated on such a host. */

@@ -74,8 +74,8 @@ static int usable(const struct vb_case_row *r)
            r->e2e_median_ns > 0;
 }
 
-/* swept_axis: the index (in the reference case ref's axes) of the first integer axis whose
- * value differs between problem p's reference cases; -1 when none does. */
+/* swept_axis: the index (in case ref's axes) of the first integer axis whose value differs
+ * between problem p's cases; -1 when none does. */
 static int swept_axis(const struct set *rd, const char *p, const struct vb_case_row *ref)
 {
     int a, i;
@@ -83,7 +83,7 @@ static int swept_axis(const struct set *rd, const char *p, const struct vb_case_
         if (ref->axis[a].label[0]) continue;
         for (i = 0; i < rd->n; i++) {
             const struct vb_case_row *r = &rd->cases[i];
-            if (r->is_reference && !strcmp(rd->problem[i], p) && a < r->naxes &&
+            if (!strcmp(rd->problem[i], p) && a < r->naxes &&
                 !strcmp(r->axis[a].name, ref->axis[a].name) &&
                 r->axis[a].value != ref->axis[a].value)
                 return a;
@@ -92,16 +92,16 @@ static int swept_axis(const struct set *rd, const char *p, const struct vb_case_
     return -1;
 }
 
-/* constant_or_lockstep: does integer axis b of problem p's reference cases hold one value, or
- * the value of swept axis a in each ("ny same as nx")? Such an axis names no group. */
+/* constant_or_lockstep: does integer axis b of problem p's cases hold one value, or the value
+ * of swept axis a in each ("ny same as nx"; a proportional pair would not count)? Such an axis
+ * names no group. */
 static int constant_or_lockstep(const struct set *rd, const char *p, int a, int b)
 {
     const struct vb_case_row *first = NULL;
     int i, same = 1, lockstep = 1;
     for (i = 0; i < rd->n; i++) {
         const struct vb_case_row *r = &rd->cases[i];
-        if (!r->is_reference || strcmp(rd->problem[i], p) || a >= r->naxes || b >= r->naxes)
-            continue;
+        if (strcmp(rd->problem[i], p) || a >= r->naxes || b >= r->naxes) continue;
         if (!first) first = r;
         same &= r->axis[b].value == first->axis[b].value;
         lockstep &= r->axis[b].value == r->axis[a].value;
@@ -170,7 +170,6 @@ static void cross(const struct set *rd, int a, struct vb_cross_group *g)
             pts[j] = pts[j - 1];
             pts[j - 1] = t;
         }
-        if (!g->largest || r->axis[a].value > g->largest->axis[a].value) g->largest = r;
     }
     vb_crossover_find(pts, n, &g->cross);
     if (g->cross.kind == VB_CROSS_AT)
@@ -204,6 +203,28 @@ static int find(const struct vb_cross_group *g, int n, const char *p, const char
     return j < n ? j : -1;
 }
 
+/* largest_of: a case of g (problem p, key) at its largest size along axis a (a < 0: its one
+ * point), its reference case when the run has one there */
+static const struct vb_case_row *largest_of(const struct set *rd, const struct vb_cross_group *g,
+                                            int a)
+{
+    const struct vb_case_row *best = NULL;
+    char key[256];
+    int i;
+    for (i = 0; i < rd->n; i++) {
+        const struct vb_case_row *r = &rd->cases[i];
+        if (strcmp(rd->problem[i], g->problem)) continue;
+        if (a < 0 ? strcmp(r->axes, g->key)
+                  : a >= r->naxes || strcmp(others(rd, g->problem, r, a, key, sizeof key), g->key))
+            continue;
+        if (!best || (a >= 0 && r->axis[a].value > best->axis[a].value) ||
+            ((a < 0 || r->axis[a].value == best->axis[a].value) && r->is_reference &&
+             !best->is_reference))
+            best = r;
+    }
+    return best;
+}
+
 static int groups_of(const struct set *rd, struct vb_cross_group *g, int cap)
 {
     int i, a, n = 0;
@@ -211,21 +232,18 @@ static int groups_of(const struct set *rd, struct vb_cross_group *g, int cap)
     for (i = 0; i < rd->n && n < cap; i++) {
         const struct vb_case_row *r = &rd->cases[i];
         const char *p = rd->problem[i];
-        if (!r->is_reference) continue;
         a = key_of(rd, p, r, key, sizeof key);
-        if (find(g, n, p, key) >= 0) continue; /* the first reference case leads its group */
+        if (find(g, n, p, key) >= 0) continue; /* its group's first case made it */
         memset(&g[n], 0, sizeof g[n]);
         g[n].family = r->family;
         g[n].problem = p;
         snprintf(g[n].key, sizeof g[n].key, "%s", key);
-        g[n].largest = r;
         g[n].cross.kind = VB_CROSS_UNKNOWN;
         if (a >= 0) {
             snprintf(g[n].axis, sizeof g[n].axis, "%s", r->axis[a].name);
-            g[n].largest = NULL;
             cross(rd, a, &g[n]);
-            if (!g[n].largest) g[n].largest = r; /* no usable reference case: the first */
         }
+        g[n].largest = largest_of(rd, &g[n], a);
         n++;
     }
     return n;

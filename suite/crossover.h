@@ -41,22 +41,23 @@ struct vb_crossover {
 void vb_crossover_find(const struct vb_cross_point *pts, int n, struct vb_crossover *out);
 
 /* A group of a run's cases: a problem at one value of its other axes, swept along one axis (a
- * problem not swept: each point its own group, with no axis and no crossover). */
+ * problem not swept: each point its own group, with no axis and no crossover). A problem
+ * without a reference case makes groups too, without a crossover. */
 struct vb_cross_group {
     const char *family, *problem;      /* point into the cases and problem names given */
     char key[256];                     /* its other axes that tell groups apart ("func=powsum"), or,
                                         * unswept, all of them */
     char axis[32];                     /* the swept axis; "" unswept */
-    const struct vb_case_row *largest; /* its reference case at the largest size */
+    const struct vb_case_row *largest; /* a case at its largest size: its reference case when
+                                        * the run has one there (never NULL) */
     struct vb_crossover cross;         /* where the best GPU rung starts to beat the reference */
     char text[160];                    /* "from model_size ~ 2330 (between 960 and 10000)", "at
                                         * every size, from nx=1000", "at no size up to ..."; "" */
 };
 #define VB_CROSS_MAX_GROUPS 64
 
-/* vb_crossover_groups fills g[0..cap) with the groups of cases[0..n) (one run, one device),
- * problem[i] naming the problem cases[i] computes, in the order of their first reference case;
- * returns how many. */
+/* vb_crossover_groups fills g[0..cap) with the groups of cases[0..n) (one run), problem[i]
+ * naming the problem cases[i] computes, in the order of their first case; returns how many. */
 int vb_crossover_groups(const struct vb_case_row *cases, const char *const *problem, int n,
                         struct vb_cross_group *g, int cap);
 

@@ -265,6 +265,21 @@ const struct vb_variant *vb_variant_of(const char *family, const char *name)
     return NULL;
 }
 
+const struct vb_variant *vb_seed_rung(const char *family, const char *problem)
+{
+    int f, v;
+    for (f = 0; vb_families[f]; f++) {
+        if (strcmp(vb_families[f]->name, family)) continue;
+        for (v = 0; v < vb_families[f]->nvariants; v++) {
+            const struct vb_variant *x = &vb_families[f]->variants[v];
+            if ((x->flags & VB_GPU) && !(x->flags & VB_EXPECT_WRONG) &&
+                !strcmp(x->problem->name, problem))
+                return x;
+        }
+    }
+    return NULL;
+}
+
 const char *vb_problem_of(const char *family, const char *name)
 {
     const struct vb_variant *v = vb_variant_of(family, name);

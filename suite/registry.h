@@ -140,6 +140,9 @@ int vb_registry_check(const struct vb_family *const *fams, struct vb_err *err);
 /* vb_variant_of: variant `name` of family `family`, or NULL for one this build does not know
  * (the store keeps the names; what they compute and their flags are the registry's). */
 const struct vb_variant *vb_variant_of(const char *family, const char *name);
+/* vb_seed_rung: the seed's own rung of problem `problem` of family `family`: the first GPU
+ * variant of the ladder that computes it and is not wrong on purpose; NULL when none. */
+const struct vb_variant *vb_seed_rung(const char *family, const char *problem);
 /* vb_problem_of: the name of the problem that variant computes, or NULL (unknown). */
 const char *vb_problem_of(const char *family, const char *name);
 

@@ -221,19 +221,31 @@ int test_compare_phases(const char *arg)
     ASSERT_INT_EQ(vb_cmp_exit(&res), 0);
     vb_cmp_result_free(&res);
     /* the same +15% on a steady (1%) pinned H2D is within the bus's run-to-run move (the copy
-     * floor, VB_CMP_COPY_FLOOR), and so is the GPU time it moves; +40% is a regression */
+     * floor, VB_CMP_COPY_FLOOR), and so is the GPU time it moves: its limit is what its parts'
+     * limits allow it, by share, 1/4 x 25% + 2/4 x 5% + 1/4 x 25% = 15%; +40% is a regression */
     cand.spread[P_H2D] = 0.01;
     ASSERT_OK(compare_cases(&gpu_case, &cand, 1, NULL, &res, &err));
     ASSERT_STR_EQ(vb_verdict_name(res.rows[0].verdict), "same");
     ASSERT_STR_EQ(res.rows[0].phases[1].name, "h2d");
     ASSERT_NEAR(res.rows[0].phases[1].limit, VB_CMP_COPY_FLOOR, 1e-9);
-    ASSERT_NEAR(res.rows[0].phases[0].limit, VB_CMP_COPY_FLOOR, 1e-9); /* the GPU time */
+    ASSERT_NEAR(res.rows[0].phases[0].limit, 0.15, 0.002); /* the GPU time */
     ASSERT_INT_EQ(vb_cmp_exit(&res), 0);
     vb_cmp_result_free(&res);
     cand.ms[P_H2D] = 1.4;
     ASSERT_OK(compare_cases(&gpu_case, &cand, 1, NULL, &res, &err));
     ASSERT_NEAR(res.rows[0].ratio, 1.4, 0.01);
     ASSERT_TEXT(&res.rows[0], "slower (H2D %+.0f%%)");
+    ASSERT_INT_EQ(vb_cmp_exit(&res), 1);
+    vb_cmp_result_free(&res);
+    /* a memset the base does not have, 0.5 ms (11% of the candidate's GPU time): judged on its
+     * own and slower, "new", though the GPU time (+12.5%) is inside its parts' 15% */
+    cand = gpu_case;
+    cand.ms[P_MEMSET] = 0.5;
+    cand.spread[P_MEMSET] = 0.01;
+    ASSERT_OK(compare_cases(&gpu_case, &cand, 1, NULL, &res, &err));
+    ASSERT_STR_EQ(vb_verdict_name(res.rows[0].phases[0].verdict), "same");
+    ASSERT_STR_EQ(res.rows[0].phase, "memset");
+    ASSERT_TEXT(&res.rows[0], "slower (memset new)");
     ASSERT_INT_EQ(vb_cmp_exit(&res), 1);
     vb_cmp_result_free(&res);
     /* kernel +10% at 0.5% spread: slower, named by the kernel (GPU time moved less) */
@@ -350,8 +362,8 @@ int test_compare_few_samples(const char *arg)
     char text[160];
     c.mult = apart;
     ASSERT_OK(compare_cases(&b, &c, 1, NULL, &res, &err));
-    /* every phase +20%: the GPU time is held to its H2D's copy floor, the kernel names it */
-    ASSERT_STR_EQ(vb_cmp_row_text(&res.rows[0], text, sizeof text), "slower (kernel +20%)");
+    /* every phase +20%: past what the parts' limits allow the GPU time (4/5 x 5% + 1/5 x 25%) */
+    ASSERT_STR_EQ(vb_cmp_row_text(&res.rows[0], text, sizeof text), "slower (GPU +20%)");
     ASSERT_INT_EQ(res.rows[0].n_base, 3);
     ASSERT_INT_EQ(res.rows[0].n_cand, 3);
     ASSERT(isnan(res.rows[0].p));

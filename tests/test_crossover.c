@@ -1,5 +1,7 @@
 /* Tests of suite/crossover.c: where the GPU starts to beat the CPU reference on a sweep. */
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "crossover.h"
 #include "test.h"
@@ -61,5 +63,90 @@ int test_crossover(const char *arg)
     ASSERT_INT_EQ(c.kind, VB_CROSS_UNKNOWN);
     vb_crossover_find(p, 0, &c);
     ASSERT_INT_EQ(c.kind, VB_CROSS_UNKNOWN);
+    return 0;
+}
+
+/* row: a case of a synthetic run; axes "name=value" pairs, a label when value < 0 (func) */
+static void row(struct vb_case_row *r, const char *family, const char *name, int ref, double ms,
+                const char *a0, long v0, const char *a1, long v1, const char *label)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->family, sizeof r->family, "%s", family);
+    snprintf(r->name, sizeof r->name, "%s", name);
+    snprintf(r->status, sizeof r->status, "ok");
+    r->is_reference = ref;
+    r->needs_gpu = !ref;
+    r->e2e_median_ns = ms * 1e6;
+    r->naxes = 0;
+    if (label) {
+        snprintf(r->axis[0].name, sizeof r->axis[0].name, "func");
+        snprintf(r->axis[0].label, sizeof r->axis[0].label, "%s", label);
+        r->naxes = 1;
+    }
+    snprintf(r->axis[r->naxes].name, sizeof r->axis[0].name, "%s", a0);
+    r->axis[r->naxes++].value = v0;
+    if (a1) {
+        snprintf(r->axis[r->naxes].name, sizeof r->axis[0].name, "%s", a1);
+        r->axis[r->naxes++].value = v1;
+    }
+    snprintf(r->axes, sizeof r->axes, "%s%s%s%s=%ld", label ? "func=" : "", label ? label : "",
+             label ? "," : "", a0, v0);
+    if (a1)
+        snprintf(r->axes + strlen(r->axes), sizeof r->axes - strlen(r->axes), ",%s=%ld", a1, v1);
+}
+
+int test_crossover_groups(const char *arg)
+{
+    /* g: two funcs (a label axis) swept along rows, cols held; m: nx swept, ny in lock step;
+     * f: one point (unswept); q: GPU rungs only, no reference */
+    static struct vb_case_row r[16];
+    static const char *problem[16];
+    struct vb_cross_group g[8];
+    char name[64];
+    int n = 0, k, i;
+    (void)arg;
+    row(&r[n++], "g", "ref", 1, 1.0, "rows", 10, "cols", 4, "pow");
+    row(&r[n++], "g", "gpu", 0, 2.0, "rows", 10, "cols", 4, "pow");
+    row(&r[n++], "g", "ref", 1, 100.0, "rows", 1000, "cols", 4, "pow");
+    row(&r[n++], "g", "gpu", 0, 4.0, "rows", 1000, "cols", 4, "pow");
+    row(&r[n++], "g", "ref", 1, 1.0, "rows", 10, "cols", 4, "her");
+    row(&r[n++], "g", "gpu", 0, 0.5, "rows", 10, "cols", 4, "her");
+    row(&r[n++], "g", "ref", 1, 100.0, "rows", 1000, "cols", 4, "her");
+    row(&r[n++], "g", "gpu", 0, 4.0, "rows", 1000, "cols", 4, "her");
+    row(&r[n++], "m", "ref", 1, 10.0, "nx", 100, "ny", 100, NULL);
+    row(&r[n++], "m", "gpu", 0, 1.0, "nx", 100, "ny", 100, NULL);
+    row(&r[n++], "m", "ref", 1, 90.0, "nx", 300, "ny", 300, NULL);
+    row(&r[n++], "m", "gpu", 0, 2.0, "nx", 300, "ny", 300, NULL);
+    row(&r[n++], "f", "ref", 1, 5.0, "h", 720, "w", 1280, NULL);
+    row(&r[n++], "f", "gpu", 0, 1.0, "h", 720, "w", 1280, NULL);
+    row(&r[n++], "q", "gpu", 0, 1.0, "n", 10, NULL, 0, NULL);
+    row(&r[n++], "q", "gpu", 0, 3.0, "n", 1000, NULL, 0, NULL);
+    for (i = 0; i < n; i++)
+        problem[i] = r[i].family;
+    k = vb_crossover_groups(r, problem, n, g, 8);
+    ASSERT_INT_EQ(k, 5);
+    ASSERT_STR_EQ(vb_cross_group_name(&g[0], name, sizeof name), "g func=pow");
+    ASSERT_STR_EQ(g[0].axis, "rows");
+    ASSERT_INT_EQ(g[0].cross.kind, VB_CROSS_AT); /* loses at 10 (2x), wins at 1000 (25x) */
+    ASSERT_NEAR(g[0].cross.at, 10 * pow(100, log(2) / (log(2) + log(25))), 1e-6);
+    ASSERT_STR_EQ(g[0].largest->axes, "func=pow,rows=1000,cols=4");
+    ASSERT(g[0].largest->is_reference);
+    ASSERT_STR_EQ(vb_cross_group_name(&g[1], name, sizeof name), "g func=her");
+    ASSERT_INT_EQ(g[1].cross.kind, VB_CROSS_ALWAYS);
+    ASSERT_STR_EQ(g[1].text, "at every size, from rows=10");
+    ASSERT_STR_EQ(vb_cross_group_name(&g[2], name, sizeof name), "m"); /* ny: lock step */
+    ASSERT_STR_EQ(g[2].axis, "nx");
+    ASSERT_STR_EQ(g[3].key, "h=720,w=1280"); /* one point: its own group, no crossover */
+    ASSERT_INT_EQ(g[3].cross.kind, VB_CROSS_UNKNOWN);
+    ASSERT_STR_EQ(g[3].axis, "");
+    ASSERT_STR_EQ(g[4].problem, "q"); /* no reference: a group at its largest size, no crossover */
+    ASSERT_INT_EQ(g[4].cross.kind, VB_CROSS_UNKNOWN);
+    ASSERT_STR_EQ(g[4].largest->axes, "n=1000");
+    /* every case finds its group, GPU rungs too */
+    ASSERT_INT_EQ(vb_crossover_group_of(r, problem, n, g, k, 3), 0);
+    ASSERT_INT_EQ(vb_crossover_group_of(r, problem, n, g, k, 7), 1);
+    ASSERT_INT_EQ(vb_crossover_group_of(r, problem, n, g, k, 11), 2);
+    ASSERT_INT_EQ(vb_crossover_group_of(r, problem, n, g, k, 13), 3);
+    ASSERT_INT_EQ(vb_crossover_group_of(r, problem, n, g, k, 14), 4);
     return 0;
 }

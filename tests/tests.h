@@ -24,6 +24,7 @@
     T(eta, cpu)                                                                                    \
     T(floor_bounds, cpu)                                                                           \
     T(crossover, cpu)                                                                              \
+    T(crossover_groups, cpu)                                                                       \
     T(stats, cpu)                                                                                  \
     T(stats_large_values, cpu)                                                                     \
     T(axes_parse, cpu)                                                                             \
