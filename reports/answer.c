@@ -16,14 +16,13 @@ static int usable(const struct vb_case_row *r)
     return has_time(r) && !r->throttled;
 }
 
-/* at_point: at g's largest point, the fastest correct GPU rung (*best), the seed's rung (*seed:
- * its fastest board; a failed one when no board is correct) and the CPU reference (*ref); NULLs
- * for those the run does not hold there */
+/* at_point: at g's largest point, the fastest correct GPU rung (*best), the seed's rung sv
+ * (*seed: its fastest board; a failed one when no board is correct) and the CPU reference
+ * (*ref); NULLs for those the run does not hold there */
 static void at_point(const struct run_data *rd, const struct vb_cross_group *g,
-                     const struct vb_case_row **best, const struct vb_case_row **seed,
-                     const struct vb_case_row **ref)
+                     const struct vb_variant *sv, const struct vb_case_row **best,
+                     const struct vb_case_row **seed, const struct vb_case_row **ref)
 {
-    const struct vb_variant *sv = vb_seed_rung(g->family, g->problem);
     int i;
     *best = *seed = *ref = NULL;
     for (i = 0; i < rd->n; i++) {
@@ -53,14 +52,14 @@ static int one_run(struct ctx *c, const struct run_data *rd)
                                        "over CPU reference",
                                        "over the seed's rung",
                                        "the GPU wins"};
-    struct vb_cross_group g[VB_CROSS_MAX_GROUPS];
+    const struct vb_cross_group *g = rd->cross->g;
     char name[320], floor[48], cpu[32], seed[160], t[32];
-    int i, rows = 0, n = vb_report_groups(rd, g, VB_CROSS_MAX_GROUPS);
+    int i, rows = 0, n = rd->cross->ng;
     for (i = 0; i < n; i++) {
         const struct vb_case_row *best, *first, *ref;
         const struct vb_variant *sv = vb_seed_rung(g[i].family, g[i].problem);
         const char *cells[8];
-        at_point(rd, &g[i], &best, &first, &ref);
+        at_point(rd, &g[i], sv, &best, &first, &ref);
         if (!best) continue;
         if (!rows++) vb_page_table(&c->page, 8, head, "lllrrrll");
         vb_cross_group_name(&g[i], name, sizeof name);

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "registry.h"
 #include "report_int.h"
 
 static const char *const ceil_names[] = {
@@ -19,14 +18,6 @@ static const char *const ceil_names[] = {
     VB_CEILINGS(X)
 #undef X
 };
-
-/* problem_of: the name of the problem case r computes; the family's for a variant this build
- * does not know. */
-static const char *problem_of(const struct vb_case_row *r)
-{
-    const char *p = vb_problem_of(r->family, r->name);
-    return p ? p : r->family;
-}
 
 /* load_run reads run's cases into rd, with device 0's ceilings among cr[0..ncr); 0, or -1 with
  * err and nothing held. */
@@ -42,12 +33,12 @@ static int load_run(struct vb_store *s, const struct vb_run_row *run,
             if (cr[i].run_id == run->id && cr[i].device == 0 && !strcmp(cr[i].name, ceil_names[k]))
                 rd->gbps[k] = cr[i].gbps;
     if (vb_store_cases(s, run->id, &rd->cases, &rd->n, err)) return -1;
-    if (!(rd->problem = calloc((size_t)rd->n + 1, sizeof *rd->problem))) {
+    if (!(rd->cross = malloc(sizeof *rd->cross)) || vb_crossover_run(rd->cases, rd->n, rd->cross)) {
+        free(rd->cross);
         free(rd->cases);
         return vb_err_set(err, VB_E_SYS, "out of memory");
     }
-    for (i = 0; i < rd->n; i++)
-        rd->problem[i] = problem_of(&rd->cases[i]);
+    rd->problem = rd->cross->problem;
     return 0;
 }
 
@@ -231,10 +222,7 @@ static int summary(FILE *out, struct ctx *c, const struct run_data *rd)
     for (j = 0; j < nf; j++)
         headline(rd, fams[j], line, sizeof line);
     fprintf(out, "ladders: %s\n", line[0] ? line : "none with a correct rung past the first");
-    {
-        struct vb_cross_group g[VB_CROSS_MAX_GROUPS];
-        vb_crossover_line(g, vb_report_groups(rd, g, VB_CROSS_MAX_GROUPS), line, sizeof line);
-    }
+    vb_crossover_line(rd->cross->g, rd->cross->ng, line, sizeof line);
     fprintf(out, "crossover (the CPU reference against the best GPU rung, end to end): %s\n",
             line[0] ? line : "none (no swept size where both ran)");
     return 0;
@@ -283,7 +271,8 @@ out:
     if (opened && vb_page_close(&c.page, o->outdir, !rc, rc ? NULL : err)) rc = -1;
     for (k = 0; k < loaded; k++) {
         free(rd[k].cases);
-        free(rd[k].problem);
+        vb_crossover_run_free(rd[k].cross);
+        free(rd[k].cross);
     }
     free(runs);
     free(cr);

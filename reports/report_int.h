@@ -29,7 +29,9 @@ struct run_data {
     int n;
     double gbps[VB_CEIL_COUNT]; /* GB/s; 0 when not measured */
     const char **problem;       /* problem[i]: the problem cases[i] computes (the registry's
-                                 * name; the family's for a variant it does not know) */
+                                 * name; the family's for a variant it does not know):
+                                 * cross->problem */
+    struct vb_cross_run *cross; /* its crossover groups (crossover.h), made once; owned */
 };
 
 #define VB_PAGE_SINKS    2  /* sink.h: index.html, report.md */
@@ -205,12 +207,6 @@ void vb_hardware_metrics(struct ctx *c, const struct run_data *rd, int nr);
  * cases correct in both, the median measured and predicted ratios and measured / predicted
  * (median, range); 0 or -1 (err). */
 int vb_hardware_headline(struct ctx *c, const struct run_data *rd, int nr);
-
-/* vb_report_groups: the crossover groups of run rd (crossover.h); how many are in g[0..cap). */
-static inline int vb_report_groups(const struct run_data *rd, struct vb_cross_group *g, int cap)
-{
-    return vb_crossover_groups(rd->cases, rd->problem, rd->n, g, cap);
-}
 
 /* answer.c. vb_section_answer: the report's first section: per suite run of rd[0..nr), per
  * group (crossover.c) at its largest size, the fastest correct GPU rung, its time over its

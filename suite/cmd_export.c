@@ -75,11 +75,10 @@ static void put_num(FILE *f, double v)
 /* cross_cells writes case i's crossover columns (its group's swept axis, kind and size: the
  * interpolated size; the smallest where the GPU wins at every size; the largest where it wins at
  * none); empty ones where its problem was not swept */
-static void cross_cells(FILE *f, const struct vb_cross_run *cr, const struct vb_case_row *c, int n,
-                        int i)
+static void cross_cells(FILE *f, const struct vb_cross_run *cr, int i)
 {
     static const char *const kind[] = {"", "at", "every size", "no size"};
-    int j = cr->problem ? vb_crossover_group_of(c, cr->problem, n, cr->g, cr->ng, i) : -1;
+    int j = cr->member ? cr->member[i] : -1;
     const struct vb_crossover *x = j >= 0 ? &cr->g[j].cross : NULL;
     if (!x || x->kind == VB_CROSS_UNKNOWN) {
         fputs(",,,", f);
@@ -143,7 +142,7 @@ static void export_csv(FILE *f, const struct vb_run_row *run, const struct vb_ca
         put_num(f, c[i].floor_ratio);
         fprintf(f, ",%s,%s,", c[i].floor_bound, c[i].floor_of);
         put_csv(f, c[i].reason);
-        cross_cells(f, &cr, c, n, i);
+        cross_cells(f, &cr, i);
         fputc('\n', f);
     }
     vb_crossover_run_free(&cr);

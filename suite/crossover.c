@@ -151,18 +151,15 @@ static double best_gpu(const struct set *rd, const struct vb_case_row *ref, cons
     return best;
 }
 
-/* cross fills g's crossover and its text from the reference cases of g's problem and key
+/* cross fills group gi's crossover and its text from its reference cases (member[i] == gi),
  * swept along axis a */
-static void cross(const struct set *rd, int a, struct vb_cross_group *g)
+static void cross(const struct set *rd, const int *member, int gi, int a, struct vb_cross_group *g)
 {
     struct vb_cross_point pts[MAX_POINTS], t;
-    char k2[256];
     int i, j, n = 0;
     for (i = 0; i < rd->n && n < MAX_POINTS; i++) {
         const struct vb_case_row *r = &rd->cases[i];
-        if (!r->is_reference || !usable(r) || strcmp(rd->problem[i], g->problem) || a >= r->naxes ||
-            strcmp(others(rd, g->problem, r, a, k2, sizeof k2), g->key))
-            continue;
+        if (member[i] != gi || !r->is_reference || !usable(r)) continue;
         pts[n] = (struct vb_cross_point){(double)r->axis[a].value, r->e2e_median_ns,
                                          best_gpu(rd, r, g->problem)};
         for (j = n++; j > 0 && pts[j - 1].size > pts[j].size; j--) { /* by size */
@@ -203,20 +200,15 @@ static int find(const struct vb_cross_group *g, int n, const char *p, const char
     return j < n ? j : -1;
 }
 
-/* largest_of: a case of g (problem p, key) at its largest size along axis a (a < 0: its one
- * point), its reference case when the run has one there */
-static const struct vb_case_row *largest_of(const struct set *rd, const struct vb_cross_group *g,
-                                            int a)
+/* largest_of: a case of group gi at its largest size along axis a (a < 0: its one point), its
+ * reference case when the run has one there */
+static const struct vb_case_row *largest_of(const struct set *rd, const int *member, int gi, int a)
 {
     const struct vb_case_row *best = NULL;
-    char key[256];
     int i;
     for (i = 0; i < rd->n; i++) {
         const struct vb_case_row *r = &rd->cases[i];
-        if (strcmp(rd->problem[i], g->problem)) continue;
-        if (a < 0 ? strcmp(r->axes, g->key)
-                  : a >= r->naxes || strcmp(others(rd, g->problem, r, a, key, sizeof key), g->key))
-            continue;
+        if (member[i] != gi) continue;
         if (!best || (a >= 0 && r->axis[a].value > best->axis[a].value) ||
             ((a < 0 || r->axis[a].value == best->axis[a].value) && r->is_reference &&
              !best->is_reference))
@@ -225,44 +217,32 @@ static const struct vb_case_row *largest_of(const struct set *rd, const struct v
     return best;
 }
 
-static int groups_of(const struct set *rd, struct vb_cross_group *g, int cap)
+/* groups_of puts each case in its group (member[i]; -1 past cap groups), then fills each
+ * group's crossover and largest point; returns how many groups */
+static int groups_of(const struct set *rd, struct vb_cross_group *g, int cap, int *member)
 {
-    int i, a, n = 0;
+    int axis[VB_CROSS_MAX_GROUPS];
+    int i, a, k, n = 0;
     char key[256];
-    for (i = 0; i < rd->n && n < cap; i++) {
+    for (i = 0; i < rd->n; i++) {
         const struct vb_case_row *r = &rd->cases[i];
         const char *p = rd->problem[i];
         a = key_of(rd, p, r, key, sizeof key);
-        if (find(g, n, p, key) >= 0) continue; /* its group's first case made it */
-        memset(&g[n], 0, sizeof g[n]);
+        if ((member[i] = find(g, n, p, key)) >= 0 || n == cap) continue;
+        memset(&g[n], 0, sizeof g[n]); /* the group's first case makes it */
         g[n].family = r->family;
         g[n].problem = p;
         snprintf(g[n].key, sizeof g[n].key, "%s", key);
-        g[n].cross.kind = VB_CROSS_UNKNOWN;
-        if (a >= 0) {
-            snprintf(g[n].axis, sizeof g[n].axis, "%s", r->axis[a].name);
-            cross(rd, a, &g[n]);
-        }
-        g[n].largest = largest_of(rd, &g[n], a);
-        n++;
+        if (a >= 0) snprintf(g[n].axis, sizeof g[n].axis, "%s", r->axis[a].name);
+        axis[n] = a;
+        member[i] = n++;
+    }
+    for (k = 0; k < n; k++) {
+        g[k].cross.kind = VB_CROSS_UNKNOWN;
+        if (axis[k] >= 0) cross(rd, member, k, axis[k], &g[k]);
+        g[k].largest = largest_of(rd, member, k, axis[k]);
     }
     return n;
-}
-
-int vb_crossover_groups(const struct vb_case_row *cases, const char *const *problem, int n,
-                        struct vb_cross_group *g, int cap)
-{
-    struct set s = {cases, problem, n};
-    return groups_of(&s, g, cap);
-}
-
-int vb_crossover_group_of(const struct vb_case_row *cases, const char *const *problem, int n,
-                          const struct vb_cross_group *g, int ng, int i)
-{
-    struct set s = {cases, problem, n};
-    char key[256];
-    key_of(&s, problem[i], &cases[i], key, sizeof key);
-    return find(g, ng, problem[i], key);
 }
 
 char *vb_cross_group_name(const struct vb_cross_group *g, char *buf, size_t n)
@@ -287,19 +267,27 @@ void vb_crossover_line(const struct vb_cross_group *g, int n, char *line, size_t
 
 int vb_crossover_run(const struct vb_case_row *rows, int n, struct vb_cross_run *cr)
 {
+    struct set s = {rows, NULL, n};
     int i;
     cr->ng = 0;
-    if (!(cr->problem = calloc((size_t)n + 1, sizeof *cr->problem))) return -1;
+    cr->problem = calloc((size_t)n + 1, sizeof *cr->problem);
+    cr->member = calloc((size_t)n + 1, sizeof *cr->member);
+    if (!cr->problem || !cr->member) {
+        vb_crossover_run_free(cr);
+        return -1;
+    }
     for (i = 0; i < n; i++)
-        if (!(cr->problem[i] = vb_problem_of(rows[i].family, rows[i].name)))
-            cr->problem[i] = rows[i].family;
-    cr->ng = vb_crossover_groups(rows, cr->problem, n, cr->g, VB_CROSS_MAX_GROUPS);
+        cr->problem[i] = vb_problem_of(rows[i].family, rows[i].name);
+    s.problem = cr->problem;
+    cr->ng = groups_of(&s, cr->g, VB_CROSS_MAX_GROUPS, cr->member);
     return 0;
 }
 
 void vb_crossover_run_free(struct vb_cross_run *cr)
 {
     free(cr->problem);
+    free(cr->member);
     cr->problem = NULL;
+    cr->member = NULL;
     cr->ng = 0;
 }

@@ -3,7 +3,7 @@
  * question: the GPU loses at small sizes), interpolated on a run's own sweep. Between the last
  * point where the GPU loses and the next one, where it wins, log(gpu / cpu) is taken as linear
  * in log(size); its zero is the crossover. vb_crossover_find is pure (the caller picks the
- * points); vb_crossover_groups takes them from a run's cases: per problem, along its first
+ * points); vb_crossover_run takes them from a run's cases: per problem, along its first
  * integer axis the run swept (calx model_size, mesh nx, gufunc rows, ufunc n), once per value of
  * its other axes (gufunc's func), the CPU reference's end-to-end median against the best correct
  * GPU rung's at each size (the fastest board's, in a run of several). `run`, `report` and
@@ -56,28 +56,20 @@ struct vb_cross_group {
 };
 #define VB_CROSS_MAX_GROUPS 64
 
-/* vb_crossover_groups fills g[0..cap) with the groups of cases[0..n) (one run), problem[i]
- * naming the problem cases[i] computes, in the order of their first case; returns how many. */
-int vb_crossover_groups(const struct vb_case_row *cases, const char *const *problem, int n,
-                        struct vb_cross_group *g, int cap);
-
-/* A run's groups, with the problem of each of its cases from the registry (the family's name
- * for a variant this build does not know): what `run` and `export` show. */
+/* A run's groups, with the problem of each of its cases (vb_problem_of) and the group each
+ * belongs to: what `run`, `report` and `export` show. */
 struct vb_cross_run {
     const char **problem; /* problem[i] of rows[i]; owned */
+    int *member;          /* member[i]: the index in g of rows[i]'s group (a GPU rung's too), -1
+                           * past VB_CROSS_MAX_GROUPS groups; owned */
     struct vb_cross_group g[VB_CROSS_MAX_GROUPS];
     int ng;
 };
-/* vb_crossover_run fills cr from rows[0..n) (kept by reference: they must outlive cr); 0, or -1
- * out of memory (cr then holds nothing). vb_crossover_run_free frees what it holds. */
+/* vb_crossover_run fills cr from rows[0..n) (kept by reference: they must outlive cr), each case
+ * grouped once; 0, or -1 out of memory (cr then holds nothing). vb_crossover_run_free frees what
+ * it holds. */
 int vb_crossover_run(const struct vb_case_row *rows, int n, struct vb_cross_run *cr);
 void vb_crossover_run_free(struct vb_cross_run *cr);
-
-/* vb_crossover_group_of: the index among g[0..ng) (vb_crossover_groups of the same cases) of
- * the group case i belongs to, a GPU rung's or the reference's; -1 when none (a problem without
- * a reference case). */
-int vb_crossover_group_of(const struct vb_case_row *cases, const char *const *problem, int n,
-                          const struct vb_cross_group *g, int ng, int i);
 
 /* vb_cross_group_name writes g's name into buf: its family, "/problem" where the family has
  * several, and the other axes of a swept group ("gufunc func=powsum", "ufunc/cos"). */

@@ -283,5 +283,5 @@ const struct vb_variant *vb_seed_rung(const char *family, const char *problem)
 const char *vb_problem_of(const char *family, const char *name)
 {
     const struct vb_variant *v = vb_variant_of(family, name);
-    return v ? v->problem->name : NULL;
+    return v ? v->problem->name : family;
 }

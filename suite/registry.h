@@ -143,7 +143,8 @@ const struct vb_variant *vb_variant_of(const char *family, const char *name);
 /* vb_seed_rung: the seed's own rung of problem `problem` of family `family`: the first GPU
  * variant of the ladder that computes it and is not wrong on purpose; NULL when none. */
 const struct vb_variant *vb_seed_rung(const char *family, const char *problem);
-/* vb_problem_of: the name of the problem that variant computes, or NULL (unknown). */
+/* vb_problem_of: the name of the problem that variant computes; `family` itself for a variant
+ * this build does not know. */
 const char *vb_problem_of(const char *family, const char *name);
 
 /* vb_family_problems fills out[0..cap) with f's distinct problems in the order their first

@@ -100,10 +100,10 @@ int test_crossover_groups(const char *arg)
     /* g: two funcs (a label axis) swept along rows, cols held; m: nx swept, ny in lock step;
      * f: one point (unswept); q: GPU rungs only, no reference */
     static struct vb_case_row r[16];
-    static const char *problem[16];
-    struct vb_cross_group g[8];
+    static struct vb_cross_run cr;
+    const struct vb_cross_group *g = cr.g;
     char name[64];
-    int n = 0, k, i;
+    int n = 0, k;
     (void)arg;
     row(&r[n++], "g", "ref", 1, 1.0, "rows", 10, "cols", 4, "pow");
     row(&r[n++], "g", "gpu", 0, 2.0, "rows", 10, "cols", 4, "pow");
@@ -121,9 +121,8 @@ int test_crossover_groups(const char *arg)
     row(&r[n++], "f", "gpu", 0, 1.0, "h", 720, "w", 1280, NULL);
     row(&r[n++], "q", "gpu", 0, 1.0, "n", 10, NULL, 0, NULL);
     row(&r[n++], "q", "gpu", 0, 3.0, "n", 1000, NULL, 0, NULL);
-    for (i = 0; i < n; i++)
-        problem[i] = r[i].family;
-    k = vb_crossover_groups(r, problem, n, g, 8);
+    ASSERT_INT_EQ(vb_crossover_run(r, n, &cr), 0); /* families unknown: each its own problem */
+    k = cr.ng;
     ASSERT_INT_EQ(k, 5);
     ASSERT_STR_EQ(vb_cross_group_name(&g[0], name, sizeof name), "g func=pow");
     ASSERT_STR_EQ(g[0].axis, "rows");
@@ -142,11 +141,12 @@ int test_crossover_groups(const char *arg)
     ASSERT_STR_EQ(g[4].problem, "q"); /* no reference: a group at its largest size, no crossover */
     ASSERT_INT_EQ(g[4].cross.kind, VB_CROSS_UNKNOWN);
     ASSERT_STR_EQ(g[4].largest->axes, "n=1000");
-    /* every case finds its group, GPU rungs too */
-    ASSERT_INT_EQ(vb_crossover_group_of(r, problem, n, g, k, 3), 0);
-    ASSERT_INT_EQ(vb_crossover_group_of(r, problem, n, g, k, 7), 1);
-    ASSERT_INT_EQ(vb_crossover_group_of(r, problem, n, g, k, 11), 2);
-    ASSERT_INT_EQ(vb_crossover_group_of(r, problem, n, g, k, 13), 3);
-    ASSERT_INT_EQ(vb_crossover_group_of(r, problem, n, g, k, 14), 4);
+    /* every case is in its group, GPU rungs too */
+    ASSERT_INT_EQ(cr.member[3], 0);
+    ASSERT_INT_EQ(cr.member[7], 1);
+    ASSERT_INT_EQ(cr.member[11], 2);
+    ASSERT_INT_EQ(cr.member[13], 3);
+    ASSERT_INT_EQ(cr.member[14], 4);
+    vb_crossover_run_free(&cr);
     return 0;
 }
