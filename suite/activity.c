@@ -161,6 +161,24 @@ static void add_marker(const CUpti_ActivityMarker2 *m)
     }
 }
 
+/* api_name: CUPTI's name of API function cbid ("cudaMemcpy_v3020", "cuMemcpyHtoD_v2", as the
+ * Nsight Systems export), asked of CUPTI once per function: the records come by the thousand on
+ * CUPTI's thread, and CUPTI's lookup need not run beside the program's calls each time. NULL
+ * when CUPTI names none. Called with lock held. */
+static const char *api_name(int driver, uint32_t cbid)
+{
+    enum { N = 4096 };
+    static const char *known[2][N];
+    static uint8_t asked[2][N];
+    const char *name = NULL;
+    if (cbid < N && asked[driver][cbid]) return known[driver][cbid];
+    if (cuptiGetCallbackName(driver ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API,
+                             cbid, &name) != CUPTI_SUCCESS)
+        name = NULL;
+    if (cbid < N) known[driver][cbid] = name, asked[driver][cbid] = 1;
+    return name;
+}
+
 static void add_api(const CUpti_ActivityAPI *x)
 {
     struct vb_api_rec *r = PUSH(&acc, apis, cap_apis);
@@ -178,10 +196,7 @@ static void add_api(const CUpti_ActivityAPI *x)
     r->thread = x->threadId;
     r->ret = (int32_t)x->returnValue;
     r->driver = (uint8_t)driver;
-    /* CUPTI's own name ("cudaMemcpy_v3020", "cuMemcpyHtoD_v2"), as the Nsight Systems export */
-    if (cuptiGetCallbackName(driver ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API,
-                             x->cbid, &name) != CUPTI_SUCCESS ||
-        !name) {
+    if (!(name = api_name(driver, x->cbid))) {
         char buf[48];
         snprintf(buf, sizeof buf, "%s cbid %u", driver ? "driver" : "runtime", (unsigned)x->cbid);
         r->name = strdup(buf);

@@ -82,22 +82,31 @@ static int each_function(int (*fn)(CUpti_CallbackDomain, CUpti_CallbackId, const
     return 0;
 }
 
-/* quiet_one switches off the records of a function outside the set, counting it in *arg */
-static int quiet_one(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const char *name, void *arg)
+/* switch_one sets the records of one function: with *arg 0 a function outside the set goes off
+ * (the kinds on), with 1 a function of the set goes on alone (the kinds off); counts it in
+ * arg[1] */
+static int switch_one(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const char *name, void *arg)
 {
+    int *a = arg, on = a[0];
     CUptiResult rc;
-    if (vb_api_set_keeps(name)) return 0;
-    rc = dom == CUPTI_CB_DOMAIN_DRIVER_API ? cuptiActivityEnableDriverApi(cbid, 0)
-                                           : cuptiActivityEnableRuntimeApi(cbid, 0);
+    if (vb_api_set_keeps(name) != on) return 0;
+    rc = dom == CUPTI_CB_DOMAIN_DRIVER_API ? cuptiActivityEnableDriverApi(cbid, (uint8_t)on)
+                                           : cuptiActivityEnableRuntimeApi(cbid, (uint8_t)on);
     if (rc != CUPTI_SUCCESS) return -1;
-    ++*(int *)arg;
+    a[1]++;
     return 0;
 }
 
 int vb_api_set_quiet(void)
 {
-    int n = 0;
-    return each_function(quiet_one, &n) ? -1 : n;
+    int a[2] = {0, 0};
+    return each_function(switch_one, a) ? -1 : a[1];
+}
+
+int vb_api_set_enable(void)
+{
+    int a[2] = {1, 0};
+    return each_function(switch_one, a) ? -1 : a[1];
 }
 
 struct work_walk {

@@ -21,10 +21,18 @@ int vb_api_set_keeps(const char *name);
  * a name is in the set when it starts with one. */
 const char *vb_api_set_prefix(size_t i);
 
+/* vb_api_set_enable switches CUPTI's records on for every runtime and driver API function of
+ * the set alone, with CUPTI_ACTIVITY_KIND_RUNTIME and _DRIVER left off: CUPTI then enters only
+ * the set's calls (measured on PyTorch steps: the kinds on with the rest switched off cost
+ * what the per-function switches do not, README's overhead paragraph). A program's own CUPTI
+ * client that enables or disables the kinds does not undo it: the preload (cupti_mux.h) keeps
+ * the union of both. Returns how many functions it switched on, or -1 when CUPTI refused one
+ * (those switched stay on). */
+int vb_api_set_enable(void);
+
 /* vb_api_set_quiet switches CUPTI's records off for every runtime and driver API function
- * outside the set, once CUPTI_ACTIVITY_KIND_RUNTIME and _DRIVER are enabled (disabling the
- * rest, rather than enabling the set with the kinds off, keeps a program's own CUPTI client
- * that enables the kinds from overriding it; the preload keeps the union of both). Returns how
+ * outside the set, once CUPTI_ACTIVITY_KIND_RUNTIME and _DRIVER are enabled: the set the way
+ * before vb_api_set_enable (VARBENCH_TRACE_API_BY_KIND=1, for measuring the two). Returns how
  * many functions it switched off, or -1 when CUPTI refused one (those switched stay off). */
 int vb_api_set_quiet(void);
 

@@ -91,12 +91,31 @@ static enum who who_called(void *ra)
 
 /* ---- The two clients ---------------------------------------------------------------------- */
 
+/* A client's switch of one API function's records. CUPTI records a function while its domain's
+ * kind is on (the kind's enable overrides the switches made before it), or while the function is
+ * switched on alone (cuptiActivityEnableRuntimeApi/DriverApi with the kind off: varbench's default
+ * set, which keeps CUPTI out of the calls nobody records). */
+enum fn { FN_KIND, FN_ON, FN_OFF }; /* as its domain's kind; switched on; switched off */
+#define FN_MAX                                                                                     \
+    ((int)CUPTI_RUNTIME_TRACE_CBID_SIZE > (int)CUPTI_DRIVER_TRACE_CBID_SIZE                        \
+         ? (int)CUPTI_RUNTIME_TRACE_CBID_SIZE                                                      \
+         : (int)CUPTI_DRIVER_TRACE_CBID_SIZE)
+static const uint32_t fn_size[2] = {CUPTI_RUNTIME_TRACE_CBID_SIZE, CUPTI_DRIVER_TRACE_CBID_SIZE};
+static const CUpti_ActivityKind fn_kind[2] = {CUPTI_ACTIVITY_KIND_RUNTIME,
+                                              CUPTI_ACTIVITY_KIND_DRIVER};
+
+/* api_domain: 0 for the runtime API's kind, 1 for the driver's, -1 for any other kind */
+static int api_domain(int kind)
+{
+    return kind == CUPTI_ACTIVITY_KIND_RUNTIME ? 0 : kind == CUPTI_ACTIVITY_KIND_DRIVER ? 1 : -1;
+}
+
 struct client {
     CUpti_BuffersCallbackRequestFunc req;
     CUpti_BuffersCallbackCompleteFunc comp;
     uint8_t on[NKINDS], ever[NKINDS];      /* enabled now; enabled since its callbacks came */
     uint64_t since[NKINDS], until[NKINDS]; /* its last enable and disable (CLOCK_REALTIME) */
-    uint8_t rt_off[CUPTI_RUNTIME_TRACE_CBID_SIZE], drv_off[CUPTI_DRIVER_TRACE_CBID_SIZE];
+    uint8_t fn[2][FN_MAX];      /* [runtime, driver][cbid]: its switch of the function (enum fn) */
     CUpti_SubscriberHandle sub; /* the subscriber it holds */
     uint8_t *buf;               /* the buffer of its own being filled */
     size_t size, used, max, nrec;
@@ -107,7 +126,7 @@ static int direct = -1;     /* the client whose callbacks CUPTI has (-1: none, o
 static int muxed;           /* CUPTI has the preload's callbacks */
 static int before_mux = -1; /* the client that was direct when the preload's came */
 static CUpti_TimestampCallbackFunc stamp_clock;
-static uint8_t rt_off[CUPTI_RUNTIME_TRACE_CBID_SIZE], drv_off[CUPTI_DRIVER_TRACE_CBID_SIZE];
+static uint8_t fn_real[2][FN_MAX]; /* [runtime, driver][cbid]: CUPTI records it, as last told */
 
 /* A record's time in CLOCK_REALTIME ns (stamp.h): a stamp of the program's timestamp callback
  * is mapped through two readings of both clocks, one at the registration, one at each buffer
@@ -217,13 +236,12 @@ static int wants(int who, const struct client *c, const CUpti_Activity *r)
     if (k <= 0 || k >= NKINDS) return 0;
     if (k == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && !c->ever[k])
         k = CUPTI_ACTIVITY_KIND_KERNEL; /* one kind of kernel record whichever was asked for */
-    if (!c->ever[k]) return 0;
-    if (r->kind == CUPTI_ACTIVITY_KIND_RUNTIME || r->kind == CUPTI_ACTIVITY_KIND_DRIVER) {
-        uint32_t cbid = ((const CUpti_ActivityAPI *)r)->cbid;
-        const uint8_t *off = r->kind == CUPTI_ACTIVITY_KIND_RUNTIME ? c->rt_off : c->drv_off;
-        size_t n = r->kind == CUPTI_ACTIVITY_KIND_RUNTIME ? sizeof c->rt_off : sizeof c->drv_off;
-        if (cbid < n && off[cbid]) return 0;
+    if (api_domain(k) >= 0) {
+        uint32_t cbid = ((const CUpti_ActivityAPI *)r)->cbid, d = (uint32_t)api_domain(k);
+        int fn = cbid < fn_size[d] ? c->fn[d][cbid] : FN_KIND;
+        if (fn != FN_KIND) return fn == FN_ON; /* switched alone: no window, as varbench's kinds */
     }
+    if (!c->ever[k]) return 0;
     if (who == VB || !(t = stamp(r))) return 1;
     t = to_realtime(t);
     return t >= c->since[k] && (c->on[k] || t <= c->until[k]);
@@ -355,22 +373,45 @@ static CUptiResult take_callbacks(void)
     return rc;
 }
 
-/* reopen_apis switches back on every API function CUPTI has off that client w does not: w
- * arrived after the other switched it off alone, or the other left. Called with mu held: these
- * two calls run no callback. */
-static void reopen_apis(enum who w)
+/* wanted: whether client c wants the records of function id of domain d (0 runtime, 1 driver) */
+static int wanted(const struct client *c, int d, uint32_t id)
 {
-    CUpti_CallbackId i;
-    for (i = 0; i < sizeof rt_off; i++)
-        if (rt_off[i] && !cl[w].rt_off[i]) {
-            rt_off[i] = 0;
-            CALL(cuptiActivityEnableRuntimeApi, i, 1);
-        }
-    for (i = 0; i < sizeof drv_off; i++)
-        if (drv_off[i] && !cl[w].drv_off[i]) {
-            drv_off[i] = 0;
-            CALL(cuptiActivityEnableDriverApi, i, 1);
-        }
+    return c->fn[d][id] == FN_ON || (c->fn[d][id] == FN_KIND && c->on[fn_kind[d]]);
+}
+
+/* sync_api tells CUPTI to record function id of domain d when a client wants it, and not when
+ * none does, where that differs from what it was last told. Called with mu held: these calls run
+ * no callback. */
+static CUptiResult sync_api(int d, uint32_t id)
+{
+    uint8_t want = (uint8_t)(wanted(&cl[VB], d, id) || wanted(&cl[PROG], d, id));
+    if (fn_real[d][id] == want) return CUPTI_SUCCESS;
+    fn_real[d][id] = want;
+    return d ? CALL(cuptiActivityEnableDriverApi, id, want)
+             : CALL(cuptiActivityEnableRuntimeApi, id, want);
+}
+
+/* kind_reached syncs the functions of kind's domain to the clients' union after a change of
+ * the clients' switches; reached: CUPTI's kind itself was just switched on (every function of its
+ * domain recorded, the switches before overridden) or off (none), -1: CUPTI's kind was left as it
+ * was. Those one client switched on alone come back after the other's disable, those nobody wants
+ * go off after an enable. A kind outside the API domains is left. Called with mu held. */
+static void kind_reached(int kind, int reached)
+{
+    int d = api_domain(kind);
+    uint32_t id;
+    for (id = 0; d >= 0 && id < fn_size[d]; id++) {
+        if (reached >= 0) fn_real[d][id] = (uint8_t)reached;
+        sync_api(d, id);
+    }
+}
+
+/* forget_fns drops client w's switches of domain d's functions (its kind's enable or disable
+ * overrides them) */
+static void forget_fns(enum who w, int kind)
+{
+    int d = api_domain(kind);
+    if (d >= 0) memset(cl[w].fn[d], FN_KIND, sizeof cl[w].fn[d]);
 }
 
 /* A forced flush returns every buffer CUPTI holds to its owner: once the records CUPTI held are
@@ -403,7 +444,6 @@ EXPORT CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFu
     cl[w].req = req;
     cl[w].comp = comp;
     if (direct == (int)w) direct = -1; /* new callbacks of the direct client: give them to CUPTI */
-    if (w == VB) reopen_apis(VB);      /* what the program switched off alone, varbench keeps */
     pthread_mutex_unlock(&mu);
     return take_callbacks();
 }
@@ -436,6 +476,8 @@ EXPORT CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind)
     pthread_mutex_lock(&mu);
     if (w == PROG) st.seen = 1;
     switched(w, kind, 1);
+    forget_fns(w, kind);
+    kind_reached(kind, 1);
     hold();
     pthread_mutex_unlock(&mu);
     return rc;
@@ -444,13 +486,19 @@ EXPORT CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind)
 EXPORT CUptiResult cuptiActivityDisable(CUpti_ActivityKind kind)
 {
     enum who w = CALLER();
+    CUptiResult rc = CUPTI_SUCCESS;
     int keep;
     if (w == CUPTI) return CALL(cuptiActivityDisable, kind);
     pthread_mutex_lock(&mu);
     switched(w, kind, 0);
+    forget_fns(w, kind);
     keep = other_on(w, kind);
     pthread_mutex_unlock(&mu);
-    return keep ? CUPTI_SUCCESS : CALL(cuptiActivityDisable, kind);
+    if (!keep) rc = CALL(cuptiActivityDisable, kind);
+    pthread_mutex_lock(&mu);
+    kind_reached(kind, keep ? -1 : 0);
+    pthread_mutex_unlock(&mu);
+    return rc;
 }
 
 EXPORT CUptiResult cuptiActivityEnableContext(CUcontext ctx, CUpti_ActivityKind kind)
@@ -477,25 +525,19 @@ EXPORT CUptiResult cuptiActivityDisableContext(CUcontext ctx, CUpti_ActivityKind
 }
 
 /* api_switch records w's switch of one API function's records and sets CUPTI's to the union:
- * off only when every client using CUPTI has it off */
-static CUptiResult api_switch(enum who w, int driver, CUpti_CallbackId cbid, uint8_t enable)
+ * on while some client wants them (its kind on and the function not switched off, or the
+ * function switched on alone) */
+static CUptiResult api_switch(enum who w, int d, CUpti_CallbackId cbid, uint8_t enable)
 {
-    uint8_t *mine_off = driver ? cl[w].drv_off : cl[w].rt_off,
-            *real_off = driver ? drv_off : rt_off;
-    size_t n = driver ? sizeof drv_off : sizeof rt_off;
-    int off, change, o = w == VB ? PROG : VB;
-    if (cbid >= n)
-        return driver ? CALL(cuptiActivityEnableDriverApi, cbid, enable)
-                      : CALL(cuptiActivityEnableRuntimeApi, cbid, enable);
+    CUptiResult rc;
+    if (cbid >= fn_size[d])
+        return d ? CALL(cuptiActivityEnableDriverApi, cbid, enable)
+                 : CALL(cuptiActivityEnableRuntimeApi, cbid, enable);
     pthread_mutex_lock(&mu);
-    mine_off[cbid] = !enable;
-    off = mine_off[cbid] && (!present(&cl[o]) || (driver ? cl[o].drv_off : cl[o].rt_off)[cbid]);
-    change = real_off[cbid] != off;
-    real_off[cbid] = (uint8_t)off;
+    cl[w].fn[d][cbid] = enable ? FN_ON : FN_OFF;
+    rc = sync_api(d, cbid);
     pthread_mutex_unlock(&mu);
-    if (!change) return CUPTI_SUCCESS;
-    return driver ? CALL(cuptiActivityEnableDriverApi, cbid, (uint8_t)!off)
-                  : CALL(cuptiActivityEnableRuntimeApi, cbid, (uint8_t)!off);
+    return rc;
 }
 
 EXPORT CUptiResult cuptiActivityEnableRuntimeApi(CUpti_CallbackId cbid, uint8_t enable)
@@ -572,13 +614,15 @@ EXPORT CUptiResult cuptiFinalize(void)
     cl[w].sub = NULL;
     cl[w].req = NULL;
     cl[w].comp = NULL;
-    memset(cl[w].rt_off, 0, sizeof cl[w].rt_off);
-    memset(cl[w].drv_off, 0, sizeof cl[w].drv_off);
+    memset(cl[w].fn, FN_KIND, sizeof cl[w].fn);
     if (direct == (int)w) direct = -1;
-    reopen_apis((enum who)o);
     pthread_mutex_unlock(&mu);
     for (k = 0; k < NKINDS; k++)
         if (off[k]) CALL(cuptiActivityDisable, (CUpti_ActivityKind)k);
+    pthread_mutex_lock(&mu); /* its switches undone: the other's alone decide */
+    kind_reached(CUPTI_ACTIVITY_KIND_RUNTIME, off[CUPTI_ACTIVITY_KIND_RUNTIME] ? 0 : -1);
+    kind_reached(CUPTI_ACTIVITY_KIND_DRIVER, off[CUPTI_ACTIVITY_KIND_DRIVER] ? 0 : -1);
+    pthread_mutex_unlock(&mu);
     if (sub) CALL(cuptiUnsubscribe, sub);
     take_callbacks();
     return CUPTI_SUCCESS;

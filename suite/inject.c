@@ -474,6 +474,7 @@ static int start_cupti(int metrics)
     struct vb_mux_stats m;
     struct vb_err err;
     char other[128];
+    int by_function;
     vb_err_clear(&err);
     read_mux(&m);
     if (!metrics && !m.subscribed && other_client(other, sizeof other)) {
@@ -493,14 +494,25 @@ static int start_cupti(int metrics)
                  cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_PRE_ALLOCATE_VALUE,
                                            &(size_t){sizeof(size_t)}, &(size_t){1})))
         vb_err_clear(&err); /* an older CUPTI: its default */
-    if (vb_activity_start_with(kinds, &err)) {
+    /* the default set function by function (CUPTI enters no other call), else through the kinds */
+    by_function = (kinds & VB_ACTIVITY_API) && !getenv(VB_TRACE_ENV_ALL_APIS) &&
+                  !getenv(VB_TRACE_ENV_API_BY_KIND);
+    if (by_function && vb_api_set_enable() < 0) {
+        by_function = 0;
+        fprintf(stderr,
+                "varbench trace: pid %d: CUPTI refused to record API calls function by function; "
+                "they are recorded through its API kinds, which costs the program more\n",
+                (int)getpid());
+    }
+    if (vb_activity_start_with(by_function ? kinds & ~(unsigned)VB_ACTIVITY_API : kinds, &err)) {
         snprintf(untraced_why, sizeof untraced_why, "CUPTI activity tracing unavailable: %s%s%s",
                  err.msg, err.hint[0] ? "; " : "", err.hint);
         if (subscriber) cuptiUnsubscribe(subscriber);
         subscriber = NULL;
         return -1;
     }
-    if (!getenv(VB_TRACE_ENV_ALL_APIS) && vb_api_set_quiet() < 0)
+    if (!by_function && (kinds & VB_ACTIVITY_API) && !getenv(VB_TRACE_ENV_ALL_APIS) &&
+        vb_api_set_quiet() < 0)
         fprintf(stderr,
                 "varbench trace: pid %d: CUPTI refused to leave out the records of API "
                 "calls outside the default set; more calls are recorded than usual\n",

@@ -28,6 +28,9 @@
 #define VB_TRACE_ENV_KINDS    "VARBENCH_TRACE_KINDS"    /* "api,gpu" (unset: both), "api", "gpu" */
 #define VB_TRACE_ENV_CAPTURE  "VARBENCH_TRACE_CAPTURE"  /* capture.h's form; unset: "all" */
 #define VB_TRACE_ENV_ALL_APIS "VARBENCH_TRACE_ALL_APIS" /* "1": every API call, not the set */
+/* "1": the set recorded through the API kinds (on, the rest switched off) instead of function by
+ * function: the way before, kept for the overhead benchmark to hold the two side by side */
+#define VB_TRACE_ENV_API_BY_KIND "VARBENCH_TRACE_API_BY_KIND"
 
 /* One traced process as a case. Owns everything r points to, but the variant's problem (one
  * without axes, shared); the family has no ops: a traced case is stored, never run. */

@@ -165,7 +165,8 @@ def torch_overhead(vb):
     # least a CUPTI tracer does (tests/trace/cupti_floor.c: records counted, nothing kept): the
     # GPU records alone, then with the default API set recorded as varbench does (API kinds on,
     # the rest switched off: cupti-floor-kinds) or function by function with the kinds off
-    # (cupti-floor-set): what CUPTI itself costs, which no CUPTI tracer goes below
+    # (cupti-floor-set): what CUPTI itself costs, which no CUPTI tracer goes below. traced-kinds
+    # is varbench recording its set the way it did before (the kinds on, the rest switched off)
     kinds = tuple(os.environ.get('VB_OVH_KINDS',
                                  'untraced,traced,traced-gpu,cupti-floor,cupti-floor-kinds,'
                                  'cupti-floor-set,profiler').split(','))
@@ -178,8 +179,10 @@ def torch_overhead(vb):
     api_calls = {}
     pre = {'untraced': [], 'traced': [vb, 'trace', '-q', '--db', 'ovh.db', '--'],
            'traced-gpu': [vb, 'trace', '-q', '--trace', 'gpu', '--db', 'ovhg.db', '--'],
+           'traced-kinds': [vb, 'trace', '-q', '--db', 'ovhk.db', '--'],
            'profiler': []}
-    env = {'cupti-floor': {'CUDA_INJECTION64_PATH': floor_lib, 'VB_FLOOR_API': ''},
+    env = {'traced-kinds': {'VARBENCH_TRACE_API_BY_KIND': '1'},
+           'cupti-floor': {'CUDA_INJECTION64_PATH': floor_lib, 'VB_FLOOR_API': ''},
            'cupti-floor-kinds': {'CUDA_INJECTION64_PATH': floor_lib, 'VB_FLOOR_API': 'kinds'},
            'cupti-floor-set': {'CUDA_INJECTION64_PATH': floor_lib, 'VB_FLOOR_API': 'set'}}
     rounds = int(os.environ.get('VB_OVH_ROUNDS', ROUNDS))
