@@ -53,7 +53,7 @@ static int one_run(struct ctx *c, const struct run_data *rd)
                                        "over the seed's rung",
                                        "the GPU wins"};
     const struct vb_cross_group *g = rd->cross->g;
-    char name[320], floor[48], cpu[32], seed[160], t[32];
+    char name[320], floor[48], cpu[32], seed[160], t[32], wins[340];
     int i, rows = 0, n = rd->cross->ng;
     for (i = 0; i < n; i++) {
         const struct vb_case_row *best, *first, *ref;
@@ -92,7 +92,12 @@ static int one_run(struct ctx *c, const struct run_data *rd)
         cells[4] = floor;
         cells[5] = cpu;
         cells[6] = seed;
-        cells[7] = g[i].text[0] ? g[i].text : "-";
+        if (g[i].plain_text[0])
+            snprintf(wins, sizeof wins, "%s; without its graph rung %s", g[i].text,
+                     g[i].plain_text);
+        else
+            snprintf(wins, sizeof wins, "%s", g[i].text[0] ? g[i].text : "-");
+        cells[7] = wins;
         vb_page_row(&c->page, 0, cells);
     }
     if (rows) vb_page_table_end(&c->page);

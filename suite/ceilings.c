@@ -2,14 +2,18 @@
  * ceilings: copy bandwidth measured with CUDA events around single cudaMemcpyAsync calls
  * on one stream (median of reps), and the same around the streaming kernel's copy and a batch
  * of empty launches. Pageable copies go through the same call from malloc'd,
- * pre-touched memory, which is what a variant using pageable buffers gets.
+ * pre-touched memory, which is what a variant using pageable buffers gets. The round trips are
+ * timed on the host's clock, each waited for: what a sample that copies in, computes and copies
+ * back waits at least.
  */
 #include "ceilings.h"
 
 #include <cuda_runtime_api.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "graph.h"
 #include "probe.h"
 #include "stats.h"
 
@@ -80,6 +84,80 @@ static int time_op(const struct timed *t, int reps, cudaStream_t s, cudaEvent_t 
     return 0;
 }
 
+/* The round trip (ceilings.h): TRIP_BYTES each way, timed TRIPS times after one warm-up. */
+#define TRIP_BYTES 8
+#define TRIPS      201
+
+static double mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* issue_trip queues one round trip on s: pin -> dev, an empty kernel, dev -> pin + TRIP_BYTES */
+static cudaError_t issue_trip(void *dev, unsigned char *pin, cudaStream_t s)
+{
+    cudaError_t rc = cudaMemcpyAsync(dev, pin, TRIP_BYTES, cudaMemcpyHostToDevice, s);
+    if (rc == cudaSuccess) rc = vb_launch_probe_empty(s);
+    if (rc == cudaSuccess)
+        rc = cudaMemcpyAsync(pin + TRIP_BYTES, dev, TRIP_BYTES, cudaMemcpyDeviceToHost, s);
+    return rc;
+}
+
+/* time_trip times TRIPS round trips, each issued (as stream calls, or as graph g when g is not
+ * NULL) and waited for, on the host's clock; c gets the median. 0 or -1 with err. */
+static int time_trip(void *dev, unsigned char *pin, cudaGraphExec_t g, cudaStream_t s,
+                     struct vb_ceiling *c, struct vb_err *err)
+{
+    double ns[TRIPS], t0;
+    int i;
+    for (i = -1; i < TRIPS; i++) {
+        t0 = mono_ns();
+        if (VB_CUDA(err, g ? cudaGraphLaunch(g, s) : issue_trip(dev, pin, s)) ||
+            VB_CUDA(err, cudaStreamSynchronize(s)))
+            return -1;
+        if (i >= 0) ns[i] = mono_ns() - t0;
+    }
+    c->bytes = 0; /* a time, not a bandwidth */
+    c->reps = TRIPS;
+    c->median_ns = vb_stats_median(ns, TRIPS);
+    c->gbps = 0;
+    return 0;
+}
+
+/* round_trips measures both round trips (ceilings.h) into stream and graph. 0 or -1 with err. */
+static int round_trips(void *dev, unsigned char *pin, cudaStream_t s, struct vb_ceiling *stream,
+                       struct vb_ceiling *graph, struct vb_err *err)
+{
+    cudaGraphExec_t exec = NULL;
+    int rc;
+    if (time_trip(dev, pin, NULL, s, stream, err) || vb_graph_begin(s, err) ||
+        vb_graph_end(s, VB_CUDA(err, issue_trip(dev, pin, s)), &exec, err))
+        return -1;
+    rc = time_trip(dev, pin, exec, s, graph, err);
+    cudaGraphExecDestroy(exec);
+    return rc;
+}
+
+int vb_ceilings_round_trips(struct vb_ceiling *stream, struct vb_ceiling *graph, struct vb_err *err)
+{
+    void *dev = NULL;
+    unsigned char *pin = NULL;
+    cudaStream_t s = NULL;
+    int rc = -1;
+    if (!VB_CUDA(err, cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) &&
+        !VB_CUDA(err, cudaMalloc(&dev, TRIP_BYTES)) &&
+        !VB_CUDA(err, cudaMallocHost((void **)&pin, 2 * TRIP_BYTES))) {
+        memset(pin, 0x5a, 2 * TRIP_BYTES);
+        rc = round_trips(dev, pin, s, stream, graph, err);
+    }
+    if (pin) cudaFreeHost(pin);
+    if (dev) cudaFree(dev);
+    if (s) cudaStreamDestroy(s);
+    return rc;
+}
+
 int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_COUNT],
                         struct vb_err *err)
 {
@@ -109,7 +187,7 @@ int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_
     if (VB_CUDA(err, cudaMemset(d0, 0x3c, bytes)) || VB_CUDA(err, cudaMemset(d1, 0x3c, bytes)))
         goto out;
     {
-        const struct timed ops[VB_CEIL_COUNT] = {
+        const struct timed ops[VB_CEIL_ROUNDTRIP] = {
             [VB_CEIL_H2D_PINNED] = {OP_COPY, d0, pin, bytes, cudaMemcpyHostToDevice},
             [VB_CEIL_D2H_PINNED] = {OP_COPY, pin, d0, bytes, cudaMemcpyDeviceToHost},
             [VB_CEIL_H2D_PAGEABLE] = {OP_COPY, d0, page, bytes, cudaMemcpyHostToDevice},
@@ -117,9 +195,11 @@ int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_
             [VB_CEIL_D2D] = {OP_COPY, d1, d0, bytes, cudaMemcpyDeviceToDevice},
             [VB_CEIL_DRAM] = {OP_STREAM, d1, d0, bytes & ~(uint64_t)15, cudaMemcpyDeviceToDevice},
             [VB_CEIL_LAUNCH] = {OP_LAUNCH, NULL, NULL, 0, cudaMemcpyDefault}};
-        for (i = 0; i < VB_CEIL_COUNT; i++)
+        for (i = 0; i < VB_CEIL_ROUNDTRIP; i++)
             if (time_op(&ops[i], reps, s, e0, e1, &out[i], err)) goto out;
     }
+    if (round_trips(d0, pin, s, &out[VB_CEIL_ROUNDTRIP], &out[VB_CEIL_ROUNDTRIP_GRAPH], err))
+        goto out;
     rc = 0;
 out:
     free(page);

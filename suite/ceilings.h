@@ -4,7 +4,16 @@
  * bandwidth, D2D copy bandwidth (counting bytes read plus bytes written, as nvbench), the same
  * copy done by a streaming kernel (dram: float4 loads and stores, two a thread; SMs stream
  * faster than cudaMemcpy's D2D on an H100, so a floor built on D2D alone would be beaten), and
- * the time of one empty kernel launched back to back (launch: median_ns, no bytes, gbps 0).
+ * the time of one empty kernel launched back to back (launch: median_ns, no bytes, gbps 0), and
+ * the shortest round trip a sample can make, on the host's clock: 8 pinned bytes H2D, one empty
+ * kernel, 8 bytes D2H and a cudaStreamSynchronize, issued as stream calls (roundtrip) and as one
+ * replayed CUDA graph (roundtrip_graph) (median_ns, no bytes, gbps 0). A case that copies its
+ * data and waits for it can take no less than the shorter of the two, however few its bytes.
+ * The same two measured again once varbench's CUPTI collection is on (the _traced pair, as the
+ * samples are timed: CUPTI's activity records cost a round trip a few microseconds of host time,
+ * and a floor held against a traced sample must pay them too); 0 until then. kernel_empty: the
+ * median CUPTI duration of the round trips' empty kernels (the start-up and drain every kernel
+ * has, which no byte overlaps), also 0 until then.
  */
 #ifndef VB_CEILINGS_H
 #define VB_CEILINGS_H
@@ -20,7 +29,12 @@
     X(D2H_PAGEABLE, "d2h_pageable")                                                                \
     X(D2D, "d2d")                                                                                  \
     X(DRAM, "dram")                                                                                \
-    X(LAUNCH, "launch")
+    X(LAUNCH, "launch")                                                                            \
+    X(ROUNDTRIP, "roundtrip")                                                                      \
+    X(ROUNDTRIP_GRAPH, "roundtrip_graph")                                                          \
+    X(ROUNDTRIP_TRACED, "roundtrip_traced")                                                        \
+    X(ROUNDTRIP_GRAPH_TRACED, "roundtrip_graph_traced")                                            \
+    X(KERNEL_EMPTY, "kernel_empty")
 
 enum vb_ceiling_id {
 #define X(id, name) VB_CEIL_##id,
@@ -45,5 +59,10 @@ const char *vb_ceiling_name(enum vb_ceiling_id id);
  * Returns 0 or -1 with err. */
 int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_COUNT],
                         struct vb_err *err);
+
+/* vb_ceilings_round_trips measures the two round trips on the current device into stream and
+ * graph (their names left as they are). 0 or -1 with err. */
+int vb_ceilings_round_trips(struct vb_ceiling *stream, struct vb_ceiling *graph,
+                            struct vb_err *err);
 
 #endif

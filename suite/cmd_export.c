@@ -78,16 +78,20 @@ static void put_num(FILE *f, double v)
 static void cross_cells(FILE *f, const struct vb_cross_run *cr, int i)
 {
     static const char *const kind[] = {"", "at", "every size", "no size"};
-    int j = cr->member ? cr->member[i] : -1;
+    int j = cr->member ? cr->member[i] : -1, k;
     const struct vb_crossover *x = j >= 0 ? &cr->g[j].cross : NULL;
     if (!x || x->kind == VB_CROSS_UNKNOWN) {
-        fputs(",,,", f);
+        fputs(",,,,,", f);
         return;
     }
     fputc(',', f);
     put_csv(f, cr->g[j].axis);
-    fprintf(f, ",%s,", kind[x->kind]);
-    put_num(f, x->kind == VB_CROSS_AT ? x->at : x->kind == VB_CROSS_ALWAYS ? x->lo : x->hi);
+    for (k = 0; k < 2; k++, x = &cr->g[j].plain) { /* then without its graph rungs */
+        if (k && !cr->g[j].graph) x = &(struct vb_crossover){VB_CROSS_UNKNOWN, 0, 0, 0};
+        fprintf(f, ",%s,", kind[x->kind]);
+        if (x->kind != VB_CROSS_UNKNOWN)
+            put_num(f, x->kind == VB_CROSS_AT ? x->at : x->kind == VB_CROSS_ALWAYS ? x->lo : x->hi);
+    }
 }
 
 static void export_csv(FILE *f, const struct vb_run_row *run, const struct vb_case_row *c, int n)
@@ -102,7 +106,8 @@ static void export_csv(FILE *f, const struct vb_run_row *run, const struct vb_ca
           "h2d_bytes,h2d_count,d2h_bytes,d2h_count,max_abs_err,max_rel_err,gst_efficiency_pct,"
           "metrics_status,cache,gpu_ci_pct,stop_reason,sm_clock_min_mhz,sm_clock_median_mhz,"
           "dropped_samples,floor_ms,floor_ratio,floor_bound,floor_of,reason,crossover_axis,"
-          "crossover_kind,crossover_size\n",
+          "crossover_kind,crossover_size,crossover_without_graph_kind,"
+          "crossover_without_graph_size\n",
           f);
     for (i = 0; i < n; i++) {
         const double v[] = {c[i].e2e_median_ns,   c[i].e2e_mean_ns,   c[i].e2e_stdev_ns,

@@ -26,6 +26,7 @@
 #include "opt.h"
 #include "phase.h"
 #include "progress.h"
+#include "run_gpus.h"
 #include "run_metrics.h"
 #include "runner.h"
 #include "store.h"
@@ -33,7 +34,7 @@
 #include "table.h"
 #include "workers.h"
 
-#define MAX_DEVICES 64
+#define MAX_DEVICES VB_RUN_MAX_DEVICES
 
 static const int codes[] = {0, 1, 2, 3, 4, 5, 6, 130, -1};
 static const struct vb_usage usage = {
@@ -356,31 +357,6 @@ static void options_line(const struct opts *o, char *buf, size_t n)
     }
 }
 
-/* gpus measures and stores each device's environment and ceilings (floors, peak: per device).
- * 0 or -1 with err (VB_E_DB for the database, else a CUDA failure). */
-static int gpus(struct vb_store *st, int64_t run_id, int first, int last,
-                struct vb_floor_ceil *floors, double *peak, struct vb_err *err)
-{
-    int d;
-    for (d = first; d >= 0 && d <= last; d++) {
-        struct vb_gpu_env g;
-        struct vb_ceiling c[VB_CEIL_COUNT];
-        if (vb_env_gpu(d, &g, err) || vb_store_gpu(st, run_id, &g, err) ||
-            vb_ceilings_measure(256u << 20, 10, c, err) || vb_store_ceilings(st, run_id, d, c, err))
-            return -1;
-        if (d < MAX_DEVICES) {
-            floors[d].h2d_gbps = c[VB_CEIL_H2D_PINNED].gbps;
-            floors[d].d2h_gbps = c[VB_CEIL_D2H_PINNED].gbps;
-            floors[d].d2d_gbps = c[VB_CEIL_D2D].gbps > c[VB_CEIL_DRAM].gbps ? c[VB_CEIL_D2D].gbps
-                                                                            : c[VB_CEIL_DRAM].gbps;
-            floors[d].launch_ns = c[VB_CEIL_LAUNCH].median_ns;
-            peak[d] = g.sm_clock_mhz;
-        }
-        vb_table_gpu(stdout, &g, c);
-    }
-    return 0;
-}
-
 /* devices finds the devices to run on (*first..*last, -1 when there is none: nodev then says
  * why). 0, or -1 with err (a device asked for that does not exist, or CUDA failing). */
 static int devices(const struct opts *o, int *first, int *last, char *nodev, size_t n,
@@ -459,8 +435,9 @@ static int measure(struct opts *o, struct run_ctx *ctx, struct vb_sweep *sw, int
     ctx->floors = floors;
     sw->peak_mhz = peak;
     sw->floors = floors;
-    if (gpus(ctx->st, ctx->run_id, first, last, floors, peak, err) ||
-        (first >= 0 && collectors(o, first, err)))
+    if (vb_run_gpus(ctx->st, ctx->run_id, first, last, peak, err) ||
+        (first >= 0 && collectors(o, first, err)) ||
+        vb_run_gpus_traced(ctx->st, ctx->run_id, first, last, floors, err))
         return -1;
     sw->first = first;
     sw->last = last;
@@ -558,8 +535,9 @@ static void print_crossovers(struct vb_store *st, int64_t run_id)
         if (cr.g[i].cross.kind == VB_CROSS_UNKNOWN) continue;
         if (!shown++)
             printf("crossover (the CPU reference against the best GPU rung, end to end):\n");
-        printf("  %s: the GPU wins %s\n", vb_cross_group_name(&cr.g[i], name, sizeof name),
-               cr.g[i].text);
+        printf("  %s: the GPU wins %s%s%s\n", vb_cross_group_name(&cr.g[i], name, sizeof name),
+               cr.g[i].text, cr.g[i].plain_text[0] ? ", without its graph rung " : "",
+               cr.g[i].plain_text);
     }
     vb_crossover_run_free(&cr);
     free(rows);

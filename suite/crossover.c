@@ -136,8 +136,17 @@ static double sig3(double x)
     return x >= 100 ? round(x / m) * m : round(x);
 }
 
-/* best_gpu: the smallest end-to-end median of the correct GPU rungs of ref's problem and point */
-static double best_gpu(const struct set *rd, const struct vb_case_row *ref, const char *p)
+/* is_graph: whether r's rung replays a CUDA graph (by today's catalog) */
+static int is_graph(const struct vb_case_row *r)
+{
+    const struct vb_variant *v = vb_variant_of(r->family, r->name);
+    return v && (v->flags & VB_GRAPH);
+}
+
+/* best_gpu: the smallest end-to-end median of the correct GPU rungs of ref's problem and point
+ * (plain: graph rungs left out); *graph is set when a graph rung was among them */
+static double best_gpu(const struct set *rd, const struct vb_case_row *ref, const char *p,
+                       int plain, int *graph)
 {
     double best = NAN;
     int i;
@@ -146,14 +155,32 @@ static double best_gpu(const struct set *rd, const struct vb_case_row *ref, cons
         if (!r->needs_gpu || r->is_reference || !usable(r) || strcmp(rd->problem[i], p) ||
             strcmp(r->axes, ref->axes))
             continue;
+        if (is_graph(r)) {
+            *graph = 1;
+            if (plain) continue;
+        }
         if (!(best <= r->e2e_median_ns)) best = r->e2e_median_ns;
     }
     return best;
 }
 
+/* describe writes crossover x along axis into text */
+static void describe(const struct vb_crossover *x, const char *axis, char *text, size_t n)
+{
+    text[0] = '\0';
+    if (x->kind == VB_CROSS_AT)
+        snprintf(text, n, "from %s ~ %.0f (between %.0f and %.0f)", axis, sig3(x->at), x->lo,
+                 x->hi);
+    else if (x->kind == VB_CROSS_ALWAYS)
+        snprintf(text, n, "at every size, from %s=%.0f", axis, x->lo);
+    else if (x->kind == VB_CROSS_NEVER)
+        snprintf(text, n, "at no size up to %s=%.0f", axis, x->hi);
+}
+
 /* cross fills group gi's crossover and its text from its reference cases (member[i] == gi),
- * swept along axis a */
-static void cross(const struct set *rd, const int *member, int gi, int a, struct vb_cross_group *g)
+ * swept along axis a; plain: without the graph rungs (the group's plain and plain_text) */
+static void cross(const struct set *rd, const int *member, int gi, int a, struct vb_cross_group *g,
+                  int plain)
 {
     struct vb_cross_point pts[MAX_POINTS], t;
     int i, j, n = 0;
@@ -161,21 +188,18 @@ static void cross(const struct set *rd, const int *member, int gi, int a, struct
         const struct vb_case_row *r = &rd->cases[i];
         if (member[i] != gi || !r->is_reference || !usable(r)) continue;
         pts[n] = (struct vb_cross_point){(double)r->axis[a].value, r->e2e_median_ns,
-                                         best_gpu(rd, r, g->problem)};
+                                         best_gpu(rd, r, g->problem, plain, &g->graph)};
         for (j = n++; j > 0 && pts[j - 1].size > pts[j].size; j--) { /* by size */
             t = pts[j];
             pts[j] = pts[j - 1];
             pts[j - 1] = t;
         }
     }
-    vb_crossover_find(pts, n, &g->cross);
-    if (g->cross.kind == VB_CROSS_AT)
-        snprintf(g->text, sizeof g->text, "from %s ~ %.0f (between %.0f and %.0f)", g->axis,
-                 sig3(g->cross.at), g->cross.lo, g->cross.hi);
-    else if (g->cross.kind == VB_CROSS_ALWAYS)
-        snprintf(g->text, sizeof g->text, "at every size, from %s=%.0f", g->axis, g->cross.lo);
-    else if (g->cross.kind == VB_CROSS_NEVER)
-        snprintf(g->text, sizeof g->text, "at no size up to %s=%.0f", g->axis, g->cross.hi);
+    vb_crossover_find(pts, n, plain ? &g->plain : &g->cross);
+    if (plain)
+        describe(&g->plain, g->axis, g->plain_text, sizeof g->plain_text);
+    else
+        describe(&g->cross, g->axis, g->text, sizeof g->text);
 }
 
 /* key_of writes the key of case r of problem p (its group among p's cases) into key; returns
@@ -238,8 +262,9 @@ static int groups_of(const struct set *rd, struct vb_cross_group *g, int cap, in
         member[i] = n++;
     }
     for (k = 0; k < n; k++) {
-        g[k].cross.kind = VB_CROSS_UNKNOWN;
-        if (axis[k] >= 0) cross(rd, member, k, axis[k], &g[k]);
+        g[k].cross.kind = g[k].plain.kind = VB_CROSS_UNKNOWN;
+        if (axis[k] >= 0) cross(rd, member, k, axis[k], &g[k], 0);
+        if (axis[k] >= 0 && g[k].graph) cross(rd, member, k, axis[k], &g[k], 1);
         g[k].largest = largest_of(rd, member, k, axis[k]);
     }
     return n;
@@ -261,8 +286,10 @@ void vb_crossover_line(const struct vb_cross_group *g, int n, char *line, size_t
     line[0] = '\0';
     for (i = 0; i < n && len + 1 < cap; i++)
         if (g[i].cross.kind != VB_CROSS_UNKNOWN)
-            len += (size_t)snprintf(line + len, cap - len, "%s%s: the GPU wins %s", len ? "; " : "",
-                                    vb_cross_group_name(&g[i], name, sizeof name), g[i].text);
+            len += (size_t)snprintf(
+                line + len, cap - len, "%s%s: the GPU wins %s%s%s", len ? "; " : "",
+                vb_cross_group_name(&g[i], name, sizeof name), g[i].text,
+                g[i].plain_text[0] ? ", without its graph rung " : "", g[i].plain_text);
 }
 
 int vb_crossover_run(const struct vb_case_row *rows, int n, struct vb_cross_run *cr)

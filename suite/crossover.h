@@ -53,6 +53,9 @@ struct vb_cross_group {
     struct vb_crossover cross;         /* where the best GPU rung starts to beat the reference */
     char text[160];                    /* "from model_size ~ 2330 (between 960 and 10000)", "at
                                         * every size, from nx=1000", "at no size up to ..."; "" */
+    int graph;                         /* a graph rung (VB_GRAPH) was among its GPU rungs: */
+    struct vb_crossover plain;         /* the crossover without such rungs, */
+    char plain_text[160];              /* and its text, as text's */
 };
 #define VB_CROSS_MAX_GROUPS 64
 
@@ -76,8 +79,8 @@ void vb_crossover_run_free(struct vb_cross_run *cr);
 char *vb_cross_group_name(const struct vb_cross_group *g, char *buf, size_t n);
 
 /* vb_crossover_line writes the crossovers of g[0..n) into line (cap bytes), "; "-separated
- * ("calx: the GPU wins from model_size ~ 2330 (between 960 and 10000); mesh: ..."); "" when no
- * group has one. */
+ * ("calx: the GPU wins from model_size ~ 2330 (between 960 and 10000), without its graph rung
+ * from ...; mesh: ..."); "" when no group has one. */
 void vb_crossover_line(const struct vb_cross_group *g, int n, char *line, size_t cap);
 
 #endif

@@ -7,18 +7,18 @@
 
 #include "table.h"
 
-/* kernel_floor_ns: the problem's kernel bytes at the DRAM rate, or (with_launch: held against
- * an end-to-end time) the kernels' launches back to back if longer. */
+/* kernel_floor_ns: the problem's kernel bytes at the DRAM rate, or (held against an end-to-end
+ * time) `launches` of the case's kernels launched back to back if longer. */
 static double kernel_floor_ns(const struct vb_floor_ceil *c, const struct vb_case_result *r,
-                              int with_launch, const char **bound)
+                              int launches, const char **bound)
 {
     const struct vb_problem *pb = r->variant->problem;
     double dram = NAN, launch = NAN;
-    if (pb->kernel_bytes && c->d2d_gbps > 0)
-        dram = (double)pb->kernel_bytes(&r->point) / c->d2d_gbps;
+    if (pb->kernel_bytes && c->d2d_gbps > 0) /* plus one kernel's start-up and drain */
+        dram = (double)pb->kernel_bytes(&r->point) / c->d2d_gbps +
+               (c->kernel_empty_ns > 0 ? c->kernel_empty_ns : 0);
     /* a launch's cost is in an end-to-end time, not in CUPTI's kernel duration */
-    if (with_launch && c->launch_ns > 0 && r->kernel_count > 0)
-        launch = c->launch_ns * r->kernel_count;
+    if (launches > 0 && c->launch_ns > 0) launch = c->launch_ns * launches;
     if (isnan(dram) || (!isnan(launch) && launch > dram)) {
         *bound = isnan(launch) ? "" : "launch";
         return launch;
@@ -55,6 +55,23 @@ static void copy_bytes(const struct vb_case_result *r, uint64_t *h2d, uint64_t *
     *d2h = t.d2h_bytes;
 }
 
+void vb_floor_ceil_of(const struct vb_ceiling c[VB_CEIL_COUNT], struct vb_floor_ceil *f)
+{
+    int traced = c[VB_CEIL_ROUNDTRIP_TRACED].median_ns > 0; /* as the samples, when measured */
+    const struct vb_ceiling
+        *trip = &c[traced ? VB_CEIL_ROUNDTRIP_TRACED : VB_CEIL_ROUNDTRIP],
+        *graph = &c[traced ? VB_CEIL_ROUNDTRIP_GRAPH_TRACED : VB_CEIL_ROUNDTRIP_GRAPH];
+    f->h2d_gbps = c[VB_CEIL_H2D_PINNED].gbps;
+    f->d2h_gbps = c[VB_CEIL_D2H_PINNED].gbps;
+    f->d2d_gbps =
+        c[VB_CEIL_D2D].gbps > c[VB_CEIL_DRAM].gbps ? c[VB_CEIL_D2D].gbps : c[VB_CEIL_DRAM].gbps;
+    f->launch_ns = c[VB_CEIL_LAUNCH].median_ns;
+    f->trip_graph = graph->median_ns > 0 && graph->median_ns < trip->median_ns;
+    f->trip_ns = f->trip_graph ? graph->median_ns : trip->median_ns;
+    f->trip_traced = traced;
+    f->kernel_empty_ns = c[VB_CEIL_KERNEL_EMPTY].median_ns;
+}
+
 void vb_floor_case(const struct vb_floor_ceil *c, struct vb_case_result *r)
 {
     uint64_t in, out;
@@ -67,7 +84,8 @@ void vb_floor_case(const struct vb_floor_ceil *c, struct vb_case_result *r)
         return;
     copy_bytes(r, &in, &out);
     resident = (r->variant->flags & VB_RESIDENT) || (!in && !out);
-    kernel = kernel_floor_ns(c, r, !resident, &bound);
+    /* an end-to-end floor's launches back to back, but for the one its round trip makes */
+    kernel = kernel_floor_ns(c, r, resident ? 0 : r->kernel_count - (c->trip_ns > 0), &bound);
     if (!resident) {
         /* the physical limit is the pinned rate: pageable memory is the rung's choice, and
          * its rate moves with the copy's size and the host's state (measured: cases beat
@@ -79,6 +97,12 @@ void vb_floor_case(const struct vb_floor_ceil *c, struct vb_case_result *r)
         if (isnan(kernel) || copies >= kernel) {
             kernel = copies;
             bound = "pcie";
+        }
+        /* the round trip's fixed cost (the first call's way to the GPU, the copies' and the
+         * kernel's start-up, the wait's wake-up) overlaps no byte: every rung pays it once */
+        if (c->trip_ns > 0) {
+            if (isnan(kernel) || c->trip_ns >= kernel) bound = "latency";
+            kernel = (isnan(kernel) ? 0 : kernel) + c->trip_ns;
         }
     }
     measured = resident ? r->kernel_ms.median * 1e6 : r->e2e_ms.median * 1e6;
@@ -92,15 +116,16 @@ void vb_floor_case(const struct vb_floor_ceil *c, struct vb_case_result *r)
 char *vb_floor_line(const struct vb_floor_ceil *c, const struct vb_case_result *r, char *buf,
                     size_t n)
 {
-    char b[32], b2[32], ms[32];
+    char b[32], b2[48], ms[32];
     buf[0] = '\0';
     if (isnan(r->floor_ns)) return buf;
     vb_fmt_ms(r->floor_ns, ms, sizeof ms);
-    if (!strcmp(r->floor_bound, "dram"))
-        snprintf(buf, n, "floor %s ms (dram: %s B at %.0f GB/s): %s %.2fx floor", ms,
+    if (!strcmp(r->floor_bound, "dram")) {
+        snprintf(b2, sizeof b2, ", and a kernel's start-up %.2f us", c->kernel_empty_ns / 1e3);
+        snprintf(buf, n, "floor %s ms (dram: %s B at %.0f GB/s%s): %s %.2fx floor", ms,
                  vb_fmt_bytes(r->variant->problem->kernel_bytes(&r->point), b, sizeof b),
-                 c->d2d_gbps, r->floor_of, r->floor_ratio);
-    else if (!strcmp(r->floor_bound, "pcie")) {
+                 c->d2d_gbps, c->kernel_empty_ns > 0 ? b2 : "", r->floor_of, r->floor_ratio);
+    } else if (!strcmp(r->floor_bound, "pcie")) {
         uint64_t in, out;
         int ph, pd;
         pageable(r, &ph, &pd);
@@ -112,7 +137,13 @@ char *vb_floor_line(const struct vb_floor_ceil *c, const struct vb_case_result *
                  ph ? "pinned; its copies pageable" : "pinned", vb_fmt_bytes(out, b2, sizeof b2),
                  c->d2h_gbps, pd ? "pinned; its copies pageable" : "pinned", r->floor_of,
                  r->floor_ratio);
-    } else
+    } else if (!strcmp(r->floor_bound, "latency"))
+        snprintf(buf, n,
+                 "floor %s ms (latency: a round trip H2D, kernel, D2H, wait at %.1f us, %s%s): "
+                 "%s %.2fx floor",
+                 ms, c->trip_ns / 1e3, c->trip_graph ? "as a graph" : "as stream calls",
+                 c->trip_traced ? ", traced" : "", r->floor_of, r->floor_ratio);
+    else
         snprintf(buf, n, "floor %s ms (launch: %d kernel%s at %.2f us): %s %.2fx floor", ms,
                  r->kernel_count, r->kernel_count == 1 ? "" : "s", c->launch_ns / 1e3, r->floor_of,
                  r->floor_ratio);

@@ -5,7 +5,9 @@
  * output needs its input) at the measured pinned rates (pageable memory is a rung's choice,
  * shown by its ratio), and its problem's kernel bytes (read plus written,
  * problem->kernel_bytes) at the faster of the measured D2D copy and streaming-kernel rates, or,
- * for an end-to-end time, the measured launch time of its kernels when that is longer. Every
+ * for an end-to-end time, the measured launch time of its kernels when that is longer, plus the
+ * measured round trip (ceilings.h: a case that copies in and waits for its answer makes one at
+ * least, and its fixed cost overlaps no byte; bound "latency" where it is the larger part). Every
  * written byte is counted as reaching DRAM; on the cold, discarded L2 a sample starts with, up
  * to an L2's worth of the last writes are still in L2 when the kernel ends (ncu: 377 MB of
  * gaussian-vec4's 400 MB of writes), so a rung can come in a little under 1.00x. A device-resident
@@ -17,16 +19,25 @@
 #ifndef VB_FLOOR_H
 #define VB_FLOOR_H
 
+#include "ceilings.h"
 #include "registry.h"
 #include "result.h"
 
 /* The ceilings a floor is made of (0: not measured, that bound then unknown). */
 struct vb_floor_ceil {
     double h2d_gbps, d2h_gbps; /* pinned copies, GB/s */
-    double d2d_gbps;  /* device memory, bytes read plus written, GB/s: the faster of the D2D
-                         copy and the streaming kernel */
-    double launch_ns; /* one empty kernel, back to back */
+    double d2d_gbps;        /* device memory, bytes read plus written, GB/s: the faster of the D2D
+                               copy and the streaming kernel */
+    double launch_ns;       /* one empty kernel, back to back */
+    double trip_ns;         /* the shorter round trip (H2D, kernel, D2H, wait), host clock */
+    int trip_graph;         /* it is the replayed graph's (else the stream calls') */
+    int trip_traced;        /* measured under varbench's CUPTI collection, as the samples */
+    double kernel_empty_ns; /* an empty kernel's CUPTI duration: every kernel's start-up and
+                               drain (0: not measured) */
 };
+
+/* vb_floor_ceil_of takes a floor's ceilings from a run's measured ones (ceilings.h). */
+void vb_floor_ceil_of(const struct vb_ceiling c[VB_CEIL_COUNT], struct vb_floor_ceil *f);
 
 /* vb_floor_case sets r->floor_ns, floor_ratio, floor_bound and floor_of for a verified GPU
  * case with CUPTI records; leaves NaN and "" otherwise (CPU cases, skipped or failed ones, no

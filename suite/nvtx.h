@@ -15,6 +15,8 @@
     X(HOST_POST, "host post-processing")                                                           \
     X(OVERLAP, "kernel+D2H overlapped")                                                            \
     X(CPU, "cpu compute")                                                                          \
+    X(GRAPH, "graph replay")      /* a sample's copies and kernels as one CUDA graph launch */     \
+    X(ONE_WAIT, "H2D+kernel+D2H") /* a sample's copies and kernels issued, then one wait */        \
     X(COMPILE, "nvrtc compile")   /* in setup, outside every sample */                             \
     X(MODULE_LOAD, "module load") /* in setup: cuModuleLoadData of the compiled cubin */
 

@@ -19,6 +19,12 @@ int vb_phase_copy(enum vb_phase ph, void *dst, const void *src, size_t bytes,
     return vb_phase_wait(cudaMemcpyAsync(dst, src, bytes, kind, s), s, err);
 }
 
+int vb_phase_graph(cudaGraphExec_t exec, cudaStream_t s, struct vb_err *err)
+{
+    vb_nvtx_phase_begin(VB_PHASE_GRAPH);
+    return vb_phase_wait(cudaGraphLaunch(exec, s), s, err);
+}
+
 #define MAX_SETUP 8
 
 static struct {

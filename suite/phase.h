@@ -21,6 +21,9 @@ int vb_phase_wait(cudaError_t launched, cudaStream_t s, struct vb_err *err);
 int vb_phase_copy(enum vb_phase ph, void *dst, const void *src, size_t bytes,
                   enum cudaMemcpyKind kind, cudaStream_t s, struct vb_err *err);
 
+/* vb_phase_graph launches graph exec on s inside the graph phase and waits for it. */
+int vb_phase_graph(cudaGraphExec_t exec, cudaStream_t s, struct vb_err *err);
+
 /* Setup phases: work of a case's setup worth reporting on its own (an NVRTC compile). Marked
  * for NVTX like a sample's phases and also timed on the host clock, so that `run` can show
  * them under the case whatever became of CUPTI's records (there may be no CUPTI, and a metrics

@@ -62,6 +62,9 @@ enum vb_variant_flags {
     /* launches a library's kernels (cuFFT): its metrics pass opens a profiling session of its
      * own (runner_metrics.c says why) */
     VB_LIBRARY = 1 << 4,
+    /* replays its sample as one CUDA graph (captured in setup): the crossover is also shown
+     * without such rungs, to say how far the graph moved it */
+    VB_GRAPH = 1 << 5,
 };
 
 /* One function a family computes: its axes, output, CPU reference and tolerance. Every variant

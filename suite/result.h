@@ -126,7 +126,7 @@ struct vb_case_result {
     /* the floor (floor.h): the least time the case's bytes allow at the run's measured
      * ceilings, what bounds it, and the measured time (floor_of) over it; NaN when unknown */
     double floor_ns, floor_ratio;
-    char floor_bound[8]; /* "dram", "pcie", "launch", or "" */
+    char floor_bound[8]; /* "dram", "pcie", "launch", "latency", or "" */
     char floor_of[8];    /* "kernel" (device-resident) or "e2e" (the sample moves its data) */
 };
 

@@ -23,7 +23,7 @@ struct vb_gpu_env;
 struct vb_host_env;
 struct vb_metric_value;
 
-#define VB_SCHEMA_VERSION 6
+#define VB_SCHEMA_VERSION 7
 
 struct vb_store;
 
@@ -86,7 +86,7 @@ struct vb_case_row {
     int64_t h2d_bytes, d2h_bytes, h2d_count, d2h_count;
     double gst_efficiency;            /* %, NaN without a metrics pass */
     double floor_ms, floor_ratio;     /* the case's floor (floor.h) and time over it; NaN unknown */
-    char floor_bound[8], floor_of[8]; /* "dram"/"pcie"/"launch", "kernel"/"e2e"; "" unknown */
+    char floor_bound[8], floor_of[8]; /* "dram"/"pcie"/"launch"/"latency", "kernel"/"e2e" */
     char metrics_status[16];          /* "" (none), ok, off, unavailable, failed */
     char metrics_reason[256];
     int device_id;  /* the CUDA device it ran on; -1 for a CPU-only case */

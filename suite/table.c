@@ -104,9 +104,8 @@ void vb_table_gpu(FILE *out, const struct vb_gpu_env *g, const struct vb_ceiling
     fprintf(out, "ceilings:");
     for (i = 0; i < VB_CEIL_COUNT; i++)
         if (c[i].bytes) /* a copy: its bandwidth */
-            fprintf(out, " %s %.1f GB/s%s", c[i].name, c[i].gbps, i + 1 < VB_CEIL_COUNT ? "," : "");
-        else /* the launch: its time */
-            fprintf(out, " %s %.2f us%s", c[i].name, c[i].median_ns / 1e3,
-                    i + 1 < VB_CEIL_COUNT ? "," : "");
+            fprintf(out, "%s %s %.1f GB/s", i ? "," : "", c[i].name, c[i].gbps);
+        else if (c[i].median_ns > 0) /* the launch, a round trip: its time (if measured) */
+            fprintf(out, "%s %s %.2f us", i ? "," : "", c[i].name, c[i].median_ns / 1e3);
     fprintf(out, " (%.0f MiB copies, median of %d)\n", (double)c[0].bytes / (1 << 20), c[0].reps);
 }

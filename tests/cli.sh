@@ -129,6 +129,8 @@ no_db() { [ ! -e varbench.db ] || fail "a database was created"; }
 unchanged() { cmp -s "$1" "$1.orig" || fail "$1 was modified"; [ ! -e "$1-journal" ] || fail "journal left"; }
 
 fixtures=$(dirname "$(readlink -f "$0")")/fixtures
+# the schema this varbench writes (store.h), which migrated files must reach
+schema=$(sed -n 's/^#define VB_SCHEMA_VERSION \([0-9]*\).*/\1/p' "$fixtures/../../suite/store.h")
 # load NAME.db FIXTURE: a database from a committed SQL dump (needs the sqlite3 shell)
 load() { command -v sqlite3 >/dev/null || { echo "skip: no sqlite3 shell" >&2; exit 77; }
   rm -f "$1"; gzip -dc "$fixtures/$2" | sqlite3 "$1" || fail "cannot load $2"; }
@@ -247,10 +249,10 @@ report-crossover)
     fail "a run without the reference or the seed's rung has no answer"
   # export carries it: every case of the group in CSV, the run's line in the JSON's context
   "$vb" export --db l.db --format csv -o l.csv || fail "export csv"
-  head -n 1 l.csv | grep -q ',reason,crossover_axis,crossover_kind,crossover_size$' || fail "no crossover columns"
-  [ "$(grep -c '^[^,]*,[0-9]*,calx/.*,model_size,at,2332\.[0-9]*$' l.csv)" -eq 25 ] ||
+  head -n 1 l.csv | grep -q ',reason,crossover_axis,crossover_kind,crossover_size,crossover_without_graph_kind,crossover_without_graph_size$' || fail "no crossover columns"
+  [ "$(grep -c '^[^,]*,[0-9]*,calx/.*,model_size,at,2332\.[0-9]*,,$' l.csv)" -eq 25 ] ||
     fail "not every calx case carries its crossover"
-  [ "$(grep -c ',nx,every size,1000$' l.csv)" -eq 12 ] || fail "not every mesh case carries its crossover"
+  [ "$(grep -c ',nx,every size,1000,,$' l.csv)" -eq 12 ] || fail "not every mesh case carries its crossover"
   "$vb" export --db l.db --format json -o l.json || fail "export json"
   grep -qF '"varbench_crossover": "calx: the GPU wins from model_size ~ 2330 (between 960 and 10000); mesh:' l.json ||
     fail "no crossover in the JSON's context"
@@ -355,7 +357,7 @@ concurrent-writers)
   done
   [ "$(sqlite3 new.db "SELECT count(*) FROM runs WHERE status = 'complete'")" = 4 ] || fail "new.db: not 4 complete runs"
   [ "$(sqlite3 v2.db "SELECT count(*) FROM runs WHERE status = 'complete'")" = 6 ] || fail "v2.db: not 2 + 4 complete runs"
-  [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 6 ] || fail "v2.db not migrated" ;;
+  [ "$(sqlite3 v2.db 'PRAGMA user_version')" = "$schema" ] || fail "v2.db not migrated" ;;
 writers-stress)
   # 16 runs started together on a new file, 20 rounds, with every CPU kept busy (a writer
   # creating the schema is then slow and easily caught half done): 320 of 320 runs stored,
@@ -401,7 +403,7 @@ schema-fixtures)
   command -v sqlite3 >/dev/null || { echo "skip: no sqlite3 shell" >&2; exit 77; }
   readers="runs compare export-csv export-json export-trace report history summary merge diagnose"
   printf '%-6s' schema; for c in $readers; do printf ' %s' "$c"; done; printf ' %s\n' "file unchanged"
-  for v in 1 2 3 4 5; do
+  for v in $(seq 1 $((schema - 1))); do
     gzip -dc "$fixtures/schema-v$v.db.gz" >v$v.db || fail "fixture v$v"
     sum=$(sha256sum <v$v.db) line=$(printf '%-6s' "v$v")
     for c in $readers; do
@@ -433,21 +435,21 @@ schema-fixtures)
       fail "schema $v: merge wrote column names as values"
     [ "$(sqlite3 "m$v.db" 'SELECT count(*) FROM runs')" = "$(sqlite3 v$v.db 'SELECT count(*) FROM runs')" ] ||
       fail "schema $v: merge lost runs"
-    # migrate on disk: schema 6, the old file kept, the same verdicts as the old file's
+    # migrate on disk: today's schema, the old file kept, the same verdicts as the old file's
     cp v$v.db g$v.db
     "$vb" compare g$v.db g$v.db >before 2>&1
     expect 0 "migrated from schema $v to" "$vb" migrate g$v.db
-    [ "$(sqlite3 g$v.db 'PRAGMA user_version; PRAGMA integrity_check' | tr '\n' ' ')" = "6 ok " ] ||
-      fail "schema $v: the migrated file is not schema 6 and intact"
+    [ "$(sqlite3 g$v.db 'PRAGMA user_version; PRAGMA integrity_check' | tr '\n' ' ')" = "$schema ok " ] ||
+      fail "schema $v: the migrated file is not schema $schema and intact"
     [ -f g$v.db.bak ] && [ ! -e g$v.db-wal ] || fail "schema $v: no .bak, or a -wal left"
     "$vb" compare g$v.db.bak g$v.db >after 2>&1
     diff <(sed 's/g[0-9].db\(.bak\)*//g' before) <(sed 's/g[0-9].db\(.bak\)*//g' after) >/dev/null ||
       fail "schema $v: compare of the old and the migrated file differs from the old file's own"
-    expect 0 "schema 6 already: nothing to do" "$vb" migrate g$v.db
+    expect 0 "schema $schema already: nothing to do" "$vb" migrate g$v.db
   done
   # a schema newer than this varbench: refused with the upgrade hint, the file untouched
   cp v5.db new.db && sqlite3 new.db 'PRAGMA user_version = 99' && cp new.db new.db.orig
-  expect 3 "has schema 99, newer than this varbench's 6" "$vb" runs --db new.db
+  expect 3 "has schema 99, newer than this varbench's $schema" "$vb" runs --db new.db
   grep -q "hint: use a newer varbench" err || fail "no upgrade hint"
   expect 3 "newer than this varbench's" "$vb" migrate new.db
   unchanged new.db ;;
@@ -504,7 +506,7 @@ migrate-refusals)
   expect 2 "has 1 run(s) still 'running'" "$vb" migrate a.db
   grep -q "hint: wait for the run to end, or pass --force" err || fail "no hint"
   unchanged a.db
-  expect 0 "migrated from schema 3 to 6" "$vb" migrate --force a.db
+  expect 0 "migrated from schema 3 to $schema" "$vb" migrate --force a.db
   # a process holding a WAL file open: the WAL cannot be folded away under it
   gzip -dc "$fixtures/schema-v4.db.gz" >b.db
   sqlite3 b.db "SELECT count(*) FROM runs" >/dev/null # b.db is in WAL mode
@@ -591,7 +593,7 @@ migrate-v2)
   expect 0 "no regression (exit 0)" "$vb" compare --base-run 1 --cand-run 1 v2.db v2.db
   cmp -s v2.db v2.orig || fail "a reader changed the schema-2 file"
   expect 0 "run 3 stored" "$vb" run --filter mesh/cpu-reference --axis nx=8 --db v2.db
-  [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 6 ] || fail "not migrated"
+  [ "$(sqlite3 v2.db 'PRAGMA user_version')" = "$schema" ] || fail "not migrated"
   [ "$(sqlite3 v2.db "SELECT count(*) FROM samples WHERE kernel_ns IS NOT NULL AND
       abs(gpu_ns - (kernel_ns + h2d_ns + d2h_ns + IFNULL(memset_ns, 0))) > 1e-6")" = 0 ] ||
     fail "a sample's GPU time is not the sum of its phases"
@@ -685,7 +687,7 @@ no-gpu-run)
      fi
      grep -q "no CUDA device: CPU references run" out || fail "no 'no CUDA device' line"
      grep -q "hint:" err || fail "no hint"
-     [ "$(grep -cE '^mesh/[a-z-]+ .* skipped ' out)" -eq 5 ] || fail "expected 5 skipped GPU variants"
+     [ "$(grep -cE '^mesh/[a-z-]+ .* skipped ' out)" -eq 6 ] || fail "expected 6 skipped GPU variants"
      grep -q "mesh/cpu-reference .* ok" out || fail "the CPU reference did not run" ;;
   0) grep -q "device 0:" out || fail "exit 0 but no device line" ;;
   *) fail "exit $rc" ;;
@@ -696,7 +698,7 @@ no-gpu-run)
   grep -q "varbench run 2 " out || fail "second run is not run 2"
   if command -v sqlite3 >/dev/null; then
     [ "$(sqlite3 r.db "SELECT count(*) FROM runs WHERE status = 'complete'")" = 2 ] || fail "runs not complete"
-    [ "$(sqlite3 r.db "SELECT count(*) FROM cases WHERE run_id = 1")" = 6 ] || fail "run 1 lacks cases"
+    [ "$(sqlite3 r.db "SELECT count(*) FROM cases WHERE run_id = 1")" = 7 ] || fail "run 1 lacks cases"
     [ "$(sqlite3 r.db "SELECT count(*) FROM samples s JOIN cases c ON c.id = s.case_id WHERE c.status = 'ok'")" -gt 0 ] || fail "no samples"
   fi ;;
 list)
@@ -708,7 +710,7 @@ gpu-mesh-run)
   "$vb" run --filter 'mesh/*' --axis nx=200,500 --quick --db g.db >out 2>err; rc=$?
   [ "$rc" -eq 4 ] && { echo "no GPU: skipped"; exit 77; }
   [ "$rc" -eq 0 ] || fail "exit $rc"
-  [ "$(grep -cE '^mesh/.* ok ' out)" -eq 12 ] || fail "not every mesh case ok"
+  [ "$(grep -cE '^mesh/.* ok ' out)" -eq 14 ] || fail "not every mesh case ok"
   # the sweep's crossover, under the run's summary
   grep -qE '^  mesh: the GPU wins (from nx ~ [0-9]+ \(between 200 and 500\)|at every size, from nx=200|at no size up to nx=500)$' out ||
     fail "no crossover line for mesh" ;;
@@ -733,10 +735,10 @@ gpu-device-all)
   [ "$rc" -eq 0 ] || fail "exit $rc"
   ndev=$(grep -oE '^\[gpu [0-9]+\] mesh/' out | sort -u | wc -l)
   [ "$ndev" -ge 1 ] || fail "no worker's case lines"
-  [ "$(grep -cE '^\[gpu [0-9]+\] mesh/.* ok ' out)" -eq $((5 * ndev)) ] || fail "GPU cases not ok on every device"
+  [ "$(grep -cE '^\[gpu [0-9]+\] mesh/.* ok ' out)" -eq $((6 * ndev)) ] || fail "GPU cases not ok on every device"
   grep -qE '^mesh/cpu-reference .* ok ' out || fail "the CPU case did not run in the parent"
   grep -q "^workers: gpu 0 " out || fail "no workers line"
-  grep -q "stored in a.db: $((5 * ndev + 1)) cases: $((5 * ndev + 1)) ok" out || fail "tally"
+  grep -q "stored in a.db: $((6 * ndev + 1)) cases: $((6 * ndev + 1)) ok" out || fail "tally"
   "$vb" runs --db a.db >runs 2>&1 && grep -q " complete " runs || fail "run not complete: $(cat runs)"
   expect 2 "has no run 9" "$vb" run --worker 9:0 --db a.db
   # interrupted: the parent alone gets SIGINT; its workers stop, the run is 'interrupted' (130),

@@ -171,7 +171,7 @@ int test_registry_catalog(const char *arg)
     for (i = 0; vb_families[i]; i++)
         for (j = 0; j < vb_families[i]->nvariants; j++)
             nmesh += !strcmp(vb_families[i]->name, "mesh");
-    ASSERT_INT_EQ(nmesh, 6); /* five variants and the CPU reference */
+    ASSERT_INT_EQ(nmesh, 7); /* six variants and the CPU reference */
     return 0;
 }
 

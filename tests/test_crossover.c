@@ -150,3 +150,38 @@ int test_crossover_groups(const char *arg)
     vb_crossover_run_free(&cr);
     return 0;
 }
+
+/* A problem with a graph rung (calx/tiled-graph, VB_GRAPH in the catalog): its crossover is given
+ * with it and without it, and the line says both; a problem without one has no second. */
+int test_crossover_graph(const char *arg)
+{
+    static struct vb_case_row r[8];
+    static struct vb_cross_run cr;
+    char line[512];
+    int n = 0;
+    (void)arg;
+    /* calx at 960 and 10^4: CPU 15.6 and 167 us; tiled-pinned 33.4 and 48.2; the graph 12 and 30 */
+    row(&r[n++], "calx", "cpu-reference", 1, 0.0156, "model_size", 960, "smooth_steps", 12, NULL);
+    row(&r[n++], "calx", "tiled-pinned", 0, 0.0334, "model_size", 960, "smooth_steps", 12, NULL);
+    row(&r[n++], "calx", "tiled-graph", 0, 0.0120, "model_size", 960, "smooth_steps", 12, NULL);
+    row(&r[n++], "calx", "cpu-reference", 1, 0.167, "model_size", 10000, "smooth_steps", 12, NULL);
+    row(&r[n++], "calx", "tiled-pinned", 0, 0.0482, "model_size", 10000, "smooth_steps", 12, NULL);
+    row(&r[n++], "calx", "tiled-graph", 0, 0.0300, "model_size", 10000, "smooth_steps", 12, NULL);
+    ASSERT_INT_EQ(vb_crossover_run(r, n, &cr), 0);
+    ASSERT_INT_EQ(cr.ng, 1);
+    ASSERT(cr.g[0].graph);
+    ASSERT_INT_EQ(cr.g[0].cross.kind, VB_CROSS_ALWAYS); /* the graph wins at 960 already */
+    ASSERT_INT_EQ(cr.g[0].plain.kind, VB_CROSS_AT);     /* tiled-pinned: between 960 and 10^4 */
+    ASSERT_NEAR(cr.g[0].plain.at,
+                960 * pow(10000.0 / 960, log(33.4 / 15.6) / (log(33.4 / 15.6) + log(167 / 48.2))),
+                1e-6);
+    vb_crossover_line(cr.g, cr.ng, line, sizeof line);
+    ASSERT_STR_EQ(line, "calx: the GPU wins at every size, from model_size=960, without its graph "
+                        "rung from model_size ~ 2340 (between 960 and 10000)");
+    vb_crossover_run_free(&cr);
+    /* without the graph rung's cases: one crossover, no second */
+    ASSERT_INT_EQ(vb_crossover_run(r, 2, &cr), 0);
+    ASSERT(!cr.g[0].graph && !cr.g[0].plain_text[0]);
+    vb_crossover_run_free(&cr);
+    return 0;
+}

@@ -91,6 +91,33 @@ int test_floor_bounds(const char *arg)
     ASSERT_STR_EQ(r.floor_bound, "launch");
     ASSERT(fabs(r.floor_ns - 6000) < 1e-9);
     ASSERT(fabs(r.floor_ratio - 1.25) < 1e-9);
+    /* with a measured round trip of 9 us (a graph, traced): it makes one of the three launches,
+     * the other two (4 us) are added to it, the larger part, so the bound is latency; a
+     * resident case's kernel floor takes none */
+    {
+        struct vb_floor_ceil t = c;
+        t.trip_ns = 9000;
+        t.trip_graph = t.trip_traced = 1;
+        r.e2e_ms.median = 0.030;
+        vb_floor_case(&t, &r);
+        ASSERT_STR_EQ(r.floor_bound, "latency");
+        ASSERT(fabs(r.floor_ns - 13000) < 1e-9);
+        ASSERT(fabs(r.floor_ratio - 30.0 / 13.0) < 1e-9);
+        ASSERT_CONTAINS(vb_floor_line(&t, &r, line, sizeof line),
+                        "latency: a round trip H2D, kernel, D2H, wait at 9.0 us, as a graph, "
+                        "traced): e2e 2.31x floor");
+        /* 140 MB of copies (3 ms) outweigh it: pcie, 3 ms + 9 us */
+        r.variant = &declared;
+        r.point.v[0] = 1;
+        r.kernel_count = 1;
+        vb_floor_case(&t, &r);
+        ASSERT_STR_EQ(r.floor_bound, "pcie");
+        ASSERT(fabs(r.floor_ns - 3009000) < 1e-3);
+        r.variant = &resident;
+        vb_floor_case(&t, &r);
+        ASSERT(fabs(r.floor_ns - 500000) < 1e-6);
+        r.variant = &moving;
+    }
     /* none: a CPU case, a wrong answer, no records, no ceilings */
     r.point.v[0] = 1;
     r.variant = &cpu;

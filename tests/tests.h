@@ -25,6 +25,7 @@
     T(floor_bounds, cpu)                                                                           \
     T(crossover, cpu)                                                                              \
     T(crossover_groups, cpu)                                                                       \
+    T(crossover_graph, cpu)                                                                        \
     T(stats, cpu)                                                                                  \
     T(stats_large_values, cpu)                                                                     \
     T(axes_parse, cpu)                                                                             \

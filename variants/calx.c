@@ -15,10 +15,11 @@
 #include "calx_math.h"
 #include "hostmem.h"
 #include "data.h"
+#include "graph.h"
 #include "phase.h"
 #include "registry.h"
 
-enum kind { NAIVE, SERIAL, REDUCE, TILED, CPU };
+enum kind { NAIVE, SERIAL, REDUCE, TILED, ASYNC, GRAPH, CPU };
 enum { AX_SIZE, AX_S };
 
 struct calx {
@@ -26,10 +27,11 @@ struct calx {
     long m;
     int S;
     size_t nz, na;
-    double *h_a, *h_z, *h_x; /* pageable, as numpy arrays in the seed (pinned for TILED) */
+    double *h_a, *h_z, *h_x; /* pageable, as numpy arrays in the seed (pinned beyond the seed) */
     int pinned;
     double *d_a, *d_z, *d_x;
     cudaStream_t s;
+    cudaGraphExec_t graph; /* GRAPH: z and a in, the tiled kernel, x back, as one launch */
 };
 
 static size_t out_len(const struct vb_point *p)
@@ -92,8 +94,24 @@ static void teardown(void *state)
     cudaFree(c->d_a);
     cudaFree(c->d_z);
     cudaFree(c->d_x);
+    if (c->graph) cudaGraphExecDestroy(c->graph);
     if (c->s) cudaStreamDestroy(c->s);
     free(c);
+}
+
+/* issue queues the seed's whole GPU call on c's stream, unwaited: z and a in, the tiled
+ * kernel, x back (what the graph rung captures). 0 or -1 with err. */
+static int issue(struct calx *c, struct vb_err *err)
+{
+    return VB_CUDA(err, cudaMemcpyAsync(c->d_z, c->h_z, sizeof(double) * c->nz,
+                                        cudaMemcpyHostToDevice, c->s)) ||
+                   VB_CUDA(err, cudaMemcpyAsync(c->d_a, c->h_a, sizeof(double) * c->na,
+                                                cudaMemcpyHostToDevice, c->s)) ||
+                   VB_CUDA(err, vb_launch_calx_tiled(c->d_a, c->d_z, c->d_x, c->m, c->S, c->s)) ||
+                   VB_CUDA(err, cudaMemcpyAsync(c->h_x, c->d_x, sizeof(double) * (size_t)c->m,
+                                                cudaMemcpyDeviceToHost, c->s))
+               ? -1
+               : 0;
 }
 
 static int setup(int tag, const struct vb_point *p, void **state, struct vb_err *err)
@@ -110,7 +128,8 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
     c->S = (int)p->v[AX_S];
     c->na = 2 * (size_t)c->S + 1;
     c->nz = (size_t)c->m + 2 * (size_t)c->S + 2;
-    if (kind == TILED) { /* beyond the seed: page-locked host arrays, copied at PCIe's rate */
+    if (kind >= TILED && kind <= GRAPH) { /* beyond the seed: page-locked host arrays, copied at
+                                             PCIe's rate */
         c->pinned = 1;
         if (vb_pinned_alloc((void **)&c->h_a, sizeof *c->h_a * c->na, err) ||
             vb_pinned_alloc((void **)&c->h_z, sizeof *c->h_z * c->nz, err) ||
@@ -131,6 +150,9 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
                         VB_CUDA(err, cudaMalloc((void **)&c->d_z, sizeof(double) * c->nz)) ||
                         VB_CUDA(err, cudaMalloc((void **)&c->d_x, sizeof(double) * (size_t)c->m)) ||
                         VB_CUDA(err, cudaStreamCreateWithFlags(&c->s, cudaStreamNonBlocking))))
+        goto fail;
+    if (kind == GRAPH &&
+        (vb_graph_begin(c->s, err) || vb_graph_end(c->s, issue(c, err), &c->graph, err)))
         goto fail;
     return 0;
 fail:
@@ -179,6 +201,27 @@ static int run_gpu(void *state, struct vb_err *err)
     if (vb_phase_wait(launched, c->s, err)) return -1;
     return vb_phase_copy(VB_PHASE_D2H, c->h_x, c->d_x, sizeof(double) * (size_t)c->m,
                          cudaMemcpyDeviceToHost, c->s, err);
+}
+
+/* run_async: the same call as tiled-pinned's, its four calls issued back to back and waited for
+ * once, on the stream */
+static int run_async(void *state, struct vb_err *err)
+{
+    struct calx *c = state;
+    vb_nvtx_phase_begin(VB_PHASE_ONE_WAIT);
+    if (issue(c, err)) {
+        vb_nvtx_phase_end(); /* err says which call failed */
+        return -1;
+    }
+    return vb_phase_wait(cudaSuccess, c->s, err);
+}
+
+/* run_graph: the same call as tiled-pinned's, replayed from the graph setup captured: one
+ * launch and one wait instead of four calls and three waits */
+static int run_graph(void *state, struct vb_err *err)
+{
+    struct calx *c = state;
+    return vb_phase_graph(c->graph, c->s, err);
 }
 
 static int run_cpu(void *state, struct vb_err *err)
@@ -273,6 +316,22 @@ static const struct vb_variant variants[] = {
      .flags = VB_GPU,
      .tag = TILED,
      .run = run_gpu,
+     .traffic = traffic,
+     .problem = &calx_fn},
+    {.name = "tiled-async",
+     .summary = "beyond the seed: tiled-pinned's copies and kernel issued back to back on the "
+                "stream, one wait",
+     .flags = VB_GPU,
+     .tag = ASYNC,
+     .run = run_async,
+     .traffic = traffic,
+     .problem = &calx_fn},
+    {.name = "tiled-graph",
+     .summary = "beyond the seed: tiled-pinned's copies and kernel captured once as a CUDA graph, "
+                "each sample one launch and one wait",
+     .flags = VB_GPU | VB_GRAPH,
+     .tag = GRAPH,
+     .run = run_graph,
      .traffic = traffic,
      .problem = &calx_fn},
 };

@@ -21,6 +21,7 @@
 #include "phase.h"
 #include "registry.h"
 #include "ufunc.h"
+#include "hostmem.h"
 #include "ufunc_fft.h"
 #include "ufunc_math.h"
 
@@ -37,6 +38,7 @@ enum kind {
     COS_FULL,
     FFT_DEVICE,
     FFT_HOST,
+    FFT_PINNED,
     GAUSS_VEC4, /* GPU */
     CPU_GAUSS,
     CPU_CLAMP,
@@ -52,6 +54,7 @@ struct ufunc {
     int sms;    /* the device's multiprocessors (clamp's grid) */
     float *h_x; /* input: n floats, or the h x w complex64 frame (interleaved); pageable */
     float *h_out, *h_tmp; /* the answer; fft-mask-host's spectrum between steps; pageable */
+    int pinned;           /* h_x and h_out are page-locked (fft-mask-pinned) */
     double *h_ref;        /* a CPU variant's answer */
     float *d_x, *d_out;   /* fft: d_x is the frame, transformed in place; d_out unused */
     float *d_mask;
@@ -127,23 +130,16 @@ static void part_cos(const struct vb_point *p, double *out, size_t lo, size_t hi
         out[i] = vb_cos_d((double)cos_x(i));
 }
 
-static int ref_gaussian(const struct vb_point *p, double *out, struct vb_err *err)
-{
-    part_gaussian(p, out, 0, n_len(p));
-    return 0;
-}
-
-static int ref_clamp(const struct vb_point *p, double *out, struct vb_err *err)
-{
-    part_clamp(p, out, 0, n_len(p));
-    return 0;
-}
-
-static int ref_cos(const struct vb_point *p, double *out, struct vb_err *err)
-{
-    part_cos(p, out, 0, n_len(p));
-    return 0;
-}
+/* ref_NAME: part_NAME over every element */
+#define WHOLE(name)                                                                                \
+    static int ref_##name(const struct vb_point *p, double *out, struct vb_err *err)               \
+    {                                                                                              \
+        part_##name(p, out, 0, n_len(p));                                                          \
+        return 0;                                                                                  \
+    }
+WHOLE(gaussian)
+WHOLE(clamp)
+WHOLE(cos)
 
 /* ref_fft: the frame (the float32 values the GPU sees) through the pipeline in double; a small
  * frame goes through the direct DFT, the textbook definition, instead of the FFT. */
@@ -171,7 +167,7 @@ static int is_cpu(enum kind k)
 
 static int is_fft(enum kind k)
 {
-    return k == FFT_DEVICE || k == FFT_HOST || k == CPU_FFT;
+    return k == FFT_DEVICE || k == FFT_HOST || k == FFT_PINNED || k == CPU_FFT;
 }
 
 /* the Gaussian rungs whose arrays live on the device (input copied once, answer fetched after) */
@@ -184,8 +180,8 @@ static void teardown(void *state)
 {
     struct ufunc *u = state;
     if (!u) return;
-    free(u->h_x);
-    free(u->h_out);
+    (u->pinned ? vb_pinned_free : free)(u->h_x);
+    (u->pinned ? vb_pinned_free : free)(u->h_out);
     free(u->h_tmp);
     free(u->h_ref);
     if (u->have_plan) cufftDestroy(u->plan);
@@ -208,30 +204,20 @@ static void fill_part(size_t lo, size_t hi, void *ctx, int slot)
                                                                : gauss_x(i, u->n);
 }
 
-/* fill_input writes the variant's input into u->h_x (on all cores: not timed). */
+/* fill_input writes a GPU variant's input into u->h_x (on all cores: not timed); an fft-mask
+ * rung's is the seed's frame.astype(np.complex64), done once */
 static void fill_input(struct ufunc *u)
 {
     long y, x;
-    switch (u->kind) {
-    case GAUSS_HOST:
-    case GAUSS_DEVICE:
-    case GAUSS_VEC4:
-    case CLAMP:
-    case COS_64:
-    case COS_FULL:
+    if (!is_fft(u->kind)) {
         vb_parallel_for(u->n, fill_part, u);
-        break;
-    case FFT_DEVICE:
-    case FFT_HOST: /* the seed's frame.astype(np.complex64), done once */
-        for (y = 0; y < u->h; y++)
-            for (x = 0; x < u->w; x++) {
-                u->h_x[2 * (y * u->w + x)] = frame_at(y, x, u->h, u->w);
-                u->h_x[2 * (y * u->w + x) + 1] = 0;
-            }
-        break;
-    default:
-        break;
+        return;
     }
+    for (y = 0; y < u->h; y++)
+        for (x = 0; x < u->w; x++) {
+            u->h_x[2 * (y * u->w + x)] = frame_at(y, x, u->h, u->w);
+            u->h_x[2 * (y * u->w + x) + 1] = 0;
+        }
 }
 
 /* setup_fft: the mask on the device (the seed's gpu_mask, uploaded once), the cuFFT plan on
@@ -288,9 +274,14 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
         if (!(u->h_ref = vb_host_alloc(vals * sizeof(double), err))) goto fail;
         return 0;
     }
-    if (!(u->h_x = vb_host_alloc(vals * sizeof(float), err)) ||
-        !(u->h_out = vb_host_alloc(vals * sizeof(float), err)) ||
-        (kind == FFT_HOST && !(u->h_tmp = vb_host_alloc(vals * sizeof(float), err))))
+    if ((u->pinned = kind == FFT_PINNED)) { /* beyond the seed: copies at PCIe's pinned rate */
+        if (vb_pinned_alloc((void **)&u->h_x, vals * sizeof(float), err) ||
+            vb_pinned_alloc((void **)&u->h_out, vals * sizeof(float), err))
+            goto fail;
+        memset(u->h_out, 0xff, vals * sizeof(float));
+    } else if (!(u->h_x = vb_host_alloc(vals * sizeof(float), err)) ||
+               !(u->h_out = vb_host_alloc(vals * sizeof(float), err)) ||
+               (kind == FFT_HOST && !(u->h_tmp = vb_host_alloc(vals * sizeof(float), err))))
         goto fail;
     fill_input(u);
     if (VB_CUDA(err, cudaStreamCreateWithFlags(&u->s, cudaStreamNonBlocking)) ||
@@ -672,6 +663,13 @@ static const struct vb_variant variants[] = {
      .summary = "the same three steps all on the device: frame H2D once, result D2H once",
      .flags = VB_GPU | VB_LIBRARY,
      .tag = FFT_DEVICE,
+     .run = run_fft_device,
+     .traffic = traffic_fft_device,
+     .problem = &fft},
+    {.name = "fft-mask-pinned",
+     .summary = "beyond the seed: fft-mask with the frame and the result in page-locked memory",
+     .flags = VB_GPU | VB_LIBRARY,
+     .tag = FFT_PINNED,
      .run = run_fft_device,
      .traffic = traffic_fft_device,
      .problem = &fft},

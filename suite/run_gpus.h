@@ -1,0 +1,30 @@
+/*
+ * run_gpus: each device's environment and ceilings at the start of `varbench run`, in two
+ * steps around the start of the collectors: the environment and every ceiling first (ceilings.h),
+ * then, once CUPTI's collection is on, the round trips again as the samples will be timed, the
+ * ceilings stored and printed and the devices' floors (floor.h) set from them. Devices
+ * first..last (first < 0: none), at most VB_RUN_MAX_DEVICES.
+ */
+#ifndef VB_RUN_GPUS_H
+#define VB_RUN_GPUS_H
+
+#include <stdint.h>
+
+#include "err.h"
+#include "floor.h"
+#include "store.h"
+
+#define VB_RUN_MAX_DEVICES 64
+
+/* vb_run_gpus measures and stores each device's environment and measures its ceilings (peak[d]:
+ * its measured SM clock, MHz). 0 or -1 with err (VB_E_DB for the database, else CUDA's). */
+int vb_run_gpus(struct vb_store *st, int64_t run_id, int first, int last, double *peak,
+                struct vb_err *err);
+
+/* vb_run_gpus_traced measures each device's round trips again under the collectors (when they
+ * run), stores and prints its ceilings and sets floors[d]; the current device is first again
+ * after. 0 or -1 with err. */
+int vb_run_gpus_traced(struct vb_store *st, int64_t run_id, int first, int last,
+                       struct vb_floor_ceil *floors, struct vb_err *err);
+
+#endif
