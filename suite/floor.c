@@ -7,16 +7,17 @@
 
 #include "table.h"
 
-/* kernel_floor_ns: the problem's kernel bytes at the DRAM rate, or (held against an end-to-end
- * time) `launches` of the case's kernels launched back to back if longer. */
+/* kernel_floor_ns: the problem's kernel bytes at the DRAM rate (held against a kernel time, plus
+ * a kernel's start-up: an end-to-end floor has it in its round trip), or (held against an
+ * end-to-end time) `launches` of the case's kernels launched back to back if longer. */
 static double kernel_floor_ns(const struct vb_floor_ceil *c, const struct vb_case_result *r,
-                              int launches, const char **bound)
+                              int resident, int launches, const char **bound)
 {
     const struct vb_problem *pb = r->variant->problem;
     double dram = NAN, launch = NAN;
-    if (pb->kernel_bytes && c->d2d_gbps > 0) /* plus one kernel's start-up and drain */
+    if (pb->kernel_bytes && c->d2d_gbps > 0)
         dram = (double)pb->kernel_bytes(&r->point) / c->d2d_gbps +
-               (c->kernel_empty_ns > 0 ? c->kernel_empty_ns : 0);
+               (resident && c->kernel_empty_ns > 0 ? c->kernel_empty_ns : 0);
     /* a launch's cost is in an end-to-end time, not in CUPTI's kernel duration */
     if (launches > 0 && c->launch_ns > 0) launch = c->launch_ns * launches;
     if (isnan(dram) || (!isnan(launch) && launch > dram)) {
@@ -85,7 +86,8 @@ void vb_floor_case(const struct vb_floor_ceil *c, struct vb_case_result *r)
     copy_bytes(r, &in, &out);
     resident = (r->variant->flags & VB_RESIDENT) || (!in && !out);
     /* an end-to-end floor's launches back to back, but for the one its round trip makes */
-    kernel = kernel_floor_ns(c, r, resident ? 0 : r->kernel_count - (c->trip_ns > 0), &bound);
+    kernel =
+        kernel_floor_ns(c, r, resident, resident ? 0 : r->kernel_count - (c->trip_ns > 0), &bound);
     if (!resident) {
         /* the physical limit is the pinned rate: pageable memory is the rung's choice, and
          * its rate moves with the copy's size and the host's state (measured: cases beat
@@ -124,7 +126,8 @@ char *vb_floor_line(const struct vb_floor_ceil *c, const struct vb_case_result *
         snprintf(b2, sizeof b2, ", and a kernel's start-up %.2f us", c->kernel_empty_ns / 1e3);
         snprintf(buf, n, "floor %s ms (dram: %s B at %.0f GB/s%s): %s %.2fx floor", ms,
                  vb_fmt_bytes(r->variant->problem->kernel_bytes(&r->point), b, sizeof b),
-                 c->d2d_gbps, c->kernel_empty_ns > 0 ? b2 : "", r->floor_of, r->floor_ratio);
+                 c->d2d_gbps, c->kernel_empty_ns > 0 && !strcmp(r->floor_of, "kernel") ? b2 : "",
+                 r->floor_of, r->floor_ratio);
     } else if (!strcmp(r->floor_bound, "pcie")) {
         uint64_t in, out;
         int ph, pd;

@@ -98,6 +98,7 @@ int test_floor_bounds(const char *arg)
         struct vb_floor_ceil t = c;
         t.trip_ns = 9000;
         t.trip_graph = t.trip_traced = 1;
+        t.kernel_empty_ns = 1000; /* a kernel's start-up: in the trip already, or added */
         r.e2e_ms.median = 0.030;
         vb_floor_case(&t, &r);
         ASSERT_STR_EQ(r.floor_bound, "latency");
@@ -115,7 +116,9 @@ int test_floor_bounds(const char *arg)
         ASSERT(fabs(r.floor_ns - 3009000) < 1e-3);
         r.variant = &resident;
         vb_floor_case(&t, &r);
-        ASSERT(fabs(r.floor_ns - 500000) < 1e-6);
+        ASSERT(fabs(r.floor_ns - 501000) < 1e-6);
+        ASSERT_CONTAINS(vb_floor_line(&t, &r, line, sizeof line),
+                        "and a kernel's start-up 1.00 us");
         r.variant = &moving;
     }
     /* none: a CPU case, a wrong answer, no records, no ceilings */
