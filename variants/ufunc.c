@@ -23,11 +23,9 @@
 #include "ufunc.h"
 #include "hostmem.h"
 #include "ufunc_fft.h"
+#include "ufunc_inputs.h"
 #include "ufunc_math.h"
 
-#define CLAMP_SEED     0xc1a3 /* input streams (vb_data_uniform) */
-#define COS_SEED       0xc05
-#define FRAME_SEED     0xf7a3
 #define DIRECT_DFT_MAX 4096 /* frames this small: the reference is a direct DFT */
 
 enum kind {
@@ -39,6 +37,8 @@ enum kind {
     FFT_DEVICE,
     FFT_HOST,
     FFT_PINNED,
+    CLAMP_PINNED, /* clamp-gridstride and cos-full with page-locked host arrays */
+    COS_PINNED,
     GAUSS_VEC4, /* GPU */
     CPU_GAUSS,
     CPU_CLAMP,
@@ -62,33 +62,6 @@ struct ufunc {
     int have_plan;
     cudaStream_t s;
 };
-
-/* ---- inputs, shared by the references and the variants ---- */
-
-/* gauss_x: the seed's np.linspace(-3, 3, n, dtype=float32), element i. */
-static float gauss_x(size_t i, size_t n)
-{
-    return n > 1 ? (float)(-3.0 + 6.0 * (double)i / (double)(n - 1)) : -3.0f;
-}
-
-static float clamp_x(size_t i)
-{
-    return (float)vb_data_uniform(CLAMP_SEED, i, -2.0, 2.0);
-}
-
-/* cos_x: the seed's np.random.uniform(-10, 10) test input. */
-static float cos_x(size_t i)
-{
-    return (float)vb_data_uniform(COS_SEED, i, -10.0, 10.0);
-}
-
-/* frame: an h x w picture in [0, 1]: a tilted wave under noise. */
-static float frame_at(long y, long x, long h, long w)
-{
-    double wave = sin(VB_FFT_TWO_PI * (3.0 * (double)x / (double)w + 2.0 * (double)y / (double)h));
-    return (float)(0.5 + 0.3 * wave +
-                   0.2 * vb_data_uniform(FRAME_SEED, (uint64_t)(y * w + x), -1.0, 1.0));
-}
 
 /* ---- the problems' references ---- */
 
@@ -257,9 +230,12 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
     enum kind kind = (enum kind)tag;
     struct ufunc *u = calloc(1, sizeof *u);
     size_t vals; /* floats in the input and in the answer */
-    int dev = 0;
+    /* beyond the seed: page-locked host arrays, copied at PCIe's pinned rate; the element-wise
+     * ones are otherwise the rung they pin */
+    int dev = 0, pinned = kind == FFT_PINNED || kind == CLAMP_PINNED || kind == COS_PINNED;
     if (!u) return vb_err_set(err, VB_E_SYS, "out of memory");
     *state = u;
+    kind = kind == CLAMP_PINNED ? CLAMP : kind == COS_PINNED ? COS_FULL : kind;
     u->kind = kind;
     if (is_fft(kind)) {
         u->h = p->v[AX_H];
@@ -274,7 +250,7 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
         if (!(u->h_ref = vb_host_alloc(vals * sizeof(double), err))) goto fail;
         return 0;
     }
-    if ((u->pinned = kind == FFT_PINNED)) { /* beyond the seed: copies at PCIe's pinned rate */
+    if ((u->pinned = pinned)) {
         if (vb_pinned_alloc((void **)&u->h_x, vals * sizeof(float), err) ||
             vb_pinned_alloc((void **)&u->h_out, vals * sizeof(float), err))
             goto fail;
@@ -643,6 +619,20 @@ static const struct vb_variant variants[] = {
      .summary = "the same loop on ceil(n/256) blocks of 256: one element per thread",
      .flags = VB_GPU,
      .tag = COS_FULL,
+     .run = run_elementwise,
+     .traffic = traffic_elementwise,
+     .problem = &cosine},
+    {.name = "clamp-pinned",
+     .summary = "beyond the seed: clamp-gridstride with page-locked host arrays",
+     .flags = VB_GPU,
+     .tag = CLAMP_PINNED,
+     .run = run_elementwise,
+     .traffic = traffic_elementwise,
+     .problem = &clamp},
+    {.name = "cos-pinned",
+     .summary = "beyond the seed: cos-full with page-locked host arrays",
+     .flags = VB_GPU,
+     .tag = COS_PINNED,
      .run = run_elementwise,
      .traffic = traffic_elementwise,
      .problem = &cosine},
