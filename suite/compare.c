@@ -341,6 +341,30 @@ static void settle_gpu(struct vb_cmp_row *r)
     }
 }
 
+/* e2e_ratio sets r->e2e_ratio: from its e2e phase when judged, else from the samples (one fetch
+ * of each side's e2e samples a case). 0 or -1 with err. */
+static int e2e_ratio(struct vb_store *base, const struct pool *bp, struct vb_store *cand,
+                     const struct vb_case_row *c, struct vb_cmp_row *r, struct vb_err *err)
+{
+    struct side eb, ec;
+    int i;
+    for (i = 0; i < r->nphases; i++)
+        if (!strcmp(r->phases[i].name, "e2e")) {
+            r->e2e_ratio =
+                r->phases[i].med_base > 0 ? r->phases[i].med_cand / r->phases[i].med_base : NAN;
+            return 0;
+        }
+    if (fetch(base, bp->id, bp->n, "e2e", &eb, err)) return -1;
+    if (fetch(cand, &c->id, 1, "e2e", &ec, err)) {
+        side_free(&eb);
+        return -1;
+    }
+    r->e2e_ratio = eb.med > 0 ? ec.med / eb.med : NAN;
+    side_free(&eb);
+    side_free(&ec);
+    return 0;
+}
+
 /* judge fills r's phases and verdict from the two cases' samples; the base side's samples are
  * those of the cases of bp (b's, then its pooled matches). */
 static int judge(struct vb_store *base, const struct vb_case_row *b, const struct pool *bp,
@@ -348,7 +372,6 @@ static int judge(struct vb_store *base, const struct vb_case_row *b, const struc
                  struct vb_cmp_row *r, struct vb_err *err)
 {
     int added, i;
-    struct side eb, ec;
     if (strcmp(b->status, "ok") || !strcmp(c->status, "skipped")) {
         r->verdict = VB_VERDICT_NOT_COMPARED;
         if (strcmp(b->status, "ok"))
@@ -366,14 +389,6 @@ static int judge(struct vb_store *base, const struct vb_case_row *b, const struc
         snprintf(r->why, sizeof r->why, "not timed in either run");
         return 0;
     }
-    if (fetch(base, bp->id, bp->n, "e2e", &eb, err)) return -1;
-    if (fetch(cand, &c->id, 1, "e2e", &ec, err)) {
-        side_free(&eb);
-        return -1;
-    }
-    r->e2e_ratio = eb.med > 0 ? ec.med / eb.med : NAN;
-    side_free(&eb);
-    side_free(&ec);
     if (!b->needs_gpu) {
         snprintf(r->basis, sizeof r->basis, "CPU-only");
     } else if (!b->have_records || !c->have_records) {
@@ -400,6 +415,7 @@ static int judge(struct vb_store *base, const struct vb_case_row *b, const struc
         add_phase(base, bp, cand, c->id, "e2e", NULL,
                   r->basis[0] ? PH_HOST_ONLY : pageable_phase(b, c, "e2e"), o, r, &added, err))
         return -1;
+    if (e2e_ratio(base, bp, cand, c, r, err)) return -1;
     decide(r);
     if (b->throttled || c->throttled) {
         /* a lower clock on some samples: the times are not comparable, whatever they say */
