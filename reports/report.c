@@ -31,7 +31,7 @@ static int load_run(struct vb_store *s, const struct vb_run_row *run,
     for (i = 0; i < ncr; i++)
         for (k = 0; k < VB_CEIL_COUNT; k++)
             if (cr[i].run_id == run->id && cr[i].device == 0 && !strcmp(cr[i].name, ceil_names[k]))
-                rd->gbps[k] = cr[i].gbps;
+                rd->gbps[k] = cr[i].gbps, rd->ns[k] = cr[i].median_ns;
     if (vb_store_cases(s, run->id, &rd->cases, &rd->n, err)) return -1;
     if (!(rd->cross = malloc(sizeof *rd->cross)) || vb_crossover_run(rd->cases, rd->n, rd->cross)) {
         free(rd->cross);
@@ -103,9 +103,12 @@ static void run_header(struct ctx *c, const struct run_data *rd)
     }
     if (!rd->run.gpu[0] || k == VB_CEIL_COUNT) return; /* none measured (a traced run) */
     for (k = 0; k < VB_CEIL_COUNT && len < sizeof line; k++)
-        if (rd->gbps[k] > 0) /* the copies (the launch ceiling has no bandwidth) */
+        if (rd->gbps[k] > 0) /* the copies */
             len += (size_t)snprintf(line + len, sizeof line - len, "%s %s %.1f GB/s",
                                     len ? "," : "", ceil_names[k], rd->gbps[k]);
+        else if (rd->ns[k] > 0) /* the times: launch, the round trips, an empty kernel */
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s %s %.2f us", len ? "," : "",
+                                    ceil_names[k], rd->ns[k] / 1e3);
     vb_page_para(&c->page, NULL, "measured ceilings:%s", line);
 }
 

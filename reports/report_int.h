@@ -28,6 +28,7 @@ struct run_data {
     struct vb_case_row *cases;
     int n;
     double gbps[VB_CEIL_COUNT]; /* GB/s; 0 when not measured */
+    double ns[VB_CEIL_COUNT];   /* a time ceiling's median (launch, round trips); 0: none */
     const char **problem;       /* problem[i]: the problem cases[i] computes (the registry's
                                  * name; the family's for a variant it does not know):
                                  * cross->problem */

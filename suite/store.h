@@ -110,6 +110,7 @@ struct vb_ceiling_row {
     int device;
     char name[32];
     double gbps;
+    double median_ns; /* one repetition's median: what a time ceiling (launch, a round trip) is */
 };
 
 /* vb_store_open_ro opens an existing database read-only (never creating or changing it);

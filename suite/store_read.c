@@ -204,12 +204,14 @@ static void fill_ceiling(sqlite3_stmt *st, void *p)
     r->device = sqlite3_column_int(st, 1);
     vb_store_col_text(st, 2, r->name, sizeof r->name);
     r->gbps = vb_store_col_double(st, 3);
+    r->median_ns = vb_store_col_double(st, 4);
 }
 
 int vb_store_ceiling_rows(struct vb_store *s, struct vb_ceiling_row **rows, int *n,
                           struct vb_err *err)
 {
-    static const char q[] = "SELECT run_id, device_id, name, gbps FROM ceilings ORDER BY run_id";
+    static const char q[] =
+        "SELECT run_id, device_id, name, gbps, median_ns FROM ceilings ORDER BY run_id";
     sqlite3_stmt *st = vb_store_stmt(s, q, err);
     *rows = NULL;
     *n = 0;

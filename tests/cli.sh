@@ -242,6 +242,8 @@ report-crossover)
   grep -qxF '| mesh | nx=4000,ny=4000 | device-mesh-overlap | 2.4 | 1.04x (pcie, e2e) | 189x | 138x (host-mesh 333 ms) | at every size, from nx=1000 |' rep/report.md ||
     fail "no mesh row in the answer"
   grep -q '<h2 id="answer">The answer</h2>' rep/index.html || fail "index.html does not hold the answer"
+  # the run's measured ceilings, the time ones (launch; round trips where the run had them) too
+  grep -q 'measured ceilings: .*, launch 3.69 us' rep/report.md || fail "no launch ceiling in the report"
   # a filtered run (tiled-pinned alone): its answer still, without what it did not run
   load t.db calx-h100-a.sql.gz
   expect 0 "report: tp/index.html" "$vb" report --no-plots --db t.db -o tp
