@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "report_int.h"
-#include "table.h"
+#include "fmt.h"
 
 #define NCOL 15
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "report_int.h"
-#include "table.h"
+#include "fmt.h"
 
 /* The bounds a case can sit on, in the order the comparison groups them. */
 static const char *const bound_key[] = {"pcie", "pcie", "dram", "launch", "cpu", ""};

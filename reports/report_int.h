@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "boards.h"
-#include "ceilings.h"
 #include "crossover.h"
+#include "store.h"
 #include "report.h"
 #include "sink.h"
 

@@ -10,7 +10,7 @@
 
 #include "boards.h"
 #include "report_int.h"
-#include "table.h"
+#include "fmt.h"
 
 /* model writes the spread of the boards of one model. */
 static void model(struct ctx *c, const struct vb_boards_model *m)

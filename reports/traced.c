@@ -8,7 +8,6 @@
 #include <stdlib.h>
 
 #include "report_int.h"
-#include "table.h"
 
 #define NCOL 9
 

@@ -11,8 +11,8 @@
 #include <cuda_runtime_api.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "graph.h"
 #include "probe.h"
 #include "stats.h"
@@ -88,13 +88,6 @@ static int time_op(const struct timed *t, int reps, cudaStream_t s, cudaEvent_t 
 #define TRIP_BYTES 8
 #define TRIPS      201
 
-static double mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 /* issue_trip queues one round trip on s: pin -> dev, an empty kernel, dev -> pin + TRIP_BYTES */
 static cudaError_t issue_trip(void *dev, unsigned char *pin, cudaStream_t s)
 {
@@ -113,11 +106,11 @@ static int time_trip(void *dev, unsigned char *pin, cudaGraphExec_t g, cudaStrea
     double ns[TRIPS], t0;
     int i;
     for (i = -1; i < TRIPS; i++) {
-        t0 = mono_ns();
+        t0 = vb_mono_ns();
         if (VB_CUDA(err, g ? cudaGraphLaunch(g, s) : issue_trip(dev, pin, s)) ||
             VB_CUDA(err, cudaStreamSynchronize(s)))
             return -1;
-        if (i >= 0) ns[i] = mono_ns() - t0;
+        if (i >= 0) ns[i] = vb_mono_ns() - t0;
     }
     c->bytes = 0; /* a time, not a bandwidth */
     c->reps = TRIPS;

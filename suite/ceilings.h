@@ -21,35 +21,7 @@
 #include <stdint.h>
 
 #include "err.h"
-
-#define VB_CEILINGS(X)                                                                             \
-    X(H2D_PINNED, "h2d_pinned")                                                                    \
-    X(D2H_PINNED, "d2h_pinned")                                                                    \
-    X(H2D_PAGEABLE, "h2d_pageable")                                                                \
-    X(D2H_PAGEABLE, "d2h_pageable")                                                                \
-    X(D2D, "d2d")                                                                                  \
-    X(DRAM, "dram")                                                                                \
-    X(LAUNCH, "launch")                                                                            \
-    X(ROUNDTRIP, "roundtrip")                                                                      \
-    X(ROUNDTRIP_GRAPH, "roundtrip_graph")                                                          \
-    X(ROUNDTRIP_TRACED, "roundtrip_traced")                                                        \
-    X(ROUNDTRIP_GRAPH_TRACED, "roundtrip_graph_traced")                                            \
-    X(KERNEL_EMPTY, "kernel_empty")
-
-enum vb_ceiling_id {
-#define X(id, name) VB_CEIL_##id,
-    VB_CEILINGS(X)
-#undef X
-        VB_CEIL_COUNT
-};
-
-struct vb_ceiling {
-    const char *name;
-    uint64_t bytes;   /* bytes of one copy */
-    int reps;         /* timed repetitions */
-    double median_ns; /* median time of one copy */
-    double gbps;      /* counted bytes / median time; D2D counts 2 x bytes */
-};
+#include "store.h" /* the ceilings' names and struct vb_ceiling: what the store keeps */
 
 /* vb_ceiling_name: the stored name of ceiling id ("h2d_pinned", ..., "launch"). */
 const char *vb_ceiling_name(enum vb_ceiling_id id);

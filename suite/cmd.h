@@ -24,6 +24,8 @@ int vb_cmd_fleet(int argc, char **argv);
 /* vb_cmd_fleet_merge: `varbench fleet merge DIR` (argv[0] is "merge"), the fleet's merge job. */
 int vb_cmd_fleet_merge(int argc, char **argv);
 
+/* What every command shares (cmd.c, called by the commands, never calling them). */
+
 /* vb_report_error prints "varbench <cmd>: <msg>" and its "hint:" line to stderr, and returns the
  * exit code of err's class. */
 struct vb_err;

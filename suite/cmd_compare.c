@@ -13,7 +13,7 @@
 #include "compare.h"
 #include "escape.h"
 #include "opt.h"
-#include "table.h"
+#include "fmt.h"
 
 static const int codes[] = {0, 1, 2, 3, 6, 7, -1};
 static const struct vb_usage usage = {

@@ -13,7 +13,7 @@
 #include "diagnose.h"
 #include "escape.h"
 #include "opt.h"
-#include "table.h"
+#include "fmt.h"
 
 /* The cases listed under a flagged board, furthest first. */
 #define SHOWN 5

@@ -12,7 +12,7 @@
 #include "cmd.h"
 #include "opt.h"
 #include "store.h"
-#include "table.h"
+#include "fmt.h"
 
 static const int codes[] = {0, 2, 3, 6, -1};
 static const struct vb_usage usage = {

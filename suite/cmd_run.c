@@ -425,6 +425,12 @@ static void family_times(const struct vb_tally *t)
     printf(" all cases %.1f s\n", total);
 }
 
+/* print_gpu prints a device's line and its ceilings (run_gpus.h's done) */
+static void print_gpu(const struct vb_gpu_env *g, const struct vb_ceiling *c)
+{
+    vb_table_gpu(stdout, g, c);
+}
+
 /* measure runs the sweep in this process on devices first..last (-1: none): each device's
  * environment and ceilings, the collectors, the cases, the metrics pass. 0 or -1 with err. */
 static int measure(struct opts *o, struct run_ctx *ctx, struct vb_sweep *sw, int first, int last,
@@ -437,7 +443,7 @@ static int measure(struct opts *o, struct run_ctx *ctx, struct vb_sweep *sw, int
     sw->floors = floors;
     if (vb_run_gpus(ctx->st, ctx->run_id, first, last, peak, err) ||
         (first >= 0 && collectors(o, first, err)) ||
-        vb_run_gpus_traced(ctx->st, ctx->run_id, first, last, floors, err))
+        vb_run_gpus_traced(ctx->st, ctx->run_id, first, last, floors, print_gpu, err))
         return -1;
     sw->first = first;
     sw->last = last;

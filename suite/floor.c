@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "table.h"
+#include "fmt.h"
 
 /* kernel_floor_ns: the problem's kernel bytes at the DRAM rate (held against a kernel time, plus
  * a kernel's start-up: an end-to-end floor has it in its round trip), or (held against an

@@ -36,6 +36,7 @@
 #include "activity.h"
 #include "api_set.h"
 #include "capture.h"
+#include "clock.h"
 #include "cupti_mux.h"
 #include "env.h"
 #include "err.h"
@@ -60,13 +61,6 @@ static unsigned kinds = VB_ACTIVITY_API | VB_ACTIVITY_OVERHEAD | VB_ACTIVITY_NO_
 static int keep_apis = 1; /* --trace gpu: API calls serve the capture only and are not stored */
 static struct vb_capture capture;
 static double init_ns; /* CUPTI's start in this process (monotonic) */
-
-static double mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 /* ---- The program's CUPTI client ---------------------------------------------------------- */
 
@@ -244,13 +238,13 @@ static void write_case(struct vb_trace_case *t, struct vb_trace_cost *cost)
 {
     struct vb_store *s = NULL;
     struct vb_err err;
-    double t0 = mono_ns();
+    double t0 = vb_mono_ns();
     int64_t case_id = 0;
     vb_err_clear(&err);
     if (vb_store_open(db_path, &s, &err) == 0) {
         store_devices(s, &t->r.activity);
         if (vb_store_case(s, run_id, &t->r, &case_id, &err) == 0) {
-            cost->store_ns = mono_ns() - t0;
+            cost->store_ns = vb_mono_ns() - t0;
             if (vb_store_trace_cost(s, case_id, cost, &err))
                 fprintf(stderr, "varbench trace: pid %d: the tracing cost was not stored: %s\n",
                         (int)owner, err.msg);
@@ -282,7 +276,7 @@ static void collect(struct vb_activity *a, struct vb_trace_cost *cost, int *lost
     struct vb_mux_stats m;
     struct vb_err err;
     unsigned long req, done;
-    double t0 = mono_ns();
+    double t0 = vb_mono_ns();
     vb_err_clear(&err);
     read_mux(&m);
     if (m.clock) vb_activity_set_clock(m.clock, m.clock0, m.real0);
@@ -301,7 +295,7 @@ static void collect(struct vb_activity *a, struct vb_trace_cost *cost, int *lost
     /* what the process does from here on is not recorded; a client that took CUPTI over keeps
      * what it enabled (the preload keeps a client's it sees) */
     if (!*lost) vb_activity_stop();
-    cost->flush_ns = mono_ns() - t0;
+    cost->flush_ns = vb_mono_ns() - t0;
     if (m.seen) {
         snprintf(cost->client, sizeof cost->client, "%s", m.client[0] ? m.client : "program");
         cost->client_kernels = (int64_t)m.kernels;
@@ -574,7 +568,7 @@ static int setup(void)
     t_start = vb_activity_now();
     read_options();
     initialized = 1;
-    vb_inject_catch_exits(owner);
+    vb_inject_catch_exits(owner, vb_inject_finish);
     return 0;
 }
 
@@ -596,9 +590,9 @@ int InitializeInjection(void)
         return 1;
     }
     cuda_started = 1;
-    init_ns = mono_ns();
+    init_ns = vb_mono_ns();
     traced = start_cupti(metrics && *metrics && vb_inject_metrics_begin(metrics) == 0) == 0;
-    init_ns = mono_ns() - init_ns;
+    init_ns = vb_mono_ns() - init_ns;
     if (!traced) fprintf(stderr, "varbench trace: pid %d: %s\n", (int)owner, untraced_why);
     pthread_mutex_unlock(&mu);
     return 1; /* the program goes on whatever happened here */

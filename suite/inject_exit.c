@@ -25,14 +25,16 @@
 
 #include "inject_int.h"
 
+static void (*finish)(const char *how); /* what each ending calls (vb_inject_catch_exits) */
+
 static void at_exit(void)
 {
-    vb_inject_finish("exit");
+    finish("exit");
 }
 
 static void at_python_exit(void)
 {
-    vb_inject_finish("python exit");
+    finish("python exit");
 }
 
 /* hook_python registers at_python_exit with the Python interpreter of this process, if there is
@@ -83,7 +85,7 @@ static void *signal_thread(void *arg)
     }
     sig = pending;
     snprintf(how, sizeof how, "signal %d", sig);
-    vb_inject_finish(how);
+    finish(how);
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
     sigaction(sig, &dfl, NULL);
@@ -132,9 +134,10 @@ static void catch_signals(pid_t pid)
             sigaction(caught[i], &sa, NULL);
 }
 
-void vb_inject_catch_exits(pid_t pid)
+void vb_inject_catch_exits(pid_t pid, void (*fin)(const char *how))
 {
     static int hooked; /* atexit and Py_AtExit: once an address space, a fork keeps them */
+    finish = fin;
     if (!hooked) {
         hooked = 1;
         if (atexit(at_exit))

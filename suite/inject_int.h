@@ -19,13 +19,14 @@
  * it takes the injection's lock. */
 void vb_inject_finish(const char *how);
 
-/* ---- inject_exit.c: the ways a process ends, each made to call vb_inject_finish ---- */
+/* ---- inject_exit.c: the ways a process ends, each made to call finish ---- */
 
 /* vb_inject_catch_exits registers the atexit handler and Python's exit hook (the first time in
  * an address space: a fork inherits them) and takes over SIGINT, SIGTERM and SIGHUP where the
  * program left them at their default action (again in a forked child, whose helper thread did
- * not survive the fork). pid is the process the injection writes for. */
-void vb_inject_catch_exits(pid_t pid);
+ * not survive the fork); each ending then calls finish (vb_inject_finish: a parameter, so that
+ * inject.c calls inject_exit.c and not back). pid is the process the injection writes for. */
+void vb_inject_catch_exits(pid_t pid, void (*finish)(const char *how));
 
 /* ---- inject_metrics.c: the counters of varbench trace --metrics ---- */
 

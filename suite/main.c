@@ -38,8 +38,6 @@ static const struct cmd cmds[] = {
 
 #define NCMDS (sizeof cmds / sizeof cmds[0])
 
-const char *vb_command_line = "";
-
 /* find_cmd: the index of the command called name, or NCMDS */
 static size_t find_cmd(const char *name)
 {
@@ -77,13 +75,6 @@ static void usage(FILE *out)
             "\nexit codes, one table for every command (each command's --help lists those it can\n"
             "return; trace, once its COMMAND has started, exits with COMMAND's own status):\n");
     vb_opt_print_codes(NULL, out);
-}
-
-int vb_report_error(const char *cmd, const struct vb_err *err)
-{
-    fprintf(stderr, "varbench %s: %s\n", cmd, err->msg);
-    if (err->hint[0]) fprintf(stderr, "hint: %s\n", err->hint);
-    return vb_code_exit(err->code);
 }
 
 /* join_args builds the command line for the runs table (arguments with spaces quoted). */

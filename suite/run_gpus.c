@@ -11,7 +11,6 @@
 #include "activity.h"
 #include "env.h"
 #include "stats.h"
-#include "table.h"
 
 /* Each device's environment and ceilings, measured before the collectors start and completed
  * once they have (the traced round trips). */
@@ -56,7 +55,9 @@ static int empty_kernel(struct vb_ceiling *c, struct vb_err *err)
 }
 
 int vb_run_gpus_traced(struct vb_store *st, int64_t run_id, int first, int last,
-                       struct vb_floor_ceil *floors, struct vb_err *err)
+                       struct vb_floor_ceil *floors,
+                       void (*done)(const struct vb_gpu_env *g, const struct vb_ceiling *c),
+                       struct vb_err *err)
 {
     int d;
     for (d = first; d >= 0 && d <= last; d++) {
@@ -69,7 +70,7 @@ int vb_run_gpus_traced(struct vb_store *st, int64_t run_id, int first, int last,
             return -1;
         if (vb_store_ceilings(st, run_id, d, c, err)) return -1;
         vb_floor_ceil_of(c, &floors[d]);
-        vb_table_gpu(stdout, &envs[d], c);
+        done(&envs[d], c);
     }
     return first >= 0 && VB_CUDA(err, cudaSetDevice(first)) ? -1 : 0;
 }

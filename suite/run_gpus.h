@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include "ceilings.h"
+#include "env.h"
 #include "err.h"
 #include "floor.h"
 #include "store.h"
@@ -22,9 +24,11 @@ int vb_run_gpus(struct vb_store *st, int64_t run_id, int first, int last, double
                 struct vb_err *err);
 
 /* vb_run_gpus_traced measures each device's round trips again under the collectors (when they
- * run), stores and prints its ceilings and sets floors[d]; the current device is first again
- * after. 0 or -1 with err. */
+ * run), stores its ceilings, hands them to done (the command prints them) and sets floors[d];
+ * the current device is first again after. 0 or -1 with err. */
 int vb_run_gpus_traced(struct vb_store *st, int64_t run_id, int first, int last,
-                       struct vb_floor_ceil *floors, struct vb_err *err);
+                       struct vb_floor_ceil *floors,
+                       void (*done)(const struct vb_gpu_env *g, const struct vb_ceiling *c),
+                       struct vb_err *err);
 
 #endif

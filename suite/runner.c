@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "attribute.h"
+#include "clock.h"
 #include "coldcache.h"
 #include "gpu.h"
 #include "marks.h"
@@ -60,13 +61,6 @@ void vb_runner_release(const struct vb_sampling *cfg)
     vb_profiler_release(cfg->profiler);
     vb_profiler_release(cfg->profiler_cache);
     vb_cold_release();
-}
-
-double vb_runner_mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
 struct check {
@@ -148,12 +142,12 @@ static int one_sample(const struct vb_variant *v, void *state, enum vb_sample_ki
         kind == VB_SAMPLE_TIMED && cfg->keep_records >= 0 && r->ntimed >= cfg->keep_records;
     s->start = vb_activity_now();
     vb_marks_sample(r->nsamples);
-    t0 = vb_runner_mono_ns();
+    t0 = vb_mono_ns();
     if (v->run(state, err)) {
         vb_marks_sample(-1);
         return -1;
     }
-    s->e2e_ns = vb_runner_mono_ns() - t0;
+    s->e2e_ns = vb_mono_ns() - t0;
     vb_marks_sample(-1);
     s->end = vb_activity_now();
     r->nsamples++;
@@ -337,14 +331,14 @@ static void fail(struct vb_case_result *r, enum vb_status st, const struct vb_er
 static int warm_up(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
                    struct vb_case_result *r, int *cap, struct vb_err *err)
 {
-    double t0 = vb_runner_mono_ns(), prev = -1;
+    double t0 = vb_mono_ns(), prev = -1;
     int i;
     for (i = 0; i < cfg->max_warmups && !vb_interrupted; i++) {
         double x;
         if (one_sample(v, state, VB_SAMPLE_WARMUP, cfg, r, cap, err)) return -1;
         x = r->samples[r->nsamples - 1].e2e_ns;
         if (prev > 0 && fabs(x - prev) <= 0.05 * prev) break;
-        if (i > 0 && (vb_runner_mono_ns() - t0) * 1e-9 > cfg->budget_s / 4) break;
+        if (i > 0 && (vb_mono_ns() - t0) * 1e-9 > cfg->budget_s / 4) break;
         prev = x;
     }
     return 0;
@@ -359,7 +353,7 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
     int next = cfg->min_samples > 2 ? cfg->min_samples : 2, n;
     const char *worst = "gpu";
     if (warm_up(v, state, cfg, r, cap, err)) return -1;
-    t0 = vb_runner_mono_ns();
+    t0 = vb_mono_ns();
     for (;;) {
         int spent, full;
         if (vb_interrupted) {
@@ -367,7 +361,7 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
             return 0;
         }
         if (one_sample(v, state, VB_SAMPLE_TIMED, cfg, r, cap, err)) return -1;
-        spent = (vb_runner_mono_ns() - t0) * 1e-9 >= cfg->budget_s;
+        spent = (vb_mono_ns() - t0) * 1e-9 >= cfg->budget_s;
         full = r->ntimed >= cfg->max_samples;
         if (r->ntimed < next && !spent && !full) continue;
         if (collect(r, 1) && r->have_records)
@@ -399,7 +393,7 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
 static int cpu_loop(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
                     struct vb_case_result *r, int *cap, struct vb_err *err)
 {
-    double t0 = vb_runner_mono_ns(), spent;
+    double t0 = vb_mono_ns(), spent;
     const struct vb_sample *verified = r->nsamples ? &r->samples[r->nsamples - 1] : NULL;
     /* with no minimum (--quick), a case whose verified sample alone spent the budget is not
      * run again: it was the point's oracle, and its time is that sample's (kind verify) */
@@ -415,7 +409,7 @@ static int cpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
             return 0;
         }
         if (one_sample(v, state, VB_SAMPLE_TIMED, cfg, r, cap, err)) return -1;
-        spent = (vb_runner_mono_ns() - t0) * 1e-9;
+        spent = (vb_mono_ns() - t0) * 1e-9;
         if (r->ntimed >= cfg->cpu_min_samples && spent >= cfg->cpu_min_time_s) {
             r->stop_reason = "min-reached";
             return 0;

@@ -7,9 +7,6 @@
 
 #include "runner.h"
 
-/* vb_runner_mono_ns: CLOCK_MONOTONIC in nanoseconds (the host clock of e2e times). */
-double vb_runner_mono_ns(void);
-
 /* vb_runner_metrics_pass profiles one sample of variant v of family f under kernel replay
  * (cfg->profiler: every metric but the DRAM and L2 counters, which the run's second sweep
  * collects with vb_runner_metrics_again), or records why there are no metrics. Values are kept

@@ -11,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include "activity.h"
+#include "clock.h"
 #include "coldcache.h"
 #include "gpu.h"
 #include "nvtx.h"
@@ -110,7 +111,7 @@ void vb_runner_metrics_pass(const struct vb_family *f, const struct vb_variant *
     struct vb_err err;
     CUcontext ctx;
     int rc, passes = 0;
-    double t0 = vb_runner_mono_ns();
+    double t0 = vb_mono_ns();
     vb_err_clear(&err);
     if (!cfg->profiler && !cfg->profiler_cache) {
         r->metrics_status = cfg->no_metrics;
@@ -134,7 +135,7 @@ void vb_runner_metrics_pass(const struct vb_family *f, const struct vb_variant *
     vb_nvtx_pop();
     drop_since();
     r->metrics_passes += passes;
-    r->metrics_ns = vb_runner_mono_ns() - t0;
+    r->metrics_ns = vb_mono_ns() - t0;
     if (rc) {
         r->metrics_status = VB_METRICS_FAILED;
         vb_err_line(&err, r->metrics_reason, sizeof r->metrics_reason);
@@ -150,7 +151,7 @@ int vb_runner_metrics_again(const struct vb_family *f, const struct vb_variant *
 {
     void *state = NULL;
     CUcontext ctx;
-    double t0 = vb_runner_mono_ns(), mhz;
+    double t0 = vb_mono_ns(), mhz;
     int rc;
     *passes = 0;
     if (!cfg->profiler_cache) return 0;
@@ -170,6 +171,6 @@ int vb_runner_metrics_again(const struct vb_family *f, const struct vb_variant *
     f->ops->teardown(state);
     vb_nvtx_pop();
     drop_since();
-    *ns = vb_runner_mono_ns() - t0;
+    *ns = vb_mono_ns() - t0;
     return rc;
 }

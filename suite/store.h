@@ -15,15 +15,45 @@
 
 #include "err.h"
 
-/* What the writers take, defined where it is made (result.h, ceilings.h, env.h): a reader of
- * the database (compare, export, report, summary) includes none of them. */
+/* What the writers take, defined where it is made (result.h, env.h): a reader of the database
+ * (compare, export, report, summary) includes none of them. */
 struct vb_case_result;
-struct vb_ceiling;
 struct vb_gpu_env;
 struct vb_host_env;
 struct vb_metric_value;
 
 #define VB_SCHEMA_VERSION 7
+
+/* The device's ceilings as the store keeps them (a row each in `ceilings`), measured by
+ * ceilings.h's vb_ceilings_measure and read by the report: their names and one's values. */
+#define VB_CEILINGS(X)                                                                             \
+    X(H2D_PINNED, "h2d_pinned")                                                                    \
+    X(D2H_PINNED, "d2h_pinned")                                                                    \
+    X(H2D_PAGEABLE, "h2d_pageable")                                                                \
+    X(D2H_PAGEABLE, "d2h_pageable")                                                                \
+    X(D2D, "d2d")                                                                                  \
+    X(DRAM, "dram")                                                                                \
+    X(LAUNCH, "launch")                                                                            \
+    X(ROUNDTRIP, "roundtrip")                                                                      \
+    X(ROUNDTRIP_GRAPH, "roundtrip_graph")                                                          \
+    X(ROUNDTRIP_TRACED, "roundtrip_traced")                                                        \
+    X(ROUNDTRIP_GRAPH_TRACED, "roundtrip_graph_traced")                                            \
+    X(KERNEL_EMPTY, "kernel_empty")
+
+enum vb_ceiling_id {
+#define X(id, name) VB_CEIL_##id,
+    VB_CEILINGS(X)
+#undef X
+        VB_CEIL_COUNT
+};
+
+struct vb_ceiling {
+    const char *name;
+    uint64_t bytes;   /* bytes of one copy */
+    int reps;         /* timed repetitions */
+    double median_ns; /* median time of one copy */
+    double gbps;      /* counted bytes / median time; D2D counts 2 x bytes */
+};
 
 struct vb_store;
 

@@ -1,8 +1,8 @@
 /*
  * store_int: the store's private header (SQLite's sqliteInt.h pattern), included only by the
  * suite/store_*.c files: the connection object, the statement cache, the typed put, the
- * StringIds cache, transactions and the row readers they share. store_db.c implements them;
- * store_schema.c, store_write.c, store_read.c, store_merge.c and store_trace.c use them.
+ * StringIds cache, transactions and the row readers they share. store_conn.c implements them
+ * (store_open.c opens); the other store_*.c files use them.
  * Nothing here is API: callers outside the store see store.h only.
  */
 #ifndef VB_STORE_INT_H
@@ -53,7 +53,7 @@ struct vb_store {
     int nstrings, next_string;
 };
 
-/* Connection and statements (store_db.c). */
+/* Connection and statements (store_conn.c). */
 
 /* vb_store_copy_migrated copies the database of s's connection (a file of an older schema)
  * into a new in-memory database brought to VB_SCHEMA_VERSION; s is unchanged. *out is the
@@ -97,7 +97,7 @@ int vb_store_string_id(struct vb_store *s, const char *text, int64_t *id, struct
 /* vb_store_forget_strings empties the StringIds cache. This can't fail. */
 void vb_store_forget_strings(struct vb_store *s);
 
-/* Transactions (store_db.c). begin takes the write lock at once (BEGIN IMMEDIATE, waiting for
+/* Transactions (store_conn.c). begin takes the write lock at once (BEGIN IMMEDIATE, waiting for
  * other writers up to the busy timeout), so no transaction fails later on upgrading its lock.
  * rollback also empties the StringIds cache (its ids may have been rolled back); it can't
  * fail. */
@@ -130,7 +130,7 @@ int vb_store_schema_version(struct vb_store *s, int *version, int *nobjects, str
  * opened); a file that became foreign or newer meanwhile is refused untouched. 0 or -1. */
 int vb_store_schema_ready(struct vb_store *s, struct vb_err *err);
 
-/* Rows (store_db.c). */
+/* Rows (store_conn.c). */
 
 /* vb_store_col_text copies column c of the current row into buf ("" for NULL). */
 void vb_store_col_text(sqlite3_stmt *st, int c, char *buf, size_t n);

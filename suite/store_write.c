@@ -14,7 +14,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "ceilings.h"
 #include "env.h"
 #include "result.h"
 

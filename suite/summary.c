@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "ptable.h"
-#include "table.h"
 
 /* libstdc++'s demangler, when the program links it (varbench does, through the CUDA runtime
  * and the profiler's C++); without it kernels keep their mangled names. */
