@@ -1,6 +1,6 @@
 /*
  * spread: boards of one GPU model side by side (a `--device all` run of an 8-GPU node, or runs
- * named with --run on several boards), as suite/boards.c computes it. Per case correct on two
+ * named with --run on several boards), as suite/judge/boards.c computes it. Per case correct on two
  * or more boards of the model: the min, median and max of its time over the boards (its kernel
  * when its floor is the kernel's, else end to end, as the hardware comparison) and the slowest
  * board named; then the board that is slowest most often. A board is a device of a run, named

@@ -130,7 +130,7 @@ unchanged() { cmp -s "$1" "$1.orig" || fail "$1 was modified"; [ ! -e "$1-journa
 
 fixtures=$(dirname "$(readlink -f "$0")")/fixtures
 # the schema this varbench writes (store.h), which migrated files must reach
-schema=$(sed -n 's/^#define VB_SCHEMA_VERSION \([0-9]*\).*/\1/p' "$fixtures/../../suite/store.h")
+schema=$(sed -n 's/^#define VB_SCHEMA_VERSION \([0-9]*\).*/\1/p' "$fixtures/../../suite/store/store.h")
 # load NAME.db FIXTURE: a database from a committed SQL dump (needs the sqlite3 shell)
 load() { command -v sqlite3 >/dev/null || { echo "skip: no sqlite3 shell" >&2; exit 77; }
   rm -f "$1"; gzip -dc "$fixtures/$2" | sqlite3 "$1" || fail "cannot load $2"; }
@@ -524,7 +524,7 @@ migrate-refusals)
 readme-drift)
   # the README held to the code (tests/readme_check.py): the catalog to 'varbench list', the
   # install list to ci/common.sh, the commands to 'varbench --help', the exit codes to
-  # suite/err.h, the test labels to ctest's. The README passes; each planted drift fails, named.
+  # suite/base/err.h, the test labels to ctest's. The README passes; each planted drift fails, named.
   command -v python3 >/dev/null || { echo "skip: no python3" >&2; exit 77; }
   root=$(cd "$fixtures/../.." && pwd) build=$(cd "$(dirname "$vb")" && pwd)
   check() { python3 "$root/tests/readme_check.py" "$1" "$vb" "$root" "$build"; }

@@ -1,4 +1,4 @@
-/* Tests of suite/crossover.c: where the GPU starts to beat the CPU reference on a sweep. */
+/* Tests of suite/judge/crossover.c: where the GPU starts to beat the CPU reference on a sweep. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
-/* Tests of suite/floor.c: which bound a case's floor takes, what it is held against, and when
- * there is none. */
+/* Tests of suite/measure/floor.c: which bound a case's floor takes, what it is held against, and
+ * when there is none. */
 #include <math.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
-/* Tests of suite/opt.c, the one option parser: every spelling of a value, the positionals kept
+/* Tests of suite/cli/opt.c, the one option parser: every spelling of a value, the positionals kept
  * in order, and each misuse refused with the usage error's code (its message goes to stderr);
- * and of suite/suggest.c, the did-you-mean its errors give. */
+ * and of suite/base/suggest.c, the did-you-mean its errors give. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
