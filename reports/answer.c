@@ -53,7 +53,7 @@ static int one_run(struct ctx *c, const struct run_data *rd)
                                        "over the seed's rung",
                                        "the GPU wins"};
     const struct vb_cross_group *g = rd->cross->g;
-    char name[320], floor[48], cpu[32], seed[160], t[32], wins[340];
+    char name[320], floor[48], cpu[32], seed[160], t[32], wins[360];
     int i, rows = 0, n = rd->cross->ng;
     for (i = 0; i < n; i++) {
         const struct vb_case_row *best, *first, *ref;

@@ -448,6 +448,9 @@ schema-fixtures)
     diff <(sed 's/g[0-9].db\(.bak\)*//g' before) <(sed 's/g[0-9].db\(.bak\)*//g' after) >/dev/null ||
       fail "schema $v: compare of the old and the migrated file differs from the old file's own"
     expect 0 "schema $schema already: nothing to do" "$vb" migrate g$v.db
+    # schema 7 widened floor_bound's CHECK in place: the migrated file takes a latency floor
+    sqlite3 g$v.db "UPDATE cases SET floor_bound = 'latency' WHERE id = (SELECT min(id) FROM cases)" ||
+      fail "schema $v: the migrated file refuses a latency floor"
   done
   # a schema newer than this varbench: refused with the upgrade hint, the file untouched
   cp v5.db new.db && sqlite3 new.db 'PRAGMA user_version = 99' && cp new.db new.db.orig

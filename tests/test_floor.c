@@ -106,7 +106,7 @@ int test_floor_bounds(const char *arg)
         ASSERT(fabs(r.floor_ratio - 30.0 / 13.0) < 1e-9);
         ASSERT_CONTAINS(vb_floor_line(&t, &r, line, sizeof line),
                         "latency: a round trip H2D, kernel, D2H, wait at 9.0 us, as a graph, "
-                        "traced): e2e 2.31x floor");
+                        "traced; plus its bytes or launches, 4.0 us): e2e 2.31x floor");
         /* 140 MB of copies (3 ms) outweigh it: pcie, 3 ms + 9 us */
         r.variant = &declared;
         r.point.v[0] = 1;
@@ -114,6 +114,9 @@ int test_floor_bounds(const char *arg)
         vb_floor_case(&t, &r);
         ASSERT_STR_EQ(r.floor_bound, "pcie");
         ASSERT(fabs(r.floor_ns - 3009000) < 1e-3);
+        ASSERT_CONTAINS(vb_floor_line(&t, &r, line, sizeof line),
+                        "pinned; plus a round trip H2D, kernel, D2H, wait at 9.0 us, as a graph, "
+                        "traced): e2e");
         r.variant = &resident;
         vb_floor_case(&t, &r);
         ASSERT(fabs(r.floor_ns - 501000) < 1e-6);

@@ -78,6 +78,7 @@ static void put_num(FILE *f, double v)
 static void cross_cells(FILE *f, const struct vb_cross_run *cr, int i)
 {
     static const char *const kind[] = {"", "at", "every size", "no size"};
+    static const struct vb_crossover none = {VB_CROSS_UNKNOWN, 0, 0, 0};
     int j = cr->member ? cr->member[i] : -1, k;
     const struct vb_crossover *x = j >= 0 ? &cr->g[j].cross : NULL;
     if (!x || x->kind == VB_CROSS_UNKNOWN) {
@@ -87,7 +88,7 @@ static void cross_cells(FILE *f, const struct vb_cross_run *cr, int i)
     fputc(',', f);
     put_csv(f, cr->g[j].axis);
     for (k = 0; k < 2; k++, x = &cr->g[j].plain) { /* then without its graph rungs */
-        if (k && !cr->g[j].graph) x = &(struct vb_crossover){VB_CROSS_UNKNOWN, 0, 0, 0};
+        if (k && !cr->g[j].graph) x = &none;
         fprintf(f, ",%s,", kind[x->kind]);
         if (x->kind != VB_CROSS_UNKNOWN)
             put_num(f, x->kind == VB_CROSS_AT ? x->at : x->kind == VB_CROSS_ALWAYS ? x->lo : x->hi);

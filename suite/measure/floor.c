@@ -115,40 +115,54 @@ void vb_floor_case(const struct vb_floor_ceil *c, struct vb_case_result *r)
     snprintf(r->floor_of, sizeof r->floor_of, "%s", resident ? "kernel" : "e2e");
 }
 
+/* trip_text writes the round trip's part of an end-to-end floor ("a round trip H2D, kernel, D2H,
+ * wait at 14.3 us, as stream calls, traced"), or "" when it holds none */
+static const char *trip_text(const struct vb_floor_ceil *c, const struct vb_case_result *r,
+                             char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (c->trip_ns > 0 && !strcmp(r->floor_of, "e2e"))
+        snprintf(buf, n, "a round trip H2D, kernel, D2H, wait at %.1f us, %s%s", c->trip_ns / 1e3,
+                 c->trip_graph ? "as a graph" : "as stream calls",
+                 c->trip_traced ? ", traced" : "");
+    return buf;
+}
+
 char *vb_floor_line(const struct vb_floor_ceil *c, const struct vb_case_result *r, char *buf,
                     size_t n)
 {
-    char b[32], b2[48], ms[32];
+    char b[32], b2[48], ms[32], trip[96], plus[104];
+    int launches = r->kernel_count - (c->trip_ns > 0); /* the trip makes one (vb_floor_case) */
     buf[0] = '\0';
     if (isnan(r->floor_ns)) return buf;
     vb_fmt_ms(r->floor_ns, ms, sizeof ms);
+    snprintf(plus, sizeof plus, "%s%s", *trip_text(c, r, trip, sizeof trip) ? "; plus " : "", trip);
     if (!strcmp(r->floor_bound, "dram")) {
         snprintf(b2, sizeof b2, ", and a kernel's start-up %.2f us", c->kernel_empty_ns / 1e3);
-        snprintf(buf, n, "floor %s ms (dram: %s B at %.0f GB/s%s): %s %.2fx floor", ms,
+        snprintf(buf, n, "floor %s ms (dram: %s B at %.0f GB/s%s%s): %s %.2fx floor", ms,
                  vb_fmt_bytes(r->variant->problem->kernel_bytes(&r->point), b, sizeof b),
                  c->d2d_gbps, c->kernel_empty_ns > 0 && !strcmp(r->floor_of, "kernel") ? b2 : "",
-                 r->floor_of, r->floor_ratio);
+                 plus, r->floor_of, r->floor_ratio);
     } else if (!strcmp(r->floor_bound, "pcie")) {
         uint64_t in, out;
         int ph, pd;
         pageable(r, &ph, &pd);
         copy_bytes(r, &in, &out);
         snprintf(buf, n,
-                 "floor %s ms (pcie: %s B in at %.1f GB/s %s, %s B out at %.1f GB/s %s): %s "
+                 "floor %s ms (pcie: %s B in at %.1f GB/s %s, %s B out at %.1f GB/s %s%s): %s "
                  "%.2fx floor",
                  ms, vb_fmt_bytes(in, b, sizeof b), c->h2d_gbps,
                  ph ? "pinned; its copies pageable" : "pinned", vb_fmt_bytes(out, b2, sizeof b2),
-                 c->d2h_gbps, pd ? "pinned; its copies pageable" : "pinned", r->floor_of,
+                 c->d2h_gbps, pd ? "pinned; its copies pageable" : "pinned", plus, r->floor_of,
                  r->floor_ratio);
     } else if (!strcmp(r->floor_bound, "latency"))
         snprintf(buf, n,
-                 "floor %s ms (latency: a round trip H2D, kernel, D2H, wait at %.1f us, %s%s): "
-                 "%s %.2fx floor",
-                 ms, c->trip_ns / 1e3, c->trip_graph ? "as a graph" : "as stream calls",
-                 c->trip_traced ? ", traced" : "", r->floor_of, r->floor_ratio);
+                 "floor %s ms (latency: %s; plus its bytes or launches, %.1f us): %s %.2fx "
+                 "floor",
+                 ms, trip, (r->floor_ns - c->trip_ns) / 1e3, r->floor_of, r->floor_ratio);
     else
-        snprintf(buf, n, "floor %s ms (launch: %d kernel%s at %.2f us): %s %.2fx floor", ms,
-                 r->kernel_count, r->kernel_count == 1 ? "" : "s", c->launch_ns / 1e3, r->floor_of,
+        snprintf(buf, n, "floor %s ms (launch: %d kernel%s at %.2f us%s): %s %.2fx floor", ms,
+                 launches, launches == 1 ? "" : "s", c->launch_ns / 1e3, plus, r->floor_of,
                  r->floor_ratio);
     return buf;
 }
