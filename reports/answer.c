@@ -92,12 +92,7 @@ static int one_run(struct ctx *c, const struct run_data *rd)
         cells[4] = floor;
         cells[5] = cpu;
         cells[6] = seed;
-        if (g[i].plain_text[0])
-            snprintf(wins, sizeof wins, "%s; without its graph rung %s", g[i].text,
-                     g[i].plain_text);
-        else
-            snprintf(wins, sizeof wins, "%s", g[i].text[0] ? g[i].text : "-");
-        cells[7] = wins;
+        cells[7] = g[i].text[0] ? vb_cross_group_wins(&g[i], "; ", wins, sizeof wins) : "-";
         vb_page_row(&c->page, 0, cells);
     }
     if (rows) vb_page_table_end(&c->page);

@@ -528,7 +528,7 @@ static void print_crossovers(struct vb_store *st, int64_t run_id)
     static struct vb_cross_run cr; /* static: 40 KB of groups */
     struct vb_case_row *rows = NULL;
     struct vb_err err;
-    char name[320];
+    char name[320], wins[360];
     int i, n, shown = 0;
     vb_err_clear(&err);
     if (vb_store_cases(st, run_id, &rows, &n, &err) || vb_crossover_run(rows, n, &cr)) {
@@ -541,9 +541,8 @@ static void print_crossovers(struct vb_store *st, int64_t run_id)
         if (cr.g[i].cross.kind == VB_CROSS_UNKNOWN) continue;
         if (!shown++)
             printf("crossover (the CPU reference against the best GPU rung, end to end):\n");
-        printf("  %s: the GPU wins %s%s%s\n", vb_cross_group_name(&cr.g[i], name, sizeof name),
-               cr.g[i].text, cr.g[i].plain_text[0] ? ", without its graph rung " : "",
-               cr.g[i].plain_text);
+        printf("  %s: the GPU wins %s\n", vb_cross_group_name(&cr.g[i], name, sizeof name),
+               vb_cross_group_wins(&cr.g[i], ", ", wins, sizeof wins));
     }
     vb_crossover_run_free(&cr);
     free(rows);

@@ -278,18 +278,24 @@ char *vb_cross_group_name(const struct vb_cross_group *g, char *buf, size_t n)
     return buf;
 }
 
+char *vb_cross_group_wins(const struct vb_cross_group *g, const char *sep, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s%s%s%s", g->text, g->plain_text[0] ? sep : "",
+             g->plain_text[0] ? "without its graph rung " : "", g->plain_text);
+    return buf;
+}
+
 void vb_crossover_line(const struct vb_cross_group *g, int n, char *line, size_t cap)
 {
-    char name[320];
+    char name[320], wins[360];
     size_t len = 0;
     int i;
     line[0] = '\0';
     for (i = 0; i < n && len + 1 < cap; i++)
         if (g[i].cross.kind != VB_CROSS_UNKNOWN)
-            len += (size_t)snprintf(
-                line + len, cap - len, "%s%s: the GPU wins %s%s%s", len ? "; " : "",
-                vb_cross_group_name(&g[i], name, sizeof name), g[i].text,
-                g[i].plain_text[0] ? ", without its graph rung " : "", g[i].plain_text);
+            len += (size_t)snprintf(line + len, cap - len, "%s%s: the GPU wins %s", len ? "; " : "",
+                                    vb_cross_group_name(&g[i], name, sizeof name),
+                                    vb_cross_group_wins(&g[i], ", ", wins, sizeof wins));
 }
 
 int vb_crossover_run(const struct vb_case_row *rows, int n, struct vb_cross_run *cr)

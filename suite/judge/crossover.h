@@ -78,6 +78,11 @@ void vb_crossover_run_free(struct vb_cross_run *cr);
  * several, and the other axes of a swept group ("gufunc func=powsum", "ufunc/cos"). */
 char *vb_cross_group_name(const struct vb_cross_group *g, char *buf, size_t n);
 
+/* vb_cross_group_wins writes g's crossover into buf: its text, then, where the group had a
+ * graph rung, sep and "without its graph rung " and the plain crossover's text ("from model_size
+ * ~ 1620 (...), without its graph rung from model_size ~ 1660 (...)"); returns buf. */
+char *vb_cross_group_wins(const struct vb_cross_group *g, const char *sep, char *buf, size_t n);
+
 /* vb_crossover_line writes the crossovers of g[0..n) into line (cap bytes), "; "-separated
  * ("calx: the GPU wins from model_size ~ 2330 (between 960 and 10000), without its graph rung
  * from ...; mesh: ..."); "" when no group has one. */
