@@ -101,8 +101,9 @@ static void teardown(void *state)
 
 /* issue queues the seed's whole GPU call on c's stream, unwaited: z and a in, the tiled
  * kernel, x back (what the graph rung captures). 0 or -1 with err. */
-static int issue(struct calx *c, struct vb_err *err)
+static int issue(void *state, struct vb_err *err)
 {
+    const struct calx *c = state;
     return VB_CUDA(err, cudaMemcpyAsync(c->d_z, c->h_z, sizeof(double) * c->nz,
                                         cudaMemcpyHostToDevice, c->s)) ||
                    VB_CUDA(err, cudaMemcpyAsync(c->d_a, c->h_a, sizeof(double) * c->na,
@@ -151,14 +152,7 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
                         VB_CUDA(err, cudaMalloc((void **)&c->d_x, sizeof(double) * (size_t)c->m)) ||
                         VB_CUDA(err, cudaStreamCreateWithFlags(&c->s, cudaStreamNonBlocking))))
         goto fail;
-    if (kind == GRAPH &&
-        (vb_graph_begin(c->s, err) || vb_graph_end(c->s, issue(c, err), &c->graph, err))) {
-        if (!vb_pinned_pageable()) goto fail;
-        /* VARBENCH_TEST_PAGEABLE made the arrays pageable, whose copies a graph may not hold:
-         * the rung issues the same calls on its stream (run_graph), and the gate sees them slow */
-        vb_err_clear(err);
-        (void)cudaGetLastError();
-    }
+    if (kind == GRAPH && vb_graph_rung(c->s, issue, c, &c->graph, err)) goto fail;
     return 0;
 fail:
     teardown(c);
@@ -213,12 +207,7 @@ static int run_gpu(void *state, struct vb_err *err)
 static int run_async(void *state, struct vb_err *err)
 {
     struct calx *c = state;
-    vb_nvtx_phase_begin(VB_PHASE_ONE_WAIT);
-    if (issue(c, err)) {
-        vb_nvtx_phase_end(); /* err says which call failed */
-        return -1;
-    }
-    return vb_phase_wait(cudaSuccess, c->s, err);
+    return vb_phase_issue(VB_PHASE_ONE_WAIT, issue, c, c->s, err);
 }
 
 /* run_graph: the same call as tiled-pinned's, replayed from the graph setup captured: one
@@ -226,7 +215,7 @@ static int run_async(void *state, struct vb_err *err)
 static int run_graph(void *state, struct vb_err *err)
 {
     struct calx *c = state;
-    return c->graph ? vb_phase_graph(c->graph, c->s, err) : run_async(state, err);
+    return vb_phase_replay(c->graph, issue, c, c->s, err);
 }
 
 static int run_cpu(void *state, struct vb_err *err)

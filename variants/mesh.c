@@ -106,23 +106,15 @@ static int issue_chunks(struct mesh *m, struct vb_err *err)
 
 /* issue_pinned queues device-mesh-pinned's sample on stream 0, unwaited: the kernel, then the
  * answer's one D2H. 0 or -1 with err. */
-static int issue_pinned(struct mesh *m, struct vb_err *err)
+static int issue_pinned(void *state, struct vb_err *err)
 {
+    const struct mesh *m = state;
     cudaStream_t s0 = m->streams[0];
     return VB_CUDA(err, vb_launch_mesh_device_mesh(m->nx, m->ny, 0, m->ny, m->d_out, s0)) ||
                    VB_CUDA(err, cudaMemcpyAsync(m->h_out, m->d_out, m->n * sizeof(double),
                                                 cudaMemcpyDeviceToHost, s0))
                ? -1
                : 0;
-}
-
-/* capture records device-mesh-pinned's sample as one graph on stream 0: the kernel, then the
- * answer's one pinned D2H (chunks would add a copy's start-up each: at 1000 x 1000 the
- * overlap rung's 8 copies take 16 us more than the one of 8 MB) */
-static int capture(struct mesh *m, struct vb_err *err)
-{
-    if (vb_graph_begin(m->streams[0], err)) return -1;
-    return vb_graph_end(m->streams[0], issue_pinned(m, err), &m->graph, err);
 }
 
 static int setup(int tag, const struct vb_point *p, void **state, struct vb_err *err)
@@ -163,13 +155,10 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
             if (VB_CUDA(err, cudaStreamCreateWithFlags(&m->streams[i], cudaStreamNonBlocking)))
                 goto fail;
     }
-    if (kind == GRAPH && capture(m, err)) {
-        if (!vb_pinned_pageable()) goto fail;
-        /* VARBENCH_TEST_PAGEABLE made the answer pageable, whose copy a graph may not hold: the
-         * rung issues the same calls on its stream (run_graph), and the gate sees them slow */
-        vb_err_clear(err);
-        (void)cudaGetLastError();
-    }
+    /* the graph holds device-mesh-pinned's sample, the kernel and the answer's one pinned D2H
+     * (chunks would add a copy's start-up each: at 1000 x 1000 the overlap rung's 8 copies take
+     * 16 us more than the one of 8 MB) */
+    if (kind == GRAPH && vb_graph_rung(m->streams[0], issue_pinned, m, &m->graph, err)) goto fail;
     return 0;
 fail:
     teardown(m);
@@ -299,13 +288,7 @@ static int run_overlap(void *state, struct vb_err *err)
 static int run_graph(void *state, struct vb_err *err)
 {
     struct mesh *m = state;
-    if (m->graph) return vb_phase_graph(m->graph, m->streams[0], err);
-    vb_nvtx_phase_begin(VB_PHASE_ONE_WAIT); /* no graph: the test switch's pageable answer */
-    if (issue_pinned(m, err)) {
-        vb_nvtx_phase_end();
-        return -1;
-    }
-    return vb_phase_wait(cudaSuccess, m->streams[0], err);
+    return vb_phase_replay(m->graph, issue_pinned, m, m->streams[0], err);
 }
 
 static int run_cpu(void *state, struct vb_err *err)

@@ -10,12 +10,20 @@
 
 #include "err.h"
 
-/* vb_graph_begin starts capturing stream s. 0 or -1 with err. */
-int vb_graph_begin(cudaStream_t s, struct vb_err *err);
+/* What a graph holds: issue(state, err) queues the work on its stream, unwaited; 0, or -1 with
+ * err. The same function serves a rung's stream path (phase.h's vb_phase_issue). */
+typedef int (*vb_issue_fn)(void *state, struct vb_err *err);
 
-/* vb_graph_end ends the capture begun on s and instantiates what was captured into *exec;
- * issued: 0 when every call of the capture succeeded, else -1 (err already set: the capture is
- * ended and dropped). 0 or -1 with err, *exec NULL on failure. */
-int vb_graph_end(cudaStream_t s, int issued, cudaGraphExec_t *exec, struct vb_err *err);
+/* vb_graph_capture captures what issue(state) queues on s and instantiates it into *exec. 0, or
+ * -1 with err (*exec NULL; s has left capture mode). */
+int vb_graph_capture(cudaStream_t s, vb_issue_fn issue, void *state, cudaGraphExec_t *exec,
+                     struct vb_err *err);
+
+/* vb_graph_rung is vb_graph_capture for a variant's graph rung: under VARBENCH_TEST_PAGEABLE
+ * (hostmem.h) its host arrays are pageable, whose copies a graph may not hold; a capture that
+ * fails then leaves *exec NULL and returns 0, and the rung issues the same calls on its stream
+ * (phase.h's vb_phase_replay), so the gate sees it slower rather than failed. */
+int vb_graph_rung(cudaStream_t s, vb_issue_fn issue, void *state, cudaGraphExec_t *exec,
+                  struct vb_err *err);
 
 #endif

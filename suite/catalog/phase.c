@@ -19,8 +19,21 @@ int vb_phase_copy(enum vb_phase ph, void *dst, const void *src, size_t bytes,
     return vb_phase_wait(cudaMemcpyAsync(dst, src, bytes, kind, s), s, err);
 }
 
-int vb_phase_graph(cudaGraphExec_t exec, cudaStream_t s, struct vb_err *err)
+int vb_phase_issue(enum vb_phase ph, vb_issue_fn issue, void *state, cudaStream_t s,
+                   struct vb_err *err)
 {
+    vb_nvtx_phase_begin(ph);
+    if (issue(state, err)) {
+        vb_nvtx_phase_end(); /* err says which call failed */
+        return -1;
+    }
+    return vb_phase_wait(cudaSuccess, s, err);
+}
+
+int vb_phase_replay(cudaGraphExec_t exec, vb_issue_fn issue, void *state, cudaStream_t s,
+                    struct vb_err *err)
+{
+    if (!exec) return vb_phase_issue(VB_PHASE_ONE_WAIT, issue, state, s, err);
     vb_nvtx_phase_begin(VB_PHASE_GRAPH);
     return vb_phase_wait(cudaGraphLaunch(exec, s), s, err);
 }

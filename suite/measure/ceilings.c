@@ -88,27 +88,37 @@ static int time_op(const struct timed *t, int reps, cudaStream_t s, cudaEvent_t 
 #define TRIP_BYTES 8
 #define TRIPS      201
 
-/* issue_trip queues one round trip on s: pin -> dev, an empty kernel, dev -> pin + TRIP_BYTES */
-static cudaError_t issue_trip(void *dev, unsigned char *pin, cudaStream_t s)
+/* A round trip's buffers: TRIP_BYTES on the device, 2 x TRIP_BYTES pinned (in, then out). */
+struct trip {
+    void *dev;
+    unsigned char *pin;
+    cudaStream_t s;
+};
+
+/* issue_trip queues one round trip on t's stream: pin -> dev, an empty kernel, dev -> pin +
+ * TRIP_BYTES (graph.h's vb_issue_fn). 0 or -1 with err. */
+static int issue_trip(void *state, struct vb_err *err)
 {
-    cudaError_t rc = cudaMemcpyAsync(dev, pin, TRIP_BYTES, cudaMemcpyHostToDevice, s);
-    if (rc == cudaSuccess) rc = vb_launch_probe_empty(s);
-    if (rc == cudaSuccess)
-        rc = cudaMemcpyAsync(pin + TRIP_BYTES, dev, TRIP_BYTES, cudaMemcpyDeviceToHost, s);
-    return rc;
+    struct trip *t = state;
+    return VB_CUDA(err,
+                   cudaMemcpyAsync(t->dev, t->pin, TRIP_BYTES, cudaMemcpyHostToDevice, t->s)) ||
+                   VB_CUDA(err, vb_launch_probe_empty(t->s)) ||
+                   VB_CUDA(err, cudaMemcpyAsync(t->pin + TRIP_BYTES, t->dev, TRIP_BYTES,
+                                                cudaMemcpyDeviceToHost, t->s))
+               ? -1
+               : 0;
 }
 
 /* time_trip times TRIPS round trips, each issued (as stream calls, or as graph g when g is not
  * NULL) and waited for, on the host's clock; c gets the median. 0 or -1 with err. */
-static int time_trip(void *dev, unsigned char *pin, cudaGraphExec_t g, cudaStream_t s,
-                     struct vb_ceiling *c, struct vb_err *err)
+static int time_trip(struct trip *t, cudaGraphExec_t g, struct vb_ceiling *c, struct vb_err *err)
 {
     double ns[TRIPS], t0;
     int i;
     for (i = -1; i < TRIPS; i++) {
         t0 = vb_mono_ns();
-        if (VB_CUDA(err, g ? cudaGraphLaunch(g, s) : issue_trip(dev, pin, s)) ||
-            VB_CUDA(err, cudaStreamSynchronize(s)))
+        if ((g ? VB_CUDA(err, cudaGraphLaunch(g, t->s)) : issue_trip(t, err)) ||
+            VB_CUDA(err, cudaStreamSynchronize(t->s)))
             return -1;
         if (i >= 0) ns[i] = vb_mono_ns() - t0;
     }
@@ -119,35 +129,25 @@ static int time_trip(void *dev, unsigned char *pin, cudaGraphExec_t g, cudaStrea
     return 0;
 }
 
-/* round_trips measures both round trips (ceilings.h) into stream and graph. 0 or -1 with err. */
-static int round_trips(void *dev, unsigned char *pin, cudaStream_t s, struct vb_ceiling *stream,
-                       struct vb_ceiling *graph, struct vb_err *err)
-{
-    cudaGraphExec_t exec = NULL;
-    int rc;
-    if (time_trip(dev, pin, NULL, s, stream, err) || vb_graph_begin(s, err) ||
-        vb_graph_end(s, VB_CUDA(err, issue_trip(dev, pin, s)), &exec, err))
-        return -1;
-    rc = time_trip(dev, pin, exec, s, graph, err);
-    cudaGraphExecDestroy(exec);
-    return rc;
-}
-
 int vb_ceilings_round_trips(struct vb_ceiling *stream, struct vb_ceiling *graph, struct vb_err *err)
 {
-    void *dev = NULL;
-    unsigned char *pin = NULL;
-    cudaStream_t s = NULL;
+    struct trip t = {NULL, NULL, NULL};
+    cudaGraphExec_t exec = NULL;
     int rc = -1;
-    if (!VB_CUDA(err, cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) &&
-        !VB_CUDA(err, cudaMalloc(&dev, TRIP_BYTES)) &&
-        !VB_CUDA(err, cudaMallocHost((void **)&pin, 2 * TRIP_BYTES))) {
-        memset(pin, 0x5a, 2 * TRIP_BYTES);
-        rc = round_trips(dev, pin, s, stream, graph, err);
+    if (!VB_CUDA(err, cudaStreamCreateWithFlags(&t.s, cudaStreamNonBlocking)) &&
+        !VB_CUDA(err, cudaMalloc(&t.dev, TRIP_BYTES)) &&
+        !VB_CUDA(err, cudaMallocHost((void **)&t.pin, 2 * TRIP_BYTES))) {
+        memset(t.pin, 0x5a, 2 * TRIP_BYTES);
+        rc = time_trip(&t, NULL, stream, err) ||
+                     vb_graph_capture(t.s, issue_trip, &t, &exec, err) ||
+                     time_trip(&t, exec, graph, err)
+                 ? -1
+                 : 0;
     }
-    if (pin) cudaFreeHost(pin);
-    if (dev) cudaFree(dev);
-    if (s) cudaStreamDestroy(s);
+    if (exec) cudaGraphExecDestroy(exec);
+    if (t.pin) cudaFreeHost(t.pin);
+    if (t.dev) cudaFree(t.dev);
+    if (t.s) cudaStreamDestroy(t.s);
     return rc;
 }
 
@@ -191,7 +191,7 @@ int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_
         for (i = 0; i < VB_CEIL_ROUNDTRIP; i++)
             if (time_op(&ops[i], reps, s, e0, e1, &out[i], err)) goto out;
     }
-    if (round_trips(d0, pin, s, &out[VB_CEIL_ROUNDTRIP], &out[VB_CEIL_ROUNDTRIP_GRAPH], err))
+    if (vb_ceilings_round_trips(&out[VB_CEIL_ROUNDTRIP], &out[VB_CEIL_ROUNDTRIP_GRAPH], err))
         goto out;
     rc = 0;
 out:
