@@ -82,31 +82,46 @@ static int each_function(int (*fn)(CUpti_CallbackDomain, CUpti_CallbackId, const
     return 0;
 }
 
-/* switch_one sets the records of one function: with *arg 0 a function outside the set goes off
- * (the kinds on), with 1 a function of the set goes on alone (the kinds off); counts it in
- * arg[1] */
+/* switch_walk: which functions a walk switches (those in the set, or those outside it), to what,
+ * and how many it switched */
+struct switch_walk {
+    int in_set;
+    uint8_t on;
+    int count;
+};
+
+/* switch_one sets the records of one function the walk w switches; counts it */
 static int switch_one(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const char *name, void *arg)
 {
-    int *a = arg, on = a[0];
+    struct switch_walk *w = arg;
     CUptiResult rc;
-    if (vb_api_set_keeps(name) != on) return 0;
-    rc = dom == CUPTI_CB_DOMAIN_DRIVER_API ? cuptiActivityEnableDriverApi(cbid, (uint8_t)on)
-                                           : cuptiActivityEnableRuntimeApi(cbid, (uint8_t)on);
+    if (vb_api_set_keeps(name) != w->in_set) return 0;
+    rc = dom == CUPTI_CB_DOMAIN_DRIVER_API ? cuptiActivityEnableDriverApi(cbid, w->on)
+                                           : cuptiActivityEnableRuntimeApi(cbid, w->on);
     if (rc != CUPTI_SUCCESS) return -1;
-    a[1]++;
+    w->count++;
     return 0;
+}
+
+/* switch_walk_run switches the functions w names; how many, or -1 when CUPTI refused one */
+static int switch_walk_run(struct switch_walk w)
+{
+    return each_function(switch_one, &w) ? -1 : w.count;
 }
 
 int vb_api_set_quiet(void)
 {
-    int a[2] = {0, 0};
-    return each_function(switch_one, a) ? -1 : a[1];
+    return switch_walk_run((struct switch_walk){.in_set = 0, .on = 0});
 }
 
 int vb_api_set_enable(void)
 {
-    int a[2] = {1, 0};
-    return each_function(switch_one, a) ? -1 : a[1];
+    return switch_walk_run((struct switch_walk){.in_set = 1, .on = 1});
+}
+
+int vb_api_set_disable(void)
+{
+    return switch_walk_run((struct switch_walk){.in_set = 1, .on = 0});
 }
 
 struct work_walk {

@@ -30,6 +30,10 @@ const char *vb_api_set_prefix(size_t i);
  * (those switched stay on). */
 int vb_api_set_enable(void);
 
+/* vb_api_set_disable undoes vb_api_set_enable: every function of the set switched off again
+ * (with the kinds off, CUPTI then enters none). Returns how many, or -1 when CUPTI refused one. */
+int vb_api_set_disable(void);
+
 /* vb_api_set_quiet switches CUPTI's records off for every runtime and driver API function
  * outside the set, once CUPTI_ACTIVITY_KIND_RUNTIME and _DRIVER are enabled: the set the way
  * before vb_api_set_enable (VARBENCH_TRACE_API_BY_KIND=1, for measuring the two). Returns how

@@ -7,8 +7,12 @@
  * program's. libcupti is looked up when a call first needs it, among the libraries already
  * loaded (the caller brought it): the preload itself links nothing but libc.
  *
- * The state below is one lock's: every decision is taken under it, and libcupti is called after
- * it is released (a flush runs the buffer callbacks, maybe on CUPTI's own thread, which takes it).
+ * Two locks. mu guards the state: every decision is taken under it, and libcupti is called after
+ * it is released (a flush runs the buffer callbacks, maybe on CUPTI's own thread, which takes mu
+ * with CUPTI's own lock held). sw serializes the clients' switches (kinds, API functions,
+ * cuptiFinalize) with the libcupti calls that carry them out, so CUPTI is told the union in the
+ * order the clients changed it; the clients' on[] and fn[] change under both, fn_real under sw.
+ * Both recursive: a client's callback that CUPTI runs during a switch may switch again.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -69,6 +73,7 @@ static const char *basename_of(const char *path)
 
 static pthread_mutex_t mu = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static struct vb_mux_stats st; /* guarded by mu */
+static pthread_mutex_t sw = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 /* who_called tells varbench's, libcupti's and the program's calls apart by the caller's
  * library; the program's first names its client in st */
@@ -380,8 +385,7 @@ static int wanted(const struct client *c, int d, uint32_t id)
 }
 
 /* sync_api tells CUPTI to record function id of domain d when a client wants it, and not when
- * none does, where that differs from what it was last told. Called with mu held: these calls run
- * no callback. */
+ * none does, where that differs from what it was last told. Called with sw held, mu not. */
 static CUptiResult sync_api(int d, uint32_t id)
 {
     uint8_t want = (uint8_t)(wanted(&cl[VB], d, id) || wanted(&cl[PROG], d, id));
@@ -395,7 +399,7 @@ static CUptiResult sync_api(int d, uint32_t id)
  * the clients' switches; reached: CUPTI's kind itself was just switched on (every function of its
  * domain recorded, the switches before overridden) or off (none), -1: CUPTI's kind was left as it
  * was. Those one client switched on alone come back after the other's disable, those nobody wants
- * go off after an enable. A kind outside the API domains is left. Called with mu held. */
+ * go off after an enable. A kind outside the API domains is left. Called with sw held, mu not. */
 static void kind_reached(int kind, int reached)
 {
     int d = api_domain(kind);
@@ -406,8 +410,7 @@ static void kind_reached(int kind, int reached)
     }
 }
 
-/* forget_fns drops client w's switches of domain d's functions (its kind's enable or disable
- * overrides them) */
+/* forget_fns drops w's switches of kind's functions (the kind's enable or disable overrides) */
 static void forget_fns(enum who w, int kind)
 {
     int d = api_domain(kind);
@@ -448,7 +451,7 @@ EXPORT CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFu
     return take_callbacks();
 }
 
-/* kind_on: whether a client other than w has kind on */
+/* other_on: whether a client other than w has kind on */
 static int other_on(enum who w, CUpti_ActivityKind kind)
 {
     return (int)kind < NKINDS && cl[w == VB ? PROG : VB].on[kind];
@@ -471,15 +474,22 @@ static void switched(enum who w, CUpti_ActivityKind kind, int on)
 EXPORT CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind)
 {
     enum who w = CALLER();
-    CUptiResult rc = CALL(cuptiActivityEnable, kind);
-    if (w == CUPTI || rc != CUPTI_SUCCESS) return rc;
-    pthread_mutex_lock(&mu);
-    if (w == PROG) st.seen = 1;
-    switched(w, kind, 1);
-    forget_fns(w, kind);
-    kind_reached(kind, 1);
-    hold();
-    pthread_mutex_unlock(&mu);
+    CUptiResult rc;
+    if (w == CUPTI) return CALL(cuptiActivityEnable, kind);
+    pthread_mutex_lock(&sw);
+    rc = CALL(cuptiActivityEnable, kind);
+    if (rc == CUPTI_SUCCESS) {
+        pthread_mutex_lock(&mu);
+        if (w == PROG) st.seen = 1;
+        switched(w, kind, 1);
+        forget_fns(w, kind);
+        pthread_mutex_unlock(&mu);
+        kind_reached(kind, 1);
+        pthread_mutex_lock(&mu);
+        hold();
+        pthread_mutex_unlock(&mu);
+    }
+    pthread_mutex_unlock(&sw);
     return rc;
 }
 
@@ -489,39 +499,46 @@ EXPORT CUptiResult cuptiActivityDisable(CUpti_ActivityKind kind)
     CUptiResult rc = CUPTI_SUCCESS;
     int keep;
     if (w == CUPTI) return CALL(cuptiActivityDisable, kind);
+    pthread_mutex_lock(&sw);
     pthread_mutex_lock(&mu);
     switched(w, kind, 0);
     forget_fns(w, kind);
     keep = other_on(w, kind);
     pthread_mutex_unlock(&mu);
     if (!keep) rc = CALL(cuptiActivityDisable, kind);
-    pthread_mutex_lock(&mu);
     kind_reached(kind, keep ? -1 : 0);
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&sw);
     return rc;
 }
 
 EXPORT CUptiResult cuptiActivityEnableContext(CUcontext ctx, CUpti_ActivityKind kind)
 {
     enum who w = CALLER();
-    CUptiResult rc = CALL(cuptiActivityEnableContext, ctx, kind);
-    if (w == CUPTI || rc != CUPTI_SUCCESS) return rc;
+    CUptiResult rc;
+    if (w == CUPTI) return CALL(cuptiActivityEnableContext, ctx, kind);
+    pthread_mutex_lock(&sw);
+    rc = CALL(cuptiActivityEnableContext, ctx, kind);
     pthread_mutex_lock(&mu);
-    switched(w, kind, 1);
+    if (rc == CUPTI_SUCCESS) switched(w, kind, 1);
     pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&sw);
     return rc;
 }
 
 EXPORT CUptiResult cuptiActivityDisableContext(CUcontext ctx, CUpti_ActivityKind kind)
 {
     enum who w = CALLER();
+    CUptiResult rc = CUPTI_SUCCESS;
     int keep;
     if (w == CUPTI) return CALL(cuptiActivityDisableContext, ctx, kind);
+    pthread_mutex_lock(&sw);
     pthread_mutex_lock(&mu);
     switched(w, kind, 0);
     keep = other_on(w, kind);
     pthread_mutex_unlock(&mu);
-    return keep ? CUPTI_SUCCESS : CALL(cuptiActivityDisableContext, ctx, kind);
+    if (!keep) rc = CALL(cuptiActivityDisableContext, ctx, kind);
+    pthread_mutex_unlock(&sw);
+    return rc;
 }
 
 /* api_switch records w's switch of one API function's records and sets CUPTI's to the union:
@@ -533,10 +550,12 @@ static CUptiResult api_switch(enum who w, int d, CUpti_CallbackId cbid, uint8_t 
     if (cbid >= fn_size[d])
         return d ? CALL(cuptiActivityEnableDriverApi, cbid, enable)
                  : CALL(cuptiActivityEnableRuntimeApi, cbid, enable);
+    pthread_mutex_lock(&sw);
     pthread_mutex_lock(&mu);
     cl[w].fn[d][cbid] = enable ? FN_ON : FN_OFF;
-    rc = sync_api(d, cbid);
     pthread_mutex_unlock(&mu);
+    rc = sync_api(d, cbid);
+    pthread_mutex_unlock(&sw);
     return rc;
 }
 
@@ -598,10 +617,14 @@ EXPORT CUptiResult cuptiFinalize(void)
     int o = w == VB ? PROG : VB, k, off[NKINDS] = {0};
     CUpti_SubscriberHandle sub;
     if (w == CUPTI) return CALL(cuptiFinalize);
+    pthread_mutex_lock(&sw);
     pthread_mutex_lock(&mu);
     k = present(&cl[o]);
     pthread_mutex_unlock(&mu);
-    if (!k) return CALL(cuptiFinalize);
+    if (!k) {
+        pthread_mutex_unlock(&sw);
+        return CALL(cuptiFinalize);
+    }
     CALL(cuptiActivityFlushAll, FLUSH_FORCED);
     pthread_mutex_lock(&mu);
     if (w == PROG) st.finalized++;
@@ -619,10 +642,10 @@ EXPORT CUptiResult cuptiFinalize(void)
     pthread_mutex_unlock(&mu);
     for (k = 0; k < NKINDS; k++)
         if (off[k]) CALL(cuptiActivityDisable, (CUpti_ActivityKind)k);
-    pthread_mutex_lock(&mu); /* its switches undone: the other's alone decide */
+    /* its switches undone: the other's alone decide */
     kind_reached(CUPTI_ACTIVITY_KIND_RUNTIME, off[CUPTI_ACTIVITY_KIND_RUNTIME] ? 0 : -1);
     kind_reached(CUPTI_ACTIVITY_KIND_DRIVER, off[CUPTI_ACTIVITY_KIND_DRIVER] ? 0 : -1);
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&sw);
     if (sub) CALL(cuptiUnsubscribe, sub);
     take_callbacks();
     return CUPTI_SUCCESS;

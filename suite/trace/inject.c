@@ -59,6 +59,7 @@ static int64_t run_id;
 static CUpti_SubscriberHandle subscriber;
 static unsigned kinds = VB_ACTIVITY_API | VB_ACTIVITY_OVERHEAD | VB_ACTIVITY_NO_MARKERS;
 static int keep_apis = 1; /* --trace gpu: API calls serve the capture only and are not stored */
+static int by_function;   /* the API set is on function by function (vb_api_set_enable) */
 static struct vb_capture capture;
 static double init_ns; /* CUPTI's start in this process (monotonic) */
 
@@ -294,7 +295,10 @@ static void collect(struct vb_activity *a, struct vb_trace_cost *cost, int *lost
     *lost = req > done || ((kinds & VB_ACTIVITY_API) && !canary(a));
     /* what the process does from here on is not recorded; a client that took CUPTI over keeps
      * what it enabled (the preload keeps a client's it sees) */
-    if (!*lost) vb_activity_stop();
+    if (!*lost) {
+        vb_activity_stop();
+        if (by_function) vb_api_set_disable(); /* CUPTI enters none of the rest's calls */
+    }
     cost->flush_ns = vb_mono_ns() - t0;
     if (m.seen) {
         snprintf(cost->client, sizeof cost->client, "%s", m.client[0] ? m.client : "program");
@@ -468,7 +472,6 @@ static int start_cupti(int metrics)
     struct vb_mux_stats m;
     struct vb_err err;
     char other[128];
-    int by_function;
     vb_err_clear(&err);
     read_mux(&m);
     if (!metrics && !m.subscribed && other_client(other, sizeof other)) {
@@ -491,7 +494,8 @@ static int start_cupti(int metrics)
     /* the default set function by function (CUPTI enters no other call), else through the kinds */
     by_function = (kinds & VB_ACTIVITY_API) && !getenv(VB_TRACE_ENV_ALL_APIS) &&
                   !getenv(VB_TRACE_ENV_API_BY_KIND);
-    if (by_function && vb_api_set_enable() < 0) {
+    if (by_function && vb_api_set_enable() <= 0) { /* refused, or this CUPTI names none */
+        vb_api_set_disable();
         by_function = 0;
         fprintf(stderr,
                 "varbench trace: pid %d: CUPTI refused to record API calls function by function; "
@@ -501,6 +505,8 @@ static int start_cupti(int metrics)
     if (vb_activity_start_with(by_function ? kinds & ~(unsigned)VB_ACTIVITY_API : kinds, &err)) {
         snprintf(untraced_why, sizeof untraced_why, "CUPTI activity tracing unavailable: %s%s%s",
                  err.msg, err.hint[0] ? "; " : "", err.hint);
+        if (by_function) vb_api_set_disable(); /* untraced: CUPTI enters none of its calls */
+        by_function = 0;
         if (subscriber) cuptiUnsubscribe(subscriber);
         subscriber = NULL;
         return -1;
