@@ -8,6 +8,7 @@
  * it is PCIe-bound. The metrics section shows the hardware metric the store keeps per case, the
  * global store efficiency of its metrics pass, or says that none is stored and why.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "report_int.h"
@@ -34,13 +35,44 @@ static int bound_of(const struct vb_case_row *r)
     return k < 4 ? k : 5;
 }
 
+/* pageable_gbps: the pageable rate (curve ids from first, the 256 MiB ceiling plain) of one
+ * copy of `bytes`: log-log in time between the curve's sizes around it, the nearest end's rate
+ * outside them; the plain ceiling's alone for a run without the curve (store.h) */
+static double pageable_gbps(const struct run_data *rd, int first, int plain, double bytes)
+{
+    double size[VB_CEIL_CURVE_SIZES + 1], g[VB_CEIL_CURVE_SIZES + 1], t0, t1;
+    int k;
+    for (k = 0; k <= VB_CEIL_CURVE_SIZES; k++) {
+        size[k] = (double)vb_ceiling_curve_bytes(k); /* the last: 256 MiB, the plain ceiling's */
+        g[k] = k < VB_CEIL_CURVE_SIZES ? rd->gbps[first + k] : rd->gbps[plain];
+        if (!(g[k] > 0)) return rd->gbps[plain];
+    }
+    if (!(bytes > size[0])) return g[0];
+    for (k = 0; k < VB_CEIL_CURVE_SIZES; k++)
+        if (bytes <= size[k + 1]) {
+            t0 = size[k] / g[k];
+            t1 = size[k + 1] / g[k + 1];
+            return bytes / (t0 * pow(t1 / t0, log(bytes / size[k]) / log(size[k + 1] / size[k])));
+        }
+    return g[VB_CEIL_CURVE_SIZES];
+}
+
 /* copy_ns: what r's copies take at the rates of rd's measured ceilings (pageable or pinned, as
- * r's records say each direction is; device 0's, which a run of several boards shares: the
- * pageable rate is the host's); NaN without a rate its copies need. */
+ * r's records say each direction is; a pageable copy at its own size's rate; device 0's, which a
+ * run of several boards shares: the pageable rate is the host's); NaN without a rate its copies
+ * need. */
 static double copy_ns(const struct run_data *rd, const struct vb_case_row *r)
 {
-    double h = r->h2d_pageable == 1 ? rd->gbps[VB_CEIL_H2D_PAGEABLE] : rd->gbps[VB_CEIL_H2D_PINNED],
-           d = r->d2h_pageable == 1 ? rd->gbps[VB_CEIL_D2H_PAGEABLE] : rd->gbps[VB_CEIL_D2H_PINNED],
+    double h = r->h2d_pageable == 1
+                   ? pageable_gbps(rd, VB_CEIL_H2D_PAGEABLE_1MIB, VB_CEIL_H2D_PAGEABLE,
+                                   (double)r->h2d_bytes /
+                                       (double)(r->h2d_count > 0 ? r->h2d_count : 1))
+                   : rd->gbps[VB_CEIL_H2D_PINNED],
+           d = r->d2h_pageable == 1
+                   ? pageable_gbps(rd, VB_CEIL_D2H_PAGEABLE_1MIB, VB_CEIL_D2H_PAGEABLE,
+                                   (double)r->d2h_bytes /
+                                       (double)(r->d2h_count > 0 ? r->d2h_count : 1))
+                   : rd->gbps[VB_CEIL_D2H_PINNED],
            t = 0;
     if (r->h2d_bytes > 0) t += h > 0 ? (double)r->h2d_bytes / h : NAN;
     if (r->d2h_bytes > 0) t += d > 0 ? (double)r->d2h_bytes / d : NAN;

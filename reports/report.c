@@ -102,7 +102,7 @@ static void run_header(struct ctx *c, const struct run_data *rd)
     for (k = 0; k < VB_CEIL_COUNT && rd->gbps[k] <= 0; k++) {
     }
     if (!rd->run.gpu[0] || k == VB_CEIL_COUNT) return; /* none measured (a traced run) */
-    for (k = 0; k < VB_CEIL_COUNT && len < sizeof line; k++)
+    for (k = 0; k < VB_CEIL_CURVES && len < sizeof line; k++)
         if (rd->gbps[k] > 0) /* the copies */
             len += (size_t)snprintf(line + len, sizeof line - len, "%s %s %.1f GB/s",
                                     len ? "," : "", ceil_names[k], rd->gbps[k]);
@@ -110,6 +110,8 @@ static void run_header(struct ctx *c, const struct run_data *rd)
             len += (size_t)snprintf(line + len, sizeof line - len, "%s %s %.2f us", len ? "," : "",
                                     ceil_names[k], rd->ns[k] / 1e3);
     vb_page_para(&c->page, NULL, "measured ceilings:%s", line);
+    if (*vb_ceilings_curves_text(rd->gbps, line, sizeof line))
+        vb_page_para(&c->page, NULL, "%s", line);
 }
 
 #define MAX_FAMILIES 64

@@ -12,6 +12,12 @@ static uint64_t bytes_1e9(const struct vb_point *p)
     return p->v[0] ? 1000000000ull : 0;
 }
 
+static uint64_t bytes_8e6(const struct vb_point *p)
+{
+    (void)p;
+    return 8000000;
+}
+
 /* 100 MB in, 40 MB out a sample */
 static void traffic_140(const struct vb_point *p, struct vb_traffic *t)
 {
@@ -124,6 +130,41 @@ int test_floor_bounds(const char *arg)
                         "and a kernel's start-up 1.00 us");
         r.variant = &moving;
     }
+    /* the DRAM curve: a kernel moving 8 MB lies between the curve's 2 MiB (2 us) and 8 MiB
+     * (4 us) points, log-log: 2 us * 2^(log(8e6/2^21)/log(4)); resident, held to it alone (its
+     * start-up is in the streaming kernel's time); outside the curve, the 256 MiB rate again */
+    {
+        struct vb_floor_ceil t = c;
+        double want = 2000 * pow(2.0, log(8e6 / (2 << 20)) / log(4.0));
+        t.kernel_empty_ns = 1000;
+        t.curve_bytes[0] = 2 << 20, t.curve_ns[0] = 2000;
+        t.curve_bytes[1] = 8 << 20, t.curve_ns[1] = 4000;
+        t.curve_bytes[2] = 32 << 20, t.curve_ns[2] = 10000;
+        t.curve_bytes[3] = 128 << 20, t.curve_ns[3] = 70000;
+        ASSERT(fabs(vb_floor_curve_ns(&t, 8e6) - want) < 1e-6);
+        ASSERT(fabs(vb_floor_curve_ns(&t, 32 << 20) - 10000) < 1e-6);
+        ASSERT(vb_floor_curve_ns(&t, 1e6) == 0 && vb_floor_curve_ns(&t, 1e9) == 0);
+        r.variant = &resident;
+        r.point.v[0] = 1;
+        r.kernel_ms.median = 0.6;
+        vb_floor_case(&t, &r); /* 1e9 bytes: past the curve */
+        ASSERT(fabs(r.floor_ns - 501000) < 1e-6);
+        t.curve_ns[3] = 0; /* a size not measured: no curve at all */
+        ASSERT(vb_floor_curve_ns(&t, 8e6) == 0);
+        t.curve_ns[3] = 70000;
+        {
+            static const struct vb_problem small = {.name = "s", .kernel_bytes = bytes_8e6};
+            struct vb_variant v = {.name = "v", .flags = VB_GPU | VB_RESIDENT, .problem = &small};
+            r.variant = &v;
+            r.kernel_ms.median = 0.0048;
+            vb_floor_case(&t, &r);
+            ASSERT_STR_EQ(r.floor_bound, "dram");
+            ASSERT(fabs(r.floor_ns - want) < 1e-6);
+            ASSERT_CONTAINS(vb_floor_line(&t, &r, line, sizeof line),
+                            "as the streaming kernel moves them");
+        }
+        r.variant = &moving;
+    }
     /* none: a CPU case, a wrong answer, no records, no ceilings */
     r.point.v[0] = 1;
     r.variant = &cpu;
@@ -141,5 +182,24 @@ int test_floor_bounds(const char *arg)
     r.have_records = 1;
     vb_floor_case(NULL, &r);
     ASSERT(isnan(r.floor_ratio));
+    return 0;
+}
+
+/* The curves' line (store.h): none measured, none said; a curve's missing size a dash; the
+ * plain ceilings are not among them */
+int test_ceilings_curves(const char *arg)
+{
+    double g[VB_CEIL_COUNT] = {0};
+    char line[300];
+    (void)arg;
+    ASSERT_STR_EQ(vb_ceilings_curves_text(g, line, sizeof line), "");
+    g[VB_CEIL_DRAM] = 2900;
+    ASSERT_STR_EQ(vb_ceilings_curves_text(g, line, sizeof line), "");
+    g[VB_CEIL_DRAM_1MIB] = 1210;
+    g[VB_CEIL_DRAM_64MIB] = 2890.04;
+    g[VB_CEIL_D2H_PAGEABLE_4MIB] = 9.25;
+    ASSERT_STR_EQ(vb_ceilings_curves_text(g, line, sizeof line),
+                  "curves, GB/s at 1, 4, 16, 64 MiB: dram 1210.0/-/-/2890.0, h2d_pageable -/-/-/-, "
+                  "d2h_pageable -/9.2/-/-");
     return 0;
 }

@@ -23,6 +23,7 @@
     T(suggest, cpu)                                                                                \
     T(eta, cpu)                                                                                    \
     T(floor_bounds, cpu)                                                                           \
+    T(ceilings_curves, cpu)                                                                        \
     T(crossover, cpu)                                                                              \
     T(crossover_groups, cpu)                                                                       \
     T(crossover_graph, cpu)                                                                        \

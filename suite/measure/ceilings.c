@@ -13,7 +13,10 @@
 #include <string.h>
 
 #include "clock.h"
+#include "coldcache.h"
 #include "graph.h"
+#include "marks.h"
+#include "phase.h"
 #include "probe.h"
 #include "stats.h"
 
@@ -109,17 +112,35 @@ static int issue_trip(void *state, struct vb_err *err)
                : 0;
 }
 
-/* time_trip times TRIPS round trips, each issued (as stream calls, or as graph g when g is not
- * NULL) and waited for, on the host's clock; c gets the median. 0 or -1 with err. */
-static int time_trip(struct trip *t, cudaGraphExec_t g, struct vb_ceiling *c, struct vb_err *err)
+/* one_trip issues one round trip (as stream calls, or as graph g when g is not NULL) and waits
+ * for it; as a sample (VB_TRIP_SAMPLE): the way a rung's sample does (phase.h: inside its NVTX
+ * phase, one wait), marked as sample i (marks.h) */
+static int one_trip(struct trip *t, cudaGraphExec_t g, int how, int i, struct vb_err *err)
 {
-    double ns[TRIPS], t0;
+    int rc;
+    if (!(how & VB_TRIP_SAMPLE))
+        return (g ? VB_CUDA(err, cudaGraphLaunch(g, t->s)) : issue_trip(t, err)) ||
+                       VB_CUDA(err, cudaStreamSynchronize(t->s))
+                   ? -1
+                   : 0;
+    vb_marks_sample(i);
+    rc = g ? vb_phase_replay(g, issue_trip, t, t->s, err)
+           : vb_phase_issue(VB_PHASE_ONE_WAIT, issue_trip, t, t->s, err);
+    vb_marks_sample(-1);
+    return rc;
+}
+
+/* time_trip times TRIPS round trips (one_trip's), each on the host's clock, after the L2 flush
+ * a cold sample gets (VB_TRIP_COLD, untimed); c gets the median. 0 or -1 with err. */
+static int time_trip(struct trip *t, cudaGraphExec_t g, int how, struct vb_ceiling *c,
+                     struct vb_err *err)
+{
+    double ns[TRIPS], t0, mhz;
     int i;
     for (i = -1; i < TRIPS; i++) {
+        if ((how & VB_TRIP_COLD) && vb_cold_before(1, &mhz, err)) return -1;
         t0 = vb_mono_ns();
-        if ((g ? VB_CUDA(err, cudaGraphLaunch(g, t->s)) : issue_trip(t, err)) ||
-            VB_CUDA(err, cudaStreamSynchronize(t->s)))
-            return -1;
+        if (one_trip(t, g, how, i + 1, err)) return -1;
         if (i >= 0) ns[i] = vb_mono_ns() - t0;
     }
     c->bytes = 0; /* a time, not a bandwidth */
@@ -129,7 +150,8 @@ static int time_trip(struct trip *t, cudaGraphExec_t g, struct vb_ceiling *c, st
     return 0;
 }
 
-int vb_ceilings_round_trips(struct vb_ceiling *stream, struct vb_ceiling *graph, struct vb_err *err)
+int vb_ceilings_round_trips(struct vb_ceiling *stream, struct vb_ceiling *graph, int how,
+                            struct vb_err *err)
 {
     struct trip t = {NULL, NULL, NULL};
     cudaGraphExec_t exec = NULL;
@@ -138,9 +160,9 @@ int vb_ceilings_round_trips(struct vb_ceiling *stream, struct vb_ceiling *graph,
         !VB_CUDA(err, cudaMalloc(&t.dev, TRIP_BYTES)) &&
         !VB_CUDA(err, cudaMallocHost((void **)&t.pin, 2 * TRIP_BYTES))) {
         memset(t.pin, 0x5a, 2 * TRIP_BYTES);
-        rc = time_trip(&t, NULL, stream, err) ||
+        rc = time_trip(&t, NULL, how, stream, err) ||
                      vb_graph_capture(t.s, issue_trip, &t, &exec, err) ||
-                     time_trip(&t, exec, graph, err)
+                     time_trip(&t, exec, how, graph, err)
                  ? -1
                  : 0;
     }
@@ -191,7 +213,17 @@ int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_
         for (i = 0; i < VB_CEIL_ROUNDTRIP; i++)
             if (time_op(&ops[i], reps, s, e0, e1, &out[i], err)) goto out;
     }
-    if (vb_ceilings_round_trips(&out[VB_CEIL_ROUNDTRIP], &out[VB_CEIL_ROUNDTRIP_GRAPH], err))
+    /* the pageable curves: a pageable copy's rate moves with its size (the driver stages it) */
+    for (i = 0; i < VB_CEIL_CURVE_SIZES && vb_ceiling_curve_bytes(i) <= bytes; i++) {
+        const struct timed h2d = {OP_COPY, d0, page, vb_ceiling_curve_bytes(i),
+                                  cudaMemcpyHostToDevice},
+                           d2h = {OP_COPY, page, d0, vb_ceiling_curve_bytes(i),
+                                  cudaMemcpyDeviceToHost};
+        if (time_op(&h2d, reps, s, e0, e1, &out[VB_CEIL_H2D_PAGEABLE_1MIB + i], err) ||
+            time_op(&d2h, reps, s, e0, e1, &out[VB_CEIL_D2H_PAGEABLE_1MIB + i], err))
+            goto out;
+    }
+    if (vb_ceilings_round_trips(&out[VB_CEIL_ROUNDTRIP], &out[VB_CEIL_ROUNDTRIP_GRAPH], 0, err))
         goto out;
     rc = 0;
 out:
@@ -201,6 +233,32 @@ out:
     if (d1) cudaFree(d1);
     if (e0) cudaEventDestroy(e0);
     if (e1) cudaEventDestroy(e1);
+    if (s) cudaStreamDestroy(s);
+    return rc;
+}
+
+int vb_ceilings_dram_issue(struct vb_err *err)
+{
+    uint64_t most = vb_ceiling_curve_bytes(VB_CEIL_CURVE_SIZES - 1);
+    void *d0 = NULL, *d1 = NULL;
+    cudaStream_t s = NULL;
+    double mhz;
+    int rc = -1, k, i;
+    if (VB_CUDA(err, cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) ||
+        VB_CUDA(err, cudaMalloc(&d0, most)) || VB_CUDA(err, cudaMalloc(&d1, most)) ||
+        VB_CUDA(err, cudaMemset(d0, 0x3c, most)) || VB_CUDA(err, cudaDeviceSynchronize()))
+        goto out;
+    for (k = 0; k < VB_CEIL_CURVE_SIZES; k++)
+        for (i = 0; i < VB_DRAM_CURVE_REPS; i++)
+            if (vb_cold_before(1, &mhz, err) ||
+                VB_CUDA(err,
+                        vb_launch_probe_stream_copy(d1, d0, vb_ceiling_curve_bytes(k) / 16, s)) ||
+                VB_CUDA(err, cudaStreamSynchronize(s)))
+                goto out;
+    rc = 0;
+out:
+    if (d0) cudaFree(d0);
+    if (d1) cudaFree(d1);
     if (s) cudaStreamDestroy(s);
     return rc;
 }

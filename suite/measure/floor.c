@@ -14,10 +14,14 @@ static double kernel_floor_ns(const struct vb_floor_ceil *c, const struct vb_cas
                               int resident, int launches, const char **bound)
 {
     const struct vb_problem *pb = r->variant->problem;
-    double dram = NAN, launch = NAN;
+    double dram = NAN, launch = NAN, curve;
     if (pb->kernel_bytes && c->d2d_gbps > 0)
         dram = (double)pb->kernel_bytes(&r->point) / c->d2d_gbps +
                (resident && c->kernel_empty_ns > 0 ? c->kernel_empty_ns : 0);
+    /* within the curve, the streaming kernel's own time at these bytes (its start-up in it: an
+     * end-to-end floor's round trip has one) */
+    if (pb->kernel_bytes && (curve = vb_floor_curve_ns(c, (double)pb->kernel_bytes(&r->point))) > 0)
+        dram = curve - (!resident && c->kernel_empty_ns > 0 ? c->kernel_empty_ns : 0);
     /* a launch's cost is in an end-to-end time, not in CUPTI's kernel duration */
     if (launches > 0 && c->launch_ns > 0) launch = c->launch_ns * launches;
     if (isnan(dram) || (!isnan(launch) && launch > dram)) {
@@ -56,9 +60,25 @@ static void copy_bytes(const struct vb_case_result *r, uint64_t *h2d, uint64_t *
     *d2h = t.d2h_bytes;
 }
 
+double vb_floor_curve_ns(const struct vb_floor_ceil *c, double bytes)
+{
+    int k;
+    for (k = 0; k + 1 < VB_CEIL_CURVE_SIZES; k++) /* all of it measured, or none used */
+        if (!(c->curve_bytes[k] > 0 && c->curve_bytes[k + 1] > c->curve_bytes[k] &&
+              c->curve_ns[k] > 0 && c->curve_ns[k + 1] > 0))
+            return 0;
+    for (k = 0; k + 1 < VB_CEIL_CURVE_SIZES; k++) {
+        double b0 = c->curve_bytes[k], b1 = c->curve_bytes[k + 1], t0 = c->curve_ns[k],
+               t1 = c->curve_ns[k + 1];
+        if (bytes >= b0 && bytes <= b1) return t0 * pow(t1 / t0, log(bytes / b0) / log(b1 / b0));
+    }
+    return 0;
+}
+
 void vb_floor_ceil_of(const struct vb_ceiling c[VB_CEIL_COUNT], struct vb_floor_ceil *f)
 {
     int traced = c[VB_CEIL_ROUNDTRIP_TRACED].median_ns > 0; /* as the samples, when measured */
+    int k;
     const struct vb_ceiling
         *trip = &c[traced ? VB_CEIL_ROUNDTRIP_TRACED : VB_CEIL_ROUNDTRIP],
         *graph = &c[traced ? VB_CEIL_ROUNDTRIP_GRAPH_TRACED : VB_CEIL_ROUNDTRIP_GRAPH];
@@ -71,6 +91,10 @@ void vb_floor_ceil_of(const struct vb_ceiling c[VB_CEIL_COUNT], struct vb_floor_
     f->trip_ns = f->trip_graph ? graph->median_ns : trip->median_ns;
     f->trip_traced = traced;
     f->kernel_empty_ns = c[VB_CEIL_KERNEL_EMPTY].median_ns;
+    for (k = 0; k < VB_CEIL_CURVE_SIZES; k++) {
+        f->curve_bytes[k] = 2.0 * (double)c[VB_CEIL_DRAM_1MIB + k].bytes;
+        f->curve_ns[k] = c[VB_CEIL_DRAM_1MIB + k].median_ns;
+    }
 }
 
 void vb_floor_case(const struct vb_floor_ceil *c, struct vb_case_result *r)
@@ -137,7 +161,14 @@ char *vb_floor_line(const struct vb_floor_ceil *c, const struct vb_case_result *
     if (isnan(r->floor_ns)) return buf;
     vb_fmt_ms(r->floor_ns, ms, sizeof ms);
     snprintf(plus, sizeof plus, "%s%s", *trip_text(c, r, trip, sizeof trip) ? "; plus " : "", trip);
-    if (!strcmp(r->floor_bound, "dram")) {
+    if (!strcmp(r->floor_bound, "dram") &&
+        vb_floor_curve_ns(c, (double)r->variant->problem->kernel_bytes(&r->point)) > 0) {
+        snprintf(buf, n,
+                 "floor %s ms (dram: %s B as the streaming kernel moves them, its start-up in "
+                 "it%s): %s %.2fx floor",
+                 ms, vb_fmt_bytes(r->variant->problem->kernel_bytes(&r->point), b, sizeof b), plus,
+                 r->floor_of, r->floor_ratio);
+    } else if (!strcmp(r->floor_bound, "dram")) {
         snprintf(b2, sizeof b2, ", and a kernel's start-up %.2f us", c->kernel_empty_ns / 1e3);
         snprintf(buf, n, "floor %s ms (dram: %s B at %.0f GB/s%s%s): %s %.2fx floor", ms,
                  vb_fmt_bytes(r->variant->problem->kernel_bytes(&r->point), b, sizeof b),

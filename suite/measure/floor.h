@@ -13,8 +13,11 @@
  * gaussian-vec4's 400 MB of writes), so a rung can come in a little under 1.00x. A device-resident
  * case (VB_RESIDENT, or one that copies nothing in its samples) is held against its kernel floor on
  * its kernel time; a case that moves its data against the larger of its copy and kernel floors on
- * its end-to-end time. The ratio says how far a rung is from what the hardware can do: 1.00x is the
- * physical limit.
+ * its end-to-end time. A kernel whose bytes lie within the DRAM curve (ceilings.h: 2 to 128 MB
+ * read plus written) has the streaming kernel's time at its bytes as its DRAM floor (log-log
+ * between the curve's sizes): at 8 MB an H100's streaming kernel moves its bytes at about half
+ * the 256 MiB rate, its start-up and tail the larger part. The ratio says how far a rung is from
+ * what the hardware can do: 1.00x is the physical limit.
  */
 #ifndef VB_FLOOR_H
 #define VB_FLOOR_H
@@ -34,10 +37,17 @@ struct vb_floor_ceil {
     int trip_traced;        /* measured under varbench's CUPTI collection, as the samples */
     double kernel_empty_ns; /* an empty kernel's CUPTI duration: every kernel's start-up and
                                drain (0: not measured) */
+    double
+        curve_bytes[VB_CEIL_CURVE_SIZES]; /* the DRAM curve (ceilings.h): bytes read plus written */
+    double curve_ns[VB_CEIL_CURVE_SIZES]; /* its CUPTI time at each (0: not measured) */
 };
 
 /* vb_floor_ceil_of takes a floor's ceilings from a run's measured ones (ceilings.h). */
 void vb_floor_ceil_of(const struct vb_ceiling c[VB_CEIL_COUNT], struct vb_floor_ceil *f);
+
+/* vb_floor_curve_ns: the DRAM curve's time for a kernel moving `bytes` (read plus written),
+ * log-log between the two sizes around it; 0 outside the curve or where it was not measured. */
+double vb_floor_curve_ns(const struct vb_floor_ceil *c, double bytes);
 
 /* vb_floor_case sets r->floor_ns, floor_ratio, floor_bound and floor_of for a verified GPU
  * case with CUPTI records; leaves NaN and "" otherwise (CPU cases, skipped or failed ones, no

@@ -10,6 +10,7 @@
 
 #include "activity.h"
 #include "env.h"
+#include "marks.h"
 #include "stats.h"
 
 /* Each device's environment and ceilings, measured before the collectors start and completed
@@ -30,31 +31,82 @@ int vb_run_gpus(struct vb_store *st, int64_t run_id, int first, int last, double
     return 0;
 }
 
-/* empty_kernel takes the records the round trips left (no case's) and sets c to the median
- * CUPTI duration of their empty kernels. 0 or -1 with err (out of memory, CUPTI's flush). */
-static int empty_kernel(struct vb_ceiling *c, struct vb_err *err)
+/* kernel_time: a kernel record's start and CUPTI duration, ns */
+struct kernel_time {
+    double start, ns;
+};
+
+static int by_start(const void *a, const void *b)
+{
+    const struct kernel_time *x = a, *y = b;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+/* median_of sets c to the median of n times (a time, not a bandwidth, unless bytes: then a copy
+ * of bytes read and written once) */
+static void median_of(struct vb_ceiling *c, const double *ns, size_t n, uint64_t bytes)
+{
+    c->bytes = bytes;
+    c->reps = (int)n;
+    c->median_ns = n ? vb_stats_median(ns, n) : 0;
+    c->gbps = bytes && c->median_ns > 0 ? 2.0 * (double)bytes / c->median_ns : 0;
+}
+
+/* probe_times takes the records the round trips and the DRAM curve left (no case's): c's
+ * kernel_empty is the median CUPTI duration of the trips' empty kernels, dram_1mib .. dram_64mib
+ * the curve's (its copies in start order, VB_DRAM_CURVE_REPS a size; left unmeasured unless
+ * all of them came). 0 or -1 with err (out of memory, CUPTI's flush). */
+static int probe_times(struct vb_ceiling *c, struct vb_err *err)
 {
     struct vb_activity a;
+    struct kernel_time *copy;
     double *ns;
-    size_t i, n = 0;
+    size_t i, n = 0, ncopy = 0;
+    int k;
     if (vb_activity_take(&a, err)) return -1;
-    if (!(ns = malloc((a.nkernels + 1) * sizeof *ns))) {
+    ns = malloc((a.nkernels + 1) * sizeof *ns);
+    copy = malloc((a.nkernels + 1) * sizeof *copy);
+    if (!ns || !copy) {
+        free(ns);
+        free(copy);
         vb_activity_free(&a);
         return vb_err_set(err, VB_E_SYS, "out of memory");
     }
-    for (i = 0; i < a.nkernels; i++)
-        if (strstr(a.kernels[i].name, "probe_empty") && a.kernels[i].end > a.kernels[i].start)
-            ns[n++] = (double)(a.kernels[i].end - a.kernels[i].start);
-    c->bytes = 0;
-    c->reps = (int)n;
-    c->median_ns = n ? vb_stats_median(ns, n) : 0;
-    c->gbps = 0;
+    for (i = 0; i < a.nkernels; i++) {
+        const struct vb_kernel_rec *r = &a.kernels[i];
+        if (r->end <= r->start) continue;
+        if (strstr(r->name, "probe_empty")) ns[n++] = (double)(r->end - r->start);
+        if (strstr(r->name, "probe_stream_copy"))
+            copy[ncopy++] = (struct kernel_time){(double)r->start, (double)(r->end - r->start)};
+    }
+    median_of(&c[VB_CEIL_KERNEL_EMPTY], ns, n, 0);
+    qsort(copy, ncopy, sizeof *copy, by_start);
+    for (k = 0; ncopy == VB_CEIL_CURVE_SIZES * VB_DRAM_CURVE_REPS && k < VB_CEIL_CURVE_SIZES; k++) {
+        for (i = 0; i < VB_DRAM_CURVE_REPS; i++)
+            ns[i] = copy[(size_t)k * VB_DRAM_CURVE_REPS + i].ns;
+        median_of(&c[VB_CEIL_DRAM_1MIB + k], ns, VB_DRAM_CURVE_REPS, vb_ceiling_curve_bytes(k));
+    }
     free(ns);
+    free(copy);
     vb_activity_free(&a);
     return 0;
 }
 
-int vb_run_gpus_traced(struct vb_store *st, int64_t run_id, int first, int last,
+/* traced_trips measures the round trips the way a rung's sample is issued, with the runner's
+ * marks on as in a case (without them, as without a subscriber in a case) */
+static int traced_trips(struct vb_ceiling *c, int cold, struct vb_err *err)
+{
+    struct vb_err ignored;
+    int marked, rc;
+    vb_err_clear(&ignored);
+    marked = vb_marks_start(&ignored) == 0;
+    rc = vb_ceilings_round_trips(&c[VB_CEIL_ROUNDTRIP_TRACED], &c[VB_CEIL_ROUNDTRIP_GRAPH_TRACED],
+                                 VB_TRIP_SAMPLE | (cold ? VB_TRIP_COLD : 0), err);
+    if (marked) vb_marks_stop();
+    return rc;
+}
+
+int vb_run_gpus_traced(struct vb_store *st, int64_t run_id, int first, int last, int cold,
                        struct vb_floor_ceil *floors,
                        void (*done)(const struct vb_gpu_env *g, const struct vb_ceiling *c),
                        struct vb_err *err)
@@ -62,11 +114,8 @@ int vb_run_gpus_traced(struct vb_store *st, int64_t run_id, int first, int last,
     int d;
     for (d = first; d >= 0 && d <= last; d++) {
         struct vb_ceiling *c = ceils[d];
-        if (vb_activity_active() &&
-            (VB_CUDA(err, cudaSetDevice(d)) ||
-             vb_ceilings_round_trips(&c[VB_CEIL_ROUNDTRIP_TRACED],
-                                     &c[VB_CEIL_ROUNDTRIP_GRAPH_TRACED], err) ||
-             empty_kernel(&c[VB_CEIL_KERNEL_EMPTY], err)))
+        if (vb_activity_active() && (VB_CUDA(err, cudaSetDevice(d)) || traced_trips(c, cold, err) ||
+                                     vb_ceilings_dram_issue(err) || probe_times(c, err)))
             return -1;
         if (vb_store_ceilings(st, run_id, d, c, err)) return -1;
         vb_floor_ceil_of(c, &floors[d]);

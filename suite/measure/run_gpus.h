@@ -24,9 +24,10 @@ int vb_run_gpus(struct vb_store *st, int64_t run_id, int first, int last, double
                 struct vb_err *err);
 
 /* vb_run_gpus_traced measures each device's round trips again under the collectors (when they
- * run), stores its ceilings, hands them to done (the command prints them) and sets floors[d];
+ * run), as the samples are taken (each after an L2 flush when cold, ceilings.h), and the DRAM
+ * curve, stores its ceilings, hands them to done (the command prints them) and sets floors[d];
  * the current device is first again after. 0 or -1 with err. */
-int vb_run_gpus_traced(struct vb_store *st, int64_t run_id, int first, int last,
+int vb_run_gpus_traced(struct vb_store *st, int64_t run_id, int first, int last, int cold,
                        struct vb_floor_ceil *floors,
                        void (*done)(const struct vb_gpu_env *g, const struct vb_ceiling *c),
                        struct vb_err *err);

@@ -38,7 +38,19 @@ struct vb_metric_value;
     X(ROUNDTRIP_GRAPH, "roundtrip_graph")                                                          \
     X(ROUNDTRIP_TRACED, "roundtrip_traced")                                                        \
     X(ROUNDTRIP_GRAPH_TRACED, "roundtrip_graph_traced")                                            \
-    X(KERNEL_EMPTY, "kernel_empty")
+    X(KERNEL_EMPTY, "kernel_empty")                                                                \
+    X(DRAM_1MIB, "dram_1mib")                                                                      \
+    X(DRAM_4MIB, "dram_4mib")                                                                      \
+    X(DRAM_16MIB, "dram_16mib")                                                                    \
+    X(DRAM_64MIB, "dram_64mib")                                                                    \
+    X(H2D_PAGEABLE_1MIB, "h2d_pageable_1mib")                                                      \
+    X(H2D_PAGEABLE_4MIB, "h2d_pageable_4mib")                                                      \
+    X(H2D_PAGEABLE_16MIB, "h2d_pageable_16mib")                                                    \
+    X(H2D_PAGEABLE_64MIB, "h2d_pageable_64mib")                                                    \
+    X(D2H_PAGEABLE_1MIB, "d2h_pageable_1mib")                                                      \
+    X(D2H_PAGEABLE_4MIB, "d2h_pageable_4mib")                                                      \
+    X(D2H_PAGEABLE_16MIB, "d2h_pageable_16mib")                                                    \
+    X(D2H_PAGEABLE_64MIB, "d2h_pageable_64mib")
 
 enum vb_ceiling_id {
 #define X(id, name) VB_CEIL_##id,
@@ -46,6 +58,20 @@ enum vb_ceiling_id {
 #undef X
         VB_CEIL_COUNT
 };
+
+/* The curves: three rates (the streaming kernel's DRAM copy, pageable H2D and D2H) at the
+ * VB_CEIL_CURVE_SIZES sizes 1, 4, 16 and 64 MiB, each curve's ids in a row from the first of the
+ * curve ids (their 256 MiB point is the plain ceiling: dram, h2d_pageable, d2h_pageable). */
+#define VB_CEIL_CURVE_SIZES 4
+#define VB_CEIL_CURVES      VB_CEIL_DRAM_1MIB
+
+/* vb_ceiling_curve_bytes: the bytes of the curves' k-th size (1 MiB << 2k) */
+#define vb_ceiling_curve_bytes(k) ((uint64_t)1 << (20 + 2 * (k)))
+
+/* vb_ceilings_curves_text writes the curves of gbps (indexed by ceiling id, 0: not measured) as
+ * "curves, GB/s at 1, 4, 16, 64 MiB: dram 1210/2350/2780/2890, h2d_pageable ..." into buf, or ""
+ * when none was measured; returns buf. */
+char *vb_ceilings_curves_text(const double gbps[VB_CEIL_COUNT], char *buf, size_t n);
 
 struct vb_ceiling {
     const char *name;
