@@ -25,6 +25,12 @@ cudaError_t vb_launch_ufunc_gaussian(const float *x, float x0, float sigma, floa
 cudaError_t vb_launch_ufunc_gaussian_vec4(const float *x, float x0, float sigma, float *out,
                                           size_t n, cudaStream_t stream);
 
+/* gaussian-vec4's launch with the scalars' divisions hoisted to the host: out[i] =
+ * c * expf(-((x[i] - x0) * k)^2 / 2), k = 1 / sigma and c = 1 / (sqrt(2 pi) sigma) rounded once
+ * (within a few ulp of vb_gaussian_f). Serves gaussian-hoisted. */
+cudaError_t vb_launch_ufunc_gaussian_hoisted(const float *x, float x0, float sigma, float *out,
+                                             size_t n, cudaStream_t stream);
+
 /* out[i] = vb_clamp_f(x[i], lo, hi) in a grid-stride loop over a grid of at most 32 blocks of
  * 256 threads per SM (sms: the device's multiprocessor count), the seed's clamp_array. */
 cudaError_t vb_launch_ufunc_clamp_gridstride(const float *x, float lo, float hi, float *out,

@@ -1011,7 +1011,7 @@ report-cpu-only)
     >/dev/null 2>&1
   [ $? -eq 4 ] || fail "the run without a GPU did not exit 4"
   expect 0 "ladders: none" "$vb" report --db cpu.db -o rep
-  grep -q "8 GPU cases skipped: no CUDA device" rep/report.md || fail "the no-GPU reason is not shown"
+  grep -q "9 GPU cases skipped: no CUDA device" rep/report.md || fail "the no-GPU reason is not shown"
   grep -q "gaussian-host was skipped: no CUDA device: no time to compare" rep/report.md ||
     fail "a skipped rung is not said to be skipped"
   grep -qi "wrong" rep/report.md && fail "'wrong' in the report of a run with no wrong case"

@@ -39,7 +39,8 @@ enum kind {
     FFT_PINNED,
     CLAMP_PINNED, /* clamp-gridstride and cos-full with page-locked host arrays */
     COS_PINNED,
-    GAUSS_VEC4, /* GPU */
+    GAUSS_VEC4,
+    GAUSS_HOISTED, /* GPU */
     CPU_GAUSS,
     CPU_CLAMP,
     CPU_COS,
@@ -146,7 +147,7 @@ static int is_fft(enum kind k)
 /* the Gaussian rungs whose arrays live on the device (input copied once, answer fetched after) */
 static int is_resident(enum kind k)
 {
-    return k == GAUSS_DEVICE || k == GAUSS_VEC4;
+    return k == GAUSS_DEVICE || k == GAUSS_VEC4 || k == GAUSS_HOISTED;
 }
 
 static void teardown(void *state)
@@ -363,14 +364,16 @@ static int run_gauss_device(void *state, struct vb_err *err)
         err);
 }
 
-/* run_gauss_vec4: gaussian-device's arrays and answer, with the kernel that keeps HBM busy. */
+/* run_gauss_vec4: gaussian-device's arrays and answer, with the kernel that keeps HBM busy
+ * (gaussian-hoisted: and does its scalars' divisions on the host). */
 static int run_gauss_vec4(void *state, struct vb_err *err)
 {
     struct ufunc *u = state;
     vb_nvtx_phase_begin(VB_PHASE_KERNEL);
-    return vb_phase_wait(
-        vb_launch_ufunc_gaussian_vec4(u->d_x, VB_UFUNC_X0, VB_UFUNC_SIGMA, u->d_out, u->n, u->s),
-        u->s, err);
+    return vb_phase_wait((u->kind == GAUSS_HOISTED ? vb_launch_ufunc_gaussian_hoisted
+                                                   : vb_launch_ufunc_gaussian_vec4)(
+                             u->d_x, VB_UFUNC_X0, VB_UFUNC_SIGMA, u->d_out, u->n, u->s),
+                         u->s, err);
 }
 
 /* fft_step runs one step of the pipeline on the frame in d_x, in a kernel phase: 0 forward
@@ -668,6 +671,14 @@ static const struct vb_variant variants[] = {
      .summary = "beyond the seed: device arrays, float4 loads and stores, 2 per thread in flight",
      .flags = VB_GPU | VB_RESIDENT,
      .tag = GAUSS_VEC4,
+     .run = run_gauss_vec4,
+     .traffic = traffic_resident,
+     .problem = &gaussian},
+    {.name = "gaussian-hoisted",
+     .summary = "beyond the seed: gaussian-vec4 with the broadcast scalars' divisions done once on "
+                "the host (a multiply an element)",
+     .flags = VB_GPU | VB_RESIDENT,
+     .tag = GAUSS_HOISTED,
      .run = run_gauss_vec4,
      .traffic = traffic_resident,
      .problem = &gaussian},
