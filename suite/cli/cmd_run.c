@@ -443,8 +443,7 @@ static int measure(struct opts *o, struct run_ctx *ctx, struct vb_sweep *sw, int
     sw->floors = floors;
     if (vb_run_gpus(ctx->st, ctx->run_id, first, last, peak, err) ||
         (first >= 0 && collectors(o, first, err)) ||
-        vb_run_gpus_traced(ctx->st, ctx->run_id, first, last, o->sampling.cold, floors, print_gpu,
-                           err))
+        vb_run_gpus_traced(ctx->st, ctx->run_id, first, last, &o->sampling, floors, print_gpu, err))
         return -1;
     sw->first = first;
     sw->last = last;

@@ -12,13 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
 #include "coldcache.h"
-#include "graph.h"
-#include "marks.h"
-#include "phase.h"
 #include "probe.h"
 #include "stats.h"
+#include "trip.h"
 
 static const char *const names[] = {
 #define X(id, name) name,
@@ -87,92 +84,6 @@ static int time_op(const struct timed *t, int reps, cudaStream_t s, cudaEvent_t 
     return 0;
 }
 
-/* The round trip (ceilings.h): TRIP_BYTES each way, timed TRIPS times after one warm-up. */
-#define TRIP_BYTES 8
-#define TRIPS      201
-
-/* A round trip's buffers: TRIP_BYTES on the device, 2 x TRIP_BYTES pinned (in, then out). */
-struct trip {
-    void *dev;
-    unsigned char *pin;
-    cudaStream_t s;
-};
-
-/* issue_trip queues one round trip on t's stream: pin -> dev, an empty kernel, dev -> pin +
- * TRIP_BYTES (graph.h's vb_issue_fn). 0 or -1 with err. */
-static int issue_trip(void *state, struct vb_err *err)
-{
-    struct trip *t = state;
-    return VB_CUDA(err,
-                   cudaMemcpyAsync(t->dev, t->pin, TRIP_BYTES, cudaMemcpyHostToDevice, t->s)) ||
-                   VB_CUDA(err, vb_launch_probe_empty(t->s)) ||
-                   VB_CUDA(err, cudaMemcpyAsync(t->pin + TRIP_BYTES, t->dev, TRIP_BYTES,
-                                                cudaMemcpyDeviceToHost, t->s))
-               ? -1
-               : 0;
-}
-
-/* one_trip issues one round trip (as stream calls, or as graph g when g is not NULL) and waits
- * for it; as a sample (VB_TRIP_SAMPLE): the way a rung's sample does (phase.h: inside its NVTX
- * phase, one wait), marked as sample i (marks.h) */
-static int one_trip(struct trip *t, cudaGraphExec_t g, int how, int i, struct vb_err *err)
-{
-    int rc;
-    if (!(how & VB_TRIP_SAMPLE))
-        return (g ? VB_CUDA(err, cudaGraphLaunch(g, t->s)) : issue_trip(t, err)) ||
-                       VB_CUDA(err, cudaStreamSynchronize(t->s))
-                   ? -1
-                   : 0;
-    vb_marks_sample(i);
-    rc = g ? vb_phase_replay(g, issue_trip, t, t->s, err)
-           : vb_phase_issue(VB_PHASE_ONE_WAIT, issue_trip, t, t->s, err);
-    vb_marks_sample(-1);
-    return rc;
-}
-
-/* time_trip times TRIPS round trips (one_trip's), each on the host's clock, after the L2 flush
- * a cold sample gets (VB_TRIP_COLD, untimed); c gets the median. 0 or -1 with err. */
-static int time_trip(struct trip *t, cudaGraphExec_t g, int how, struct vb_ceiling *c,
-                     struct vb_err *err)
-{
-    double ns[TRIPS], t0, mhz;
-    int i;
-    for (i = -1; i < TRIPS; i++) {
-        if ((how & VB_TRIP_COLD) && vb_cold_before(1, &mhz, err)) return -1;
-        t0 = vb_mono_ns();
-        if (one_trip(t, g, how, i + 1, err)) return -1;
-        if (i >= 0) ns[i] = vb_mono_ns() - t0;
-    }
-    c->bytes = 0; /* a time, not a bandwidth */
-    c->reps = TRIPS;
-    c->median_ns = vb_stats_median(ns, TRIPS);
-    c->gbps = 0;
-    return 0;
-}
-
-int vb_ceilings_round_trips(struct vb_ceiling *stream, struct vb_ceiling *graph, int how,
-                            struct vb_err *err)
-{
-    struct trip t = {NULL, NULL, NULL};
-    cudaGraphExec_t exec = NULL;
-    int rc = -1;
-    if (!VB_CUDA(err, cudaStreamCreateWithFlags(&t.s, cudaStreamNonBlocking)) &&
-        !VB_CUDA(err, cudaMalloc(&t.dev, TRIP_BYTES)) &&
-        !VB_CUDA(err, cudaMallocHost((void **)&t.pin, 2 * TRIP_BYTES))) {
-        memset(t.pin, 0x5a, 2 * TRIP_BYTES);
-        rc = time_trip(&t, NULL, how, stream, err) ||
-                     vb_graph_capture(t.s, issue_trip, &t, &exec, err) ||
-                     time_trip(&t, exec, how, graph, err)
-                 ? -1
-                 : 0;
-    }
-    if (exec) cudaGraphExecDestroy(exec);
-    if (t.pin) cudaFreeHost(t.pin);
-    if (t.dev) cudaFree(t.dev);
-    if (t.s) cudaStreamDestroy(t.s);
-    return rc;
-}
-
 int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_COUNT],
                         struct vb_err *err)
 {
@@ -223,8 +134,7 @@ int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_
             time_op(&d2h, reps, s, e0, e1, &out[VB_CEIL_D2H_PAGEABLE_1MIB + i], err))
             goto out;
     }
-    if (vb_ceilings_round_trips(&out[VB_CEIL_ROUNDTRIP], &out[VB_CEIL_ROUNDTRIP_GRAPH], 0, err))
-        goto out;
+    if (vb_trip_bare(&out[VB_CEIL_ROUNDTRIP], &out[VB_CEIL_ROUNDTRIP_GRAPH], err)) goto out;
     rc = 0;
 out:
     free(page);

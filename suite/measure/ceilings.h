@@ -32,18 +32,6 @@ const char *vb_ceiling_name(enum vb_ceiling_id id);
 int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_COUNT],
                         struct vb_err *err);
 
-/* vb_ceilings_round_trips measures the two round trips on the current device into stream and
- * graph (their names left as they are). how: 0, or VB_TRIP_SAMPLE: each trip issued and marked
- * the way a rung's sample is (inside its NVTX phase, marked as a sample for the runner's marks,
- * which the caller started), under varbench's collection what the shortest sample costs, the
- * marks' CUPTI callbacks and the phase's NVTX range included; VB_TRIP_COLD: each after the L2
- * flush a cold sample gets (--cache cold, the default; measured: a sample's copies and kernel
- * start from DRAM then). 0 or -1 with err. */
-#define VB_TRIP_SAMPLE 1
-#define VB_TRIP_COLD   2
-int vb_ceilings_round_trips(struct vb_ceiling *stream, struct vb_ceiling *graph, int how,
-                            struct vb_err *err);
-
 /* The DRAM curve (store.h's curves): the streaming kernel's copy of 1, 4, 16 and 64 MiB (ceilings
  * dram_1mib .. dram_64mib), each after the L2 flush every sample gets (coldcache.h),
  * VB_DRAM_CURVE_REPS times. A kernel that small does not reach the 256 MiB rate (its ramp and

@@ -10,7 +10,7 @@
 
 #include "activity.h"
 #include "env.h"
-#include "marks.h"
+#include "trip.h"
 #include "stats.h"
 
 /* Each device's environment and ceilings, measured before the collectors start and completed
@@ -52,16 +52,15 @@ static void median_of(struct vb_ceiling *c, const double *ns, size_t n, uint64_t
     c->gbps = bytes && c->median_ns > 0 ? 2.0 * (double)bytes / c->median_ns : 0;
 }
 
-/* probe_times takes the records the round trips and the DRAM curve left (no case's): c's
- * kernel_empty is the median CUPTI duration of the trips' empty kernels, dram_1mib .. dram_64mib
- * the curve's (its copies in start order, VB_DRAM_CURVE_REPS a size; left unmeasured unless
- * all of them came). 0 or -1 with err (out of memory, CUPTI's flush). */
-static int probe_times(struct vb_ceiling *c, struct vb_err *err)
+/* dram_curve takes the records the DRAM curve left (no case's): dram_1mib .. dram_64mib, the
+ * median CUPTI time of each size's copies (in start order, VB_DRAM_CURVE_REPS a size; left
+ * unmeasured unless all of them came). 0 or -1 with err (out of memory, CUPTI's flush). */
+static int dram_curve(struct vb_ceiling *c, struct vb_err *err)
 {
     struct vb_activity a;
     struct kernel_time *copy;
     double *ns;
-    size_t i, n = 0, ncopy = 0;
+    size_t i, ncopy = 0;
     int k;
     if (vb_activity_take(&a, err)) return -1;
     ns = malloc((a.nkernels + 1) * sizeof *ns);
@@ -74,12 +73,9 @@ static int probe_times(struct vb_ceiling *c, struct vb_err *err)
     }
     for (i = 0; i < a.nkernels; i++) {
         const struct vb_kernel_rec *r = &a.kernels[i];
-        if (r->end <= r->start) continue;
-        if (strstr(r->name, "probe_empty")) ns[n++] = (double)(r->end - r->start);
-        if (strstr(r->name, "probe_stream_copy"))
+        if (r->end > r->start && strstr(r->name, "probe_stream_copy"))
             copy[ncopy++] = (struct kernel_time){(double)r->start, (double)(r->end - r->start)};
     }
-    median_of(&c[VB_CEIL_KERNEL_EMPTY], ns, n, 0);
     qsort(copy, ncopy, sizeof *copy, by_start);
     for (k = 0; ncopy == VB_CEIL_CURVE_SIZES * VB_DRAM_CURVE_REPS && k < VB_CEIL_CURVE_SIZES; k++) {
         for (i = 0; i < VB_DRAM_CURVE_REPS; i++)
@@ -92,30 +88,19 @@ static int probe_times(struct vb_ceiling *c, struct vb_err *err)
     return 0;
 }
 
-/* traced_trips measures the round trips the way a rung's sample is issued, with the runner's
- * marks on as in a case (without them, as without a subscriber in a case) */
-static int traced_trips(struct vb_ceiling *c, int cold, struct vb_err *err)
-{
-    struct vb_err ignored;
-    int marked, rc;
-    vb_err_clear(&ignored);
-    marked = vb_marks_start(&ignored) == 0;
-    rc = vb_ceilings_round_trips(&c[VB_CEIL_ROUNDTRIP_TRACED], &c[VB_CEIL_ROUNDTRIP_GRAPH_TRACED],
-                                 VB_TRIP_SAMPLE | (cold ? VB_TRIP_COLD : 0), err);
-    if (marked) vb_marks_stop();
-    return rc;
-}
-
-int vb_run_gpus_traced(struct vb_store *st, int64_t run_id, int first, int last, int cold,
-                       struct vb_floor_ceil *floors,
+int vb_run_gpus_traced(struct vb_store *st, int64_t run_id, int first, int last,
+                       const struct vb_sampling *cfg, struct vb_floor_ceil *floors,
                        void (*done)(const struct vb_gpu_env *g, const struct vb_ceiling *c),
                        struct vb_err *err)
 {
     int d;
     for (d = first; d >= 0 && d <= last; d++) {
         struct vb_ceiling *c = ceils[d];
-        if (vb_activity_active() && (VB_CUDA(err, cudaSetDevice(d)) || traced_trips(c, cold, err) ||
-                                     vb_ceilings_dram_issue(err) || probe_times(c, err)))
+        if (vb_activity_active() &&
+            (VB_CUDA(err, cudaSetDevice(d)) ||
+             vb_trip_cases(d, cfg, &c[VB_CEIL_ROUNDTRIP_TRACED], &c[VB_CEIL_ROUNDTRIP_GRAPH_TRACED],
+                           &c[VB_CEIL_KERNEL_EMPTY], err) ||
+             vb_ceilings_dram_issue(err) || dram_curve(c, err)))
             return -1;
         if (vb_store_ceilings(st, run_id, d, c, err)) return -1;
         vb_floor_ceil_of(c, &floors[d]);

@@ -14,6 +14,7 @@
 #include "env.h"
 #include "err.h"
 #include "floor.h"
+#include "runner.h"
 #include "store.h"
 
 #define VB_RUN_MAX_DEVICES 64
@@ -24,11 +25,11 @@ int vb_run_gpus(struct vb_store *st, int64_t run_id, int first, int last, double
                 struct vb_err *err);
 
 /* vb_run_gpus_traced measures each device's round trips again under the collectors (when they
- * run), as the samples are taken (each after an L2 flush when cold, ceilings.h), and the DRAM
- * curve, stores its ceilings, hands them to done (the command prints them) and sets floors[d];
+ * run), as two cases of the runner under cfg's sampling (trip.h), and the DRAM curve, stores its
+ * ceilings, hands them to done (the command prints them) and sets floors[d];
  * the current device is first again after. 0 or -1 with err. */
-int vb_run_gpus_traced(struct vb_store *st, int64_t run_id, int first, int last, int cold,
-                       struct vb_floor_ceil *floors,
+int vb_run_gpus_traced(struct vb_store *st, int64_t run_id, int first, int last,
+                       const struct vb_sampling *cfg, struct vb_floor_ceil *floors,
                        void (*done)(const struct vb_gpu_env *g, const struct vb_ceiling *c),
                        struct vb_err *err);
 
