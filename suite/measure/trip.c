@@ -100,15 +100,25 @@ int vb_trip_bare(struct vb_ceiling *stream, struct vb_ceiling *graph, struct vb_
 
 enum { STREAM, GRAPH };
 
+static void teardown(void *state)
+{
+    trip_free(state);
+    free(state);
+}
+
 static int setup(int tag, const struct vb_point *p, void **state, struct vb_err *err)
 {
     struct trip *t = malloc(sizeof *t);
     (void)p;
     *state = t;
     if (!t) return vb_err_set(err, VB_E_SYS, "out of memory");
-    if (trip_alloc(t, err) ||
-        (tag == GRAPH && vb_graph_capture(t->s, issue_trip, t, &t->exec, err))) {
+    if (trip_alloc(t, err)) { /* it freed what it made */
         free(t);
+        *state = NULL;
+        return -1;
+    }
+    if (tag == GRAPH && vb_graph_capture(t->s, issue_trip, t, &t->exec, err)) {
+        teardown(t);
         *state = NULL;
         return -1;
     }
@@ -127,12 +137,6 @@ static void fetch(void *state, double *out)
 {
     const struct trip *t = state;
     out[0] = t->pin[1];
-}
-
-static void teardown(void *state)
-{
-    trip_free(state);
-    free(state);
 }
 
 static int run_stream(void *state, struct vb_err *err)
