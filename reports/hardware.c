@@ -43,7 +43,9 @@ static double pageable_gbps(const struct run_data *rd, int first, int plain, dou
     double size[VB_CEIL_CURVE_SIZES + 1], g[VB_CEIL_CURVE_SIZES + 1], t0, t1;
     int k;
     for (k = 0; k <= VB_CEIL_CURVE_SIZES; k++) {
-        size[k] = (double)vb_ceiling_curve_bytes(k); /* the last: 256 MiB, the plain ceiling's */
+        /* the last: 256 MiB, the plain ceiling's (smaller only on a board with under 1 GiB
+         * free, ceilings.h, whose curve then stops short of it and is not used) */
+        size[k] = (double)vb_ceiling_curve_bytes(k);
         g[k] = k < VB_CEIL_CURVE_SIZES ? rd->gbps[first + k] : rd->gbps[plain];
         if (!(g[k] > 0)) return rd->gbps[plain];
     }

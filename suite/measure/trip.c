@@ -198,7 +198,7 @@ static const struct vb_family trip_family = {.name = "roundtrip",
                                              .nvariants = 2};
 
 /* trip_case runs rung k as a case and sets c to its median e2e time (kernel: its kernel time,
- * when not NULL). 0 or -1 with err. */
+ * when not NULL); interrupted, it leaves them unmeasured. 0 or -1 with err. */
 static int trip_case(int k, int device, const struct vb_sampling *cfg, struct vb_ceiling *c,
                      struct vb_ceiling *kernel, struct vb_err *err)
 {
@@ -208,7 +208,9 @@ static int trip_case(int k, int device, const struct vb_sampling *cfg, struct vb
     int rc = 0;
     memset(&p, 0, sizeof p);
     vb_runner_case(&trip_family, &rungs[k], &p, device, NULL, &ref, NULL, cfg, &r);
-    if (r.status != VB_STATUS_OK)
+    if (r.status == VB_STATUS_INTERRUPTED) /* unmeasured; the run ends as interrupted */
+        rc = 0;
+    else if (r.status != VB_STATUS_OK)
         rc = vb_err_set(err, VB_E_CUDA, "the round trip as a case (%s): %s: %s", rungs[k].name,
                         vb_status_name(r.status), r.reason);
     else {

@@ -13,11 +13,12 @@ char *vb_ceilings_curves_text(const double gbps[VB_CEIL_COUNT], char *buf, size_
                   {"d2h_pageable", VB_CEIL_D2H_PAGEABLE_1MIB}};
     size_t len = 0, c;
     int k, any = 0;
+    if (!n) return buf;
     buf[0] = '\0';
     for (c = 0; c < sizeof curves / sizeof curves[0]; c++)
         for (k = 0; k < VB_CEIL_CURVE_SIZES; k++)
             any |= gbps[curves[c].first + k] > 0;
-    if (!any || !n) return buf;
+    if (!any) return buf;
     len = (size_t)snprintf(buf, n, "curves, GB/s at 1, 4, 16, 64 MiB:");
     for (c = 0; c < sizeof curves / sizeof curves[0] && len < n; c++)
         for (k = 0; k < VB_CEIL_CURVE_SIZES && len < n; k++) {

@@ -617,15 +617,12 @@ EXPORT CUptiResult cuptiFinalize(void)
     int o = w == VB ? PROG : VB, k, off[NKINDS] = {0};
     CUpti_SubscriberHandle sub;
     if (w == CUPTI) return CALL(cuptiFinalize);
-    pthread_mutex_lock(&sw);
     pthread_mutex_lock(&mu);
     k = present(&cl[o]);
     pthread_mutex_unlock(&mu);
-    if (!k) {
-        pthread_mutex_unlock(&sw);
-        return CALL(cuptiFinalize);
-    }
-    CALL(cuptiActivityFlushAll, FLUSH_FORCED);
+    if (!k) return CALL(cuptiFinalize);
+    CALL(cuptiActivityFlushAll, FLUSH_FORCED); /* outside sw: its callbacks may switch */
+    pthread_mutex_lock(&sw);
     pthread_mutex_lock(&mu);
     if (w == PROG) st.finalized++;
     for (k = 0; k < NKINDS; k++) {
