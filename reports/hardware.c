@@ -13,6 +13,7 @@
 
 #include "report_int.h"
 #include "fmt.h"
+#include "stats.h"
 
 /* The bounds a case can sit on, in the order the comparison groups them. */
 static const char *const bound_key[] = {"pcie", "pcie", "dram", "launch", "cpu", ""};
@@ -40,7 +41,7 @@ static int bound_of(const struct vb_case_row *r)
  * outside them; the plain ceiling's alone for a run without the curve (store.h) */
 static double pageable_gbps(const struct run_data *rd, int first, int plain, double bytes)
 {
-    double size[VB_CEIL_CURVE_SIZES + 1], g[VB_CEIL_CURVE_SIZES + 1], t0, t1;
+    double size[VB_CEIL_CURVE_SIZES + 1], g[VB_CEIL_CURVE_SIZES + 1], t[VB_CEIL_CURVE_SIZES + 1];
     int k;
     for (k = 0; k <= VB_CEIL_CURVE_SIZES; k++) {
         /* the last: 256 MiB, the plain ceiling's (smaller only on a board with under 1 GiB
@@ -48,15 +49,11 @@ static double pageable_gbps(const struct run_data *rd, int first, int plain, dou
         size[k] = (double)vb_ceiling_curve_bytes(k);
         g[k] = k < VB_CEIL_CURVE_SIZES ? rd->gbps[first + k] : rd->gbps[plain];
         if (!(g[k] > 0)) return rd->gbps[plain];
+        t[k] = size[k] / g[k];
     }
     if (!(bytes > size[0])) return g[0];
-    for (k = 0; k < VB_CEIL_CURVE_SIZES; k++)
-        if (bytes <= size[k + 1]) {
-            t0 = size[k] / g[k];
-            t1 = size[k + 1] / g[k + 1];
-            return bytes / (t0 * pow(t1 / t0, log(bytes / size[k]) / log(size[k + 1] / size[k])));
-        }
-    return g[VB_CEIL_CURVE_SIZES];
+    if (bytes > size[VB_CEIL_CURVE_SIZES]) return g[VB_CEIL_CURVE_SIZES];
+    return bytes / vb_stats_loglog(size, t, VB_CEIL_CURVE_SIZES + 1, bytes);
 }
 
 /* copy_ns: what r's copies take at the rates of rd's measured ceilings (pageable or pinned, as

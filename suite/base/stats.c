@@ -161,3 +161,15 @@ double vb_stats_mann_whitney(const double *a, size_t na, const double *b, size_t
     if (z < 0) z = 0;
     return erfc(z / sqrt(2.0));
 }
+
+double vb_stats_loglog(const double *x, const double *y, size_t n, double at)
+{
+    size_t k;
+    if (n < 2) return NAN;
+    for (k = 0; k + 1 < n; k++) /* all of it measured, or none used */
+        if (!(x[k] > 0 && x[k + 1] > x[k] && y[k] > 0 && y[k + 1] > 0)) return NAN;
+    for (k = 0; k + 1 < n; k++)
+        if (at >= x[k] && at <= x[k + 1])
+            return y[k] * pow(y[k + 1] / y[k], log(at / x[k]) / log(x[k + 1] / x[k]));
+    return NAN;
+}

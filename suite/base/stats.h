@@ -34,6 +34,12 @@ double vb_stats_median_sorted(const double *x, size_t n);
  * when memory runs out. */
 double vb_stats_median_ci(const double *x, size_t n, double *lo, double *hi);
 
+/* vb_stats_loglog returns y at `at` on the curve (x[i], y[i]), i < n, taken as a straight line
+ * in log-log between the two points around it (at x[i] exactly, y[i]); NaN when `at` lies
+ * outside [x[0], x[n-1]], or when the curve has fewer than two points, an x not rising or an x
+ * or y not positive (a point not measured). */
+double vb_stats_loglog(const double *x, const double *y, size_t n, double at);
+
 /* vb_stats_iqr_ratio returns the interquartile range over the median (linear-interpolated
  * quartiles) of x[0..n): nvbench's spread. NaN for n == 0 or out of memory. */
 double vb_stats_iqr_ratio(const double *x, size_t n);

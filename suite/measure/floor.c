@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "stats.h"
 
 /* kernel_floor_ns: the problem's kernel bytes at the DRAM rate (held against a kernel time, plus
  * a kernel's start-up: an end-to-end floor has it in its round trip), or (held against an
@@ -62,17 +63,8 @@ static void copy_bytes(const struct vb_case_result *r, uint64_t *h2d, uint64_t *
 
 double vb_floor_curve_ns(const struct vb_floor_ceil *c, double bytes)
 {
-    int k;
-    for (k = 0; k + 1 < VB_CEIL_CURVE_SIZES; k++) /* all of it measured, or none used */
-        if (!(c->curve_bytes[k] > 0 && c->curve_bytes[k + 1] > c->curve_bytes[k] &&
-              c->curve_ns[k] > 0 && c->curve_ns[k + 1] > 0))
-            return 0;
-    for (k = 0; k + 1 < VB_CEIL_CURVE_SIZES; k++) {
-        double b0 = c->curve_bytes[k], b1 = c->curve_bytes[k + 1], t0 = c->curve_ns[k],
-               t1 = c->curve_ns[k + 1];
-        if (bytes >= b0 && bytes <= b1) return t0 * pow(t1 / t0, log(bytes / b0) / log(b1 / b0));
-    }
-    return 0;
+    double t = vb_stats_loglog(c->curve_bytes, c->curve_ns, VB_CEIL_CURVE_SIZES, bytes);
+    return isnan(t) ? 0 : t;
 }
 
 void vb_floor_ceil_of(const struct vb_ceiling c[VB_CEIL_COUNT], struct vb_floor_ceil *f)

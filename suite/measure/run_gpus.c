@@ -59,15 +59,11 @@ static int dram_curve(struct vb_ceiling *c, struct vb_err *err)
 {
     struct vb_activity a;
     struct kernel_time *copy;
-    double *ns;
+    double ns[VB_DRAM_CURVE_REPS];
     size_t i, ncopy = 0;
     int k;
     if (vb_activity_take(&a, err)) return -1;
-    ns = malloc((a.nkernels + 1) * sizeof *ns);
-    copy = malloc((a.nkernels + 1) * sizeof *copy);
-    if (!ns || !copy) {
-        free(ns);
-        free(copy);
+    if (!(copy = malloc((a.nkernels + 1) * sizeof *copy))) {
         vb_activity_free(&a);
         return vb_err_set(err, VB_E_SYS, "out of memory");
     }
@@ -82,7 +78,6 @@ static int dram_curve(struct vb_ceiling *c, struct vb_err *err)
             ns[i] = copy[(size_t)k * VB_DRAM_CURVE_REPS + i].ns;
         median_of(&c[VB_CEIL_DRAM_1MIB + k], ns, VB_DRAM_CURVE_REPS, vb_ceiling_curve_bytes(k));
     }
-    free(ns);
     free(copy);
     vb_activity_free(&a);
     return 0;
