@@ -13,12 +13,6 @@
 
 #include "report_int.h"
 
-static const char *const ceil_names[] = {
-#define X(id, name) name,
-    VB_CEILINGS(X)
-#undef X
-};
-
 /* load_run reads run's cases into rd, with device 0's ceilings among cr[0..ncr); 0, or -1 with
  * err and nothing held. */
 static int load_run(struct vb_store *s, const struct vb_run_row *run,
@@ -30,7 +24,8 @@ static int load_run(struct vb_store *s, const struct vb_run_row *run,
     rd->run = *run;
     for (i = 0; i < ncr; i++)
         for (k = 0; k < VB_CEIL_COUNT; k++)
-            if (cr[i].run_id == run->id && cr[i].device == 0 && !strcmp(cr[i].name, ceil_names[k]))
+            if (cr[i].run_id == run->id && cr[i].device == 0 &&
+                !strcmp(cr[i].name, vb_ceiling_name((enum vb_ceiling_id)k)))
                 rd->gbps[k] = cr[i].gbps, rd->ns[k] = cr[i].median_ns;
     if (vb_store_cases(s, run->id, &rd->cases, &rd->n, err)) return -1;
     if (!(rd->cross = malloc(sizeof *rd->cross)) || vb_crossover_run(rd->cases, rd->n, rd->cross)) {
@@ -92,7 +87,6 @@ static int select_runs(struct vb_store *s, const struct vb_report_opts *o,
 static void run_header(struct ctx *c, const struct run_data *rd)
 {
     char line[600];
-    size_t len = 0;
     int k;
     vb_page_para(&c->page, "run",
                  "run %lld (%s), %s, %s: GPU %s, host %s (%s), git %s, command: %s",
@@ -102,14 +96,8 @@ static void run_header(struct ctx *c, const struct run_data *rd)
     for (k = 0; k < VB_CEIL_COUNT && rd->gbps[k] <= 0; k++) {
     }
     if (!rd->run.gpu[0] || k == VB_CEIL_COUNT) return; /* none measured (a traced run) */
-    for (k = 0; k < VB_CEIL_CURVES && len < sizeof line; k++)
-        if (rd->gbps[k] > 0) /* the copies */
-            len += (size_t)snprintf(line + len, sizeof line - len, "%s %s %.1f GB/s",
-                                    len ? "," : "", ceil_names[k], rd->gbps[k]);
-        else if (rd->ns[k] > 0) /* the times: launch, the round trips, an empty kernel */
-            len += (size_t)snprintf(line + len, sizeof line - len, "%s %s %.2f us", len ? "," : "",
-                                    ceil_names[k], rd->ns[k] / 1e3);
-    vb_page_para(&c->page, NULL, "measured ceilings:%s", line);
+    vb_page_para(&c->page, NULL, "measured ceilings:%s",
+                 vb_ceilings_text(rd->gbps, rd->ns, line, sizeof line));
     if (*vb_ceilings_curves_text(rd->gbps, line, sizeof line))
         vb_page_para(&c->page, NULL, "%s", line);
 }

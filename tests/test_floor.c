@@ -201,5 +201,18 @@ int test_ceilings_curves(const char *arg)
     ASSERT_STR_EQ(vb_ceilings_curves_text(g, line, sizeof line),
                   "curves, GB/s at 1, 4, 16, 64 MiB: dram 1210.0/-/-/2890.0, h2d_pageable -/-/-/-, "
                   "d2h_pageable -/9.2/-/-");
+    {
+        /* the ceilings before the curves: copies by rate, times in us, unmeasured ones left out */
+        double ns[VB_CEIL_COUNT] = {0};
+        g[VB_CEIL_H2D_PINNED] = 55.14;
+        ns[VB_CEIL_H2D_PINNED] = 4.9e6;
+        ns[VB_CEIL_LAUNCH] = 4020;
+        ns[VB_CEIL_KERNEL_EMPTY] = 864;
+        ns[VB_CEIL_DRAM_1MIB] = 1888; /* a curve's: not on this line */
+        ASSERT_STR_EQ(
+            vb_ceilings_text(g, ns, line, sizeof line),
+            " h2d_pinned 55.1 GB/s, dram 2900.0 GB/s, launch 4.02 us, kernel_empty 0.86 us");
+        ASSERT_STR_EQ(vb_ceiling_name(VB_CEIL_ROUNDTRIP_GRAPH_TRACED), "roundtrip_graph_traced");
+    }
     return 0;
 }

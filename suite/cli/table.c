@@ -64,8 +64,8 @@ void vb_table_row(FILE *out, const struct vb_case_result *r)
 
 void vb_table_gpu(FILE *out, const struct vb_gpu_env *g, const struct vb_ceiling c[VB_CEIL_COUNT])
 {
-    double gbps[VB_CEIL_COUNT];
-    char line[400];
+    double gbps[VB_CEIL_COUNT], ns[VB_CEIL_COUNT];
+    char line[600];
     int i;
     fprintf(
         out,
@@ -77,14 +77,12 @@ void vb_table_gpu(FILE *out, const struct vb_gpu_env *g, const struct vb_ceiling
         g->cuda_driver_version / 1000, g->cuda_driver_version % 1000 / 10,
         g->cuda_runtime_version / 1000, g->cuda_runtime_version % 1000 / 10, g->cupti_version);
     if (!c) return;
-    fprintf(out, "ceilings:");
-    for (i = 0; i < VB_CEIL_CURVES; i++)
-        if (c[i].bytes) /* a copy: its bandwidth */
-            fprintf(out, "%s %s %.1f GB/s", i ? "," : "", c[i].name, c[i].gbps);
-        else if (c[i].median_ns > 0) /* the launch, a round trip: its time (if measured) */
-            fprintf(out, "%s %s %.2f us", i ? "," : "", c[i].name, c[i].median_ns / 1e3);
-    fprintf(out, " (%.0f MiB copies, median of %d)\n", (double)c[0].bytes / (1 << 20), c[0].reps);
-    for (i = 0; i < VB_CEIL_COUNT; i++)
+    for (i = 0; i < VB_CEIL_COUNT; i++) {
         gbps[i] = c[i].gbps;
+        ns[i] = c[i].median_ns;
+    }
+    fprintf(out, "ceilings:%s (%.0f MiB copies, median of %d)\n",
+            vb_ceilings_text(gbps, ns, line, sizeof line), (double)c[0].bytes / (1 << 20),
+            c[0].reps);
     if (*vb_ceilings_curves_text(gbps, line, sizeof line)) fprintf(out, "%s\n", line);
 }

@@ -17,17 +17,6 @@
 #include "stats.h"
 #include "trip.h"
 
-static const char *const names[] = {
-#define X(id, name) name,
-    VB_CEILINGS(X)
-#undef X
-};
-
-const char *vb_ceiling_name(enum vb_ceiling_id id)
-{
-    return id < VB_CEIL_COUNT ? names[id] : "?";
-}
-
 /* One thing timed: a copy of n bytes of the given kind, the streaming kernel's copy of n bytes,
  * or LAUNCHES empty kernels back to back. */
 #define LAUNCHES 200
@@ -94,7 +83,7 @@ int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_
     int rc = -1, i;
     memset(out, 0, sizeof *out * VB_CEIL_COUNT);
     for (i = 0; i < VB_CEIL_COUNT; i++)
-        out[i].name = names[i];
+        out[i].name = vb_ceiling_name((enum vb_ceiling_id)i);
     if (VB_CUDA(err, cudaMemGetInfo(&freeb, &total))) return -1;
     if (bytes > freeb / 4) bytes = freeb / 4;
     if (VB_CUDA(err, cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) ||

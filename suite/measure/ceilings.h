@@ -23,9 +23,6 @@
 #include "err.h"
 #include "store.h" /* the ceilings' names and struct vb_ceiling: what the store keeps */
 
-/* vb_ceiling_name: the stored name of ceiling id ("h2d_pinned", ..., "launch"). */
-const char *vb_ceiling_name(enum vb_ceiling_id id);
-
 /* vb_ceilings_measure measures all ceilings on the current device with copies of `bytes`
  * each (clamped to a quarter of free memory), reps timed repetitions after one warm-up.
  * Returns 0 or -1 with err. */

@@ -68,6 +68,15 @@ enum vb_ceiling_id {
 /* vb_ceiling_curve_bytes: the bytes of the curves' k-th size (1 MiB << 2k) */
 #define vb_ceiling_curve_bytes(k) ((uint64_t)1 << (20 + 2 * (k)))
 
+/* vb_ceiling_name: the stored name of ceiling id ("h2d_pinned", ..., "launch"). */
+const char *vb_ceiling_name(enum vb_ceiling_id id);
+
+/* vb_ceilings_text writes the ceilings before the curves of gbps and ns (indexed by ceiling id;
+ * 0: not measured) as " h2d_pinned 55.1 GB/s, ..., launch 4.02 us, ..." into buf: a copy by its
+ * rate, a time (the launch, the round trips, an empty kernel) in us; returns buf. */
+char *vb_ceilings_text(const double gbps[VB_CEIL_COUNT], const double ns[VB_CEIL_COUNT], char *buf,
+                       size_t n);
+
 /* vb_ceilings_curves_text writes the curves of gbps (indexed by ceiling id, 0: not measured) as
  * "curves, GB/s at 1, 4, 16, 64 MiB: dram 1210/2350/2780/2890, h2d_pageable ..." into buf, or ""
  * when none was measured; returns buf. */

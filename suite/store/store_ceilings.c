@@ -1,7 +1,35 @@
-/* store_ceilings: the ceilings' curves as one line of text (see store.h). */
+/* store_ceilings: the ceilings' names, and the ceilings and their curves as text (see store.h). */
 #include <stdio.h>
 
 #include "store.h"
+
+static const char *const names[] = {
+#define X(id, name) name,
+    VB_CEILINGS(X)
+#undef X
+};
+
+const char *vb_ceiling_name(enum vb_ceiling_id id)
+{
+    return id < VB_CEIL_COUNT ? names[id] : "?";
+}
+
+char *vb_ceilings_text(const double gbps[VB_CEIL_COUNT], const double ns[VB_CEIL_COUNT], char *buf,
+                       size_t n)
+{
+    size_t len = 0;
+    int k;
+    if (!n) return buf;
+    buf[0] = '\0';
+    for (k = 0; k < VB_CEIL_CURVES && len < n; k++)
+        if (gbps[k] > 0) /* a copy */
+            len += (size_t)snprintf(buf + len, n - len, "%s %s %.1f GB/s", len ? "," : "", names[k],
+                                    gbps[k]);
+        else if (ns[k] > 0) /* a time */
+            len += (size_t)snprintf(buf + len, n - len, "%s %s %.2f us", len ? "," : "", names[k],
+                                    ns[k] / 1e3);
+    return buf;
+}
 
 char *vb_ceilings_curves_text(const double gbps[VB_CEIL_COUNT], char *buf, size_t n)
 {
