@@ -28,6 +28,13 @@ cudaError_t vb_launch_calx_reduce_inner(const double *a, const double *z, double
  * the seed's order (bitwise the serial-inner answer). S <= 255. */
 cudaError_t vb_launch_calx_tiled(const double *a, const double *z, double *x, long model_size,
                                  int S, cudaStream_t s);
+/* The same sums on min(tiles, blocks) blocks that each walk every blocks-th tile of 256
+ * outputs, loading the next tile's window while the current one is summed and written: for z and
+ * x in mapped host memory, where reads and writes then cross PCIe at the same time
+ * (tiled-mapped). a_host is read on the host, at the launch, into the launch's parameters (host
+ * memory: mapped memory's host pointer). S <= 255, blocks >= 1. */
+cudaError_t vb_launch_calx_tiled_stream(const double *a_host, const double *z, double *x,
+                                        long model_size, int S, int blocks, cudaStream_t s);
 
 #ifdef __cplusplus
 }

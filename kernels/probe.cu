@@ -38,6 +38,36 @@ extern "C" cudaError_t vb_launch_probe_empty(cudaStream_t stream)
     return cudaGetLastError();
 }
 
+__global__ void probe_mapped_copy_kernel(double *__restrict__ dst, const double *__restrict__ src,
+                                         size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) dst[i] = src[i];
+}
+
+extern "C" cudaError_t vb_launch_probe_mapped_copy(void *dst, const void *src, size_t n8,
+                                                   cudaStream_t stream)
+{
+    const unsigned t = 256;
+    size_t blocks = (n8 + t - 1) / t;
+    if (n8 == 0) return cudaSuccess;
+    if (blocks > 0x7fffffffu) return cudaErrorInvalidConfiguration;
+    probe_mapped_copy_kernel<<<(unsigned)blocks, t, 0, stream>>>(
+        static_cast<double *>(dst), static_cast<const double *>(src), n8);
+    return cudaGetLastError();
+}
+
+__global__ void probe_mapped_kernel(const double *in, double *out)
+{
+    *out = *in;
+}
+
+extern "C" cudaError_t vb_launch_probe_mapped(const double *in, double *out, cudaStream_t stream)
+{
+    probe_mapped_kernel<<<1, 1, 0, stream>>>(in, out);
+    return cudaGetLastError();
+}
+
 __global__ void probe_stream_copy_kernel(float4 *__restrict__ dst, const float4 *__restrict__ src,
                                          size_t n)
 {

@@ -2,11 +2,11 @@
  * hardware: what the report says across its runs. The hardware comparison sets each suite run
  * against the first (two GPU models: the H200 against the H100): per case correct in both, the
  * measured ratio of its times beside the ratio its bound predicts (the ratio of its floors,
- * each from its own device's measured ceilings), grouped by bound (PCIe pinned, PCIe pageable,
- * HBM, launch, CPU) and
- * sorted, so a case 1.4x faster because it is HBM-bound reads apart from one unchanged because
- * it is PCIe-bound. The metrics section shows the hardware metric the store keeps per case, the
- * global store efficiency of its metrics pass, or says that none is stored and why.
+ * each from its own device's measured ceilings), grouped by bound (PCIe pinned or mapped, PCIe
+ * pageable, HBM, launch, CPU) and sorted, so a case 1.4x faster because it is HBM-bound reads apart
+ * from one unchanged because it is PCIe-bound. The metrics section shows the hardware metric the
+ * store keeps per case, the global store efficiency of its metrics pass, or says that none is
+ * stored and why.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -17,9 +17,12 @@
 
 /* The bounds a case can sit on, in the order the comparison groups them. */
 static const char *const bound_key[] = {"pcie", "pcie", "dram", "launch", "cpu", ""};
-static const char *const bound_label[] = {"PCIe (pinned copies)", "PCIe (pageable copies)",
-                                          "HBM (DRAM)",           "launch/latency",
-                                          "CPU (host)",           "unknown"};
+static const char *const bound_label[] = {"PCIe (pinned or mapped)",
+                                          "PCIe (pageable copies)",
+                                          "HBM (DRAM)",
+                                          "launch/latency",
+                                          "CPU (host)",
+                                          "unknown"};
 #define NBOUNDS  6
 #define PAGEABLE 1 /* bound_key's index of PCIe with a pageable copy */
 

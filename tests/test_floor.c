@@ -26,6 +26,15 @@ static void traffic_140(const struct vb_point *p, struct vb_traffic *t)
     t->h2d_count = t->d2h_count = 1;
 }
 
+/* the same bytes read and written by a kernel in mapped host memory (zero-copy), no copy */
+static void traffic_mapped_140(const struct vb_point *p, struct vb_traffic *t)
+{
+    (void)p;
+    memset(t, 0, sizeof *t);
+    t->mapped_in_bytes = 100000000;
+    t->mapped_out_bytes = 40000000;
+}
+
 int test_floor_bounds(const char *arg)
 {
     static const struct vb_problem pb = {.name = "p", .kernel_bytes = bytes_1e9};
@@ -38,7 +47,7 @@ int test_floor_bounds(const char *arg)
         .h2d_gbps = 50, .d2h_gbps = 40, .d2d_gbps = 2000, .launch_ns = 2000};
     struct vb_copy_rec in = {.copy_kind = 1, .src_kind = 1, .dst_kind = 3}; /* pageable H2D */
     struct vb_case_result r;
-    char line[256];
+    char line[512];
     memset(&r, 0, sizeof r);
     r.status = VB_STATUS_OK;
     r.have_records = 1;
@@ -129,6 +138,45 @@ int test_floor_bounds(const char *arg)
         ASSERT_CONTAINS(vb_floor_line(&t, &r, line, sizeof line),
                         "and a kernel's start-up 1.00 us");
         r.variant = &moving;
+    }
+    /* zero-copy: the kernel reads 100 MB and writes 40 MB of mapped host memory, both ways at
+     * once: the longer way (100 MB at 50 GB/s, 2 ms, not the copies' 3 ms), plus the mapped
+     * round trip (5 us, not the copies' 9 us); unmeasured, no round trip; its e2e time is held
+     * to it, not its kernel time (it copies nothing, yet its data is on the host) */
+    {
+        struct vb_floor_ceil t = c;
+        struct vb_variant zero = {
+            .name = "z", .flags = VB_GPU, .traffic = traffic_mapped_140, .problem = &pb};
+        t.trip_ns = 9000;
+        t.trip_traced = 1;
+        r.variant = &zero;
+        r.point.v[0] = 1;
+        r.kernel_count = 1;
+        r.h2d_bytes = r.d2h_bytes = 0;
+        r.e2e_ms.median = 3.0075;
+        vb_floor_case(&t, &r);
+        ASSERT(isnan(r.floor_ns) == 0);
+        ASSERT_STR_EQ(r.floor_of, "e2e");
+        ASSERT_STR_EQ(r.floor_bound, "pcie");
+        ASSERT(fabs(r.floor_ns - 2000000) < 1e-3);
+        t.trip_mapped_ns = 5000;
+        vb_floor_case(&t, &r);
+        ASSERT(fabs(r.floor_ns - 2005000) < 1e-3);
+        ASSERT(fabs(r.floor_ratio - 1.5) < 1e-9);
+        ASSERT_CONTAINS(vb_floor_line(&t, &r, line, sizeof line),
+                        "(pcie: 100,000,000 B read and 40,000,000 B written by its kernel in "
+                        "mapped host memory, both ways at once, at 50.0 and 40.0 GB/s pinned; plus "
+                        "a mapped round trip (a kernel reads and writes host memory, a wait) at "
+                        "5.0 us, traced): e2e 1.50x floor");
+        /* with the mapped ceiling measured (40 GB/s each way), its bytes at that rate: 2.5 ms */
+        t.mapped_gbps = 40;
+        vb_floor_case(&t, &r);
+        ASSERT(fabs(r.floor_ns - 2505000) < 1e-3);
+        ASSERT_CONTAINS(vb_floor_line(&t, &r, line, sizeof line),
+                        "both ways at once, at 40.0 GB/s each way, mapped; plus a mapped round");
+        r.variant = &moving;
+        r.h2d_bytes = 100000000;
+        r.d2h_bytes = 40000000;
     }
     /* the DRAM curve: a kernel moving 8 MB lies between the curve's 2 MiB (2 us) and 8 MiB
      * (4 us) points, log-log: 2 us * 2^(log(8e6/2^21)/log(4)); resident, held to it alone (its

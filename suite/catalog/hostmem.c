@@ -32,3 +32,20 @@ void vb_pinned_free(void *p)
     else
         cudaFreeHost(p);
 }
+
+int vb_mapped_alloc(void **p, void **dev, size_t bytes, struct vb_err *err)
+{
+    *p = *dev = NULL;
+    if (VB_CUDA(err, cudaHostAlloc(p, bytes ? bytes : 1, cudaHostAllocMapped))) return -1;
+    if (VB_CUDA(err, cudaHostGetDevicePointer(dev, *p, 0))) {
+        cudaFreeHost(*p);
+        *p = *dev = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+void vb_mapped_free(void *p)
+{
+    if (p) cudaFreeHost(p);
+}

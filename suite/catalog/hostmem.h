@@ -21,4 +21,12 @@ int vb_pinned_alloc(void **p, size_t bytes, struct vb_err *err);
 /* vb_pinned_free frees what vb_pinned_alloc returned (NULL allowed). */
 void vb_pinned_free(void *p);
 
+/* vb_mapped_alloc allocates bytes of page-locked host memory mapped into the current device's
+ * address space into *p, and its device pointer into *dev: a kernel reads and writes it over
+ * PCIe, with no copy (a zero-copy rung). Page-locked whatever the test switch says: such a
+ * kernel cannot reach pageable memory. 0, or -1 with err (*p, *dev NULL). Free with
+ * vb_mapped_free (NULL allowed). */
+int vb_mapped_alloc(void **p, void **dev, size_t bytes, struct vb_err *err);
+void vb_mapped_free(void *p);
+
 #endif

@@ -48,6 +48,9 @@ struct vb_point {
 struct vb_traffic {
     uint64_t h2d_bytes, d2h_bytes;
     int h2d_count, d2h_count;
+    /* what its kernels read from (in) and write to (out) mapped host memory, over PCIe and
+     * with no copy (a zero-copy rung): CUPTI records no memcpy for these */
+    uint64_t mapped_in_bytes, mapped_out_bytes;
 };
 
 enum vb_variant_flags {

@@ -195,7 +195,7 @@ static void setup_phases(void)
 /* floor_line prints the case's floor and how far it is from it (floor.h). */
 static void floor_line(const struct vb_floor_ceil *c, const struct vb_case_result *r)
 {
-    char line[256];
+    char line[512];
     if (vb_floor_line(c, r, line, sizeof line)[0]) printf("    %s\n", line);
 }
 

@@ -13,14 +13,17 @@
 #include <string.h>
 
 #include "coldcache.h"
+#include "hostmem.h"
 #include "probe.h"
 #include "stats.h"
 #include "trip.h"
 
 /* One thing timed: a copy of n bytes of the given kind, the streaming kernel's copy of n bytes,
- * or LAUNCHES empty kernels back to back. */
-#define LAUNCHES 200
-enum op { OP_COPY, OP_STREAM, OP_LAUNCH };
+ * the mapped copy kernel's (from mapped host memory to mapped host memory), or LAUNCHES empty
+ * kernels back to back. */
+#define LAUNCHES     200
+#define MAPPED_BYTES ((uint64_t)64 << 20) /* the mapped ceiling's bytes each way */
+enum op { OP_COPY, OP_STREAM, OP_MAPPED, OP_LAUNCH };
 struct timed {
     enum op op;
     void *dst;
@@ -37,6 +40,7 @@ static cudaError_t issue(const struct timed *t, cudaStream_t s)
     if (t->op == OP_COPY) return cudaMemcpyAsync(t->dst, t->src, (size_t)t->n, t->kind, s);
     if (t->op == OP_STREAM)
         return vb_launch_probe_stream_copy(t->dst, t->src, (size_t)t->n / 16, s);
+    if (t->op == OP_MAPPED) return vb_launch_probe_mapped_copy(t->dst, t->src, (size_t)t->n / 8, s);
     for (k = 0; k < LAUNCHES && rc == cudaSuccess; k++)
         rc = vb_launch_probe_empty(s);
     return rc;
@@ -44,7 +48,8 @@ static cudaError_t issue(const struct timed *t, cudaStream_t s)
 
 /* time_op times reps repetitions of t (after one warm-up) between events on s; c gets the
  * median time (of one launch, for the launches) and the bandwidth, counting bytes read plus
- * written for a device-to-device copy (0 for the launches). 0 or -1 with err. */
+ * written for a device-to-device copy, the bytes each way for the mapped copy (both ways at
+ * once over PCIe), 0 for the launches. 0 or -1 with err. */
 static int time_op(const struct timed *t, int reps, cudaStream_t s, cudaEvent_t e0, cudaEvent_t e1,
                    struct vb_ceiling *c, struct vb_err *err)
 {
@@ -76,7 +81,7 @@ static int time_op(const struct timed *t, int reps, cudaStream_t s, cudaEvent_t 
 int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_COUNT],
                         struct vb_err *err)
 {
-    void *d0 = NULL, *d1 = NULL, *pin = NULL, *page = NULL;
+    void *d0 = NULL, *d1 = NULL, *pin = NULL, *page = NULL, *m0 = NULL, *m1 = NULL, *m0d, *m1d;
     cudaStream_t s = NULL;
     cudaEvent_t e0 = NULL, e1 = NULL;
     size_t freeb = 0, total = 0;
@@ -89,7 +94,9 @@ int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_
     if (VB_CUDA(err, cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) ||
         VB_CUDA(err, cudaEventCreate(&e0)) || VB_CUDA(err, cudaEventCreate(&e1)) ||
         VB_CUDA(err, cudaMalloc(&d0, bytes)) || VB_CUDA(err, cudaMalloc(&d1, bytes)) ||
-        VB_CUDA(err, cudaMallocHost(&pin, bytes)))
+        VB_CUDA(err, cudaMallocHost(&pin, bytes)) ||
+        vb_mapped_alloc(&m0, &m0d, MAPPED_BYTES, err) ||
+        vb_mapped_alloc(&m1, &m1d, MAPPED_BYTES, err))
         goto out;
     page = malloc(bytes);
     if (!page) {
@@ -99,6 +106,8 @@ int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_
     /* touch every page and give the copies non-zero data */
     memset(page, 0x5a, bytes);
     memset(pin, 0x5a, bytes);
+    memset(m0, 0x5a, MAPPED_BYTES);
+    memset(m1, 0x3c, MAPPED_BYTES);
     if (VB_CUDA(err, cudaMemset(d0, 0x3c, bytes)) || VB_CUDA(err, cudaMemset(d1, 0x3c, bytes)))
         goto out;
     {
@@ -109,7 +118,8 @@ int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_
             [VB_CEIL_D2H_PAGEABLE] = {OP_COPY, page, d0, bytes, cudaMemcpyDeviceToHost},
             [VB_CEIL_D2D] = {OP_COPY, d1, d0, bytes, cudaMemcpyDeviceToDevice},
             [VB_CEIL_DRAM] = {OP_STREAM, d1, d0, bytes & ~(uint64_t)15, cudaMemcpyDeviceToDevice},
-            [VB_CEIL_LAUNCH] = {OP_LAUNCH, NULL, NULL, 0, cudaMemcpyDefault}};
+            [VB_CEIL_LAUNCH] = {OP_LAUNCH, NULL, NULL, 0, cudaMemcpyDefault},
+            [VB_CEIL_MAPPED] = {OP_MAPPED, m1d, m0d, MAPPED_BYTES, cudaMemcpyDefault}};
         for (i = 0; i < VB_CEIL_ROUNDTRIP; i++)
             if (time_op(&ops[i], reps, s, e0, e1, &out[i], err)) goto out;
     }
@@ -123,11 +133,13 @@ int vb_ceilings_measure(uint64_t bytes, int reps, struct vb_ceiling out[VB_CEIL_
             time_op(&d2h, reps, s, e0, e1, &out[VB_CEIL_D2H_PAGEABLE_1MIB + i], err))
             goto out;
     }
-    if (vb_trip_bare(&out[VB_CEIL_ROUNDTRIP], &out[VB_CEIL_ROUNDTRIP_GRAPH], err)) goto out;
+    if (vb_trip_bare(out, err)) goto out;
     rc = 0;
 out:
     free(page);
     if (pin) cudaFreeHost(pin);
+    vb_mapped_free(m0);
+    vb_mapped_free(m1);
     if (d0) cudaFree(d0);
     if (d1) cudaFree(d1);
     if (e0) cudaEventDestroy(e0);

@@ -13,7 +13,11 @@
  * samples are timed: CUPTI's activity records cost a round trip a few microseconds of host time,
  * and a floor held against a traced sample must pay them too); 0 until then. kernel_empty: the
  * median CUPTI duration of the round trips' empty kernels (the start-up and drain every kernel
- * has, which no byte overlaps), also 0 until then.
+ * has, which no byte overlaps), also 0 until then. mapped: a copy kernel (8-byte words, one a
+ * thread) copying 64 MiB from mapped host memory to mapped host memory, its rate in bytes each way
+ * (they cross PCIe both ways at once): what a zero-copy kernel can reach, as dram is what a
+ * resident one can. The mapped round trips (roundtrip_mapped, _traced; trip.h): one thread reads 8
+ * B of mapped host memory and writes them back there, and a wait.
  */
 #ifndef VB_CEILINGS_H
 #define VB_CEILINGS_H

@@ -46,19 +46,39 @@ static void pageable(const struct vb_case_result *r, int *h2d, int *d2h)
     }
 }
 
-/* copy_bytes: what a sample must copy each way: the variant's declared traffic (the promise
- * the gpu tests hold against CUPTI), else the median sample's records. The declaration is the
- * one to trust: a record CUPTI stamps outside every sample's window would shrink the floor. */
-static void copy_bytes(const struct vb_case_result *r, uint64_t *h2d, uint64_t *d2h)
+/* copy_bytes: what a sample must copy each way, and what its kernels read and write in mapped
+ * host memory (*map_in, *map_out): the variant's declared traffic (the promise the gpu tests
+ * hold against CUPTI), else the median sample's records (no mapped bytes: CUPTI sees none). The
+ * declaration is the one to trust: a record CUPTI stamps outside every sample's window would
+ * shrink the floor. */
+static void copy_bytes(const struct vb_case_result *r, uint64_t *h2d, uint64_t *d2h,
+                       uint64_t *map_in, uint64_t *map_out)
 {
     struct vb_traffic t;
     *h2d = r->h2d_bytes;
     *d2h = r->d2h_bytes;
+    *map_in = *map_out = 0;
     if (!r->variant->traffic) return;
     memset(&t, 0, sizeof t);
     r->variant->traffic(&r->point, &t);
     *h2d = t.h2d_bytes;
     *d2h = t.d2h_bytes;
+    *map_in = t.mapped_in_bytes;
+    *map_out = t.mapped_out_bytes;
+}
+
+/* zero_copy: do r's kernels read or write mapped host memory (its declared traffic)? */
+static int zero_copy(const struct vb_case_result *r)
+{
+    uint64_t in, out, map_in, map_out;
+    copy_bytes(r, &in, &out, &map_in, &map_out);
+    return map_in || map_out;
+}
+
+/* trip_of: the round trip case r pays (the mapped one for a zero-copy rung), 0 if unmeasured */
+static double trip_of(const struct vb_floor_ceil *c, const struct vb_case_result *r)
+{
+    return zero_copy(r) ? c->trip_mapped_ns : c->trip_ns;
 }
 
 double vb_floor_curve_ns(const struct vb_floor_ceil *c, double bytes)
@@ -82,6 +102,9 @@ void vb_floor_ceil_of(const struct vb_ceiling c[VB_CEIL_COUNT], struct vb_floor_
     f->trip_graph = graph->median_ns > 0 && graph->median_ns < trip->median_ns;
     f->trip_ns = f->trip_graph ? graph->median_ns : trip->median_ns;
     f->trip_traced = traced;
+    f->trip_mapped_ns =
+        c[traced ? VB_CEIL_ROUNDTRIP_MAPPED_TRACED : VB_CEIL_ROUNDTRIP_MAPPED].median_ns;
+    f->mapped_gbps = c[VB_CEIL_MAPPED].gbps;
     f->kernel_empty_ns = c[VB_CEIL_KERNEL_EMPTY].median_ns;
     for (k = 0; k < VB_CEIL_CURVE_SIZES; k++) {
         f->curve_bytes[k] = 2.0 * (double)c[VB_CEIL_DRAM_1MIB + k].bytes;
@@ -91,19 +114,19 @@ void vb_floor_ceil_of(const struct vb_ceiling c[VB_CEIL_COUNT], struct vb_floor_
 
 void vb_floor_case(const struct vb_floor_ceil *c, struct vb_case_result *r)
 {
-    uint64_t in, out;
+    uint64_t in, out, map_in, map_out;
     const char *bound = "";
-    double kernel, copies = 0, measured, h2d, d2h;
+    double kernel, copies = 0, measured, h2d, d2h, trip;
     int resident;
     r->floor_ns = r->floor_ratio = NAN;
     r->floor_bound[0] = r->floor_of[0] = '\0';
     if (!c || !(r->variant->flags & VB_GPU) || r->status != VB_STATUS_OK || !r->have_records)
         return;
-    copy_bytes(r, &in, &out);
-    resident = (r->variant->flags & VB_RESIDENT) || (!in && !out);
+    copy_bytes(r, &in, &out, &map_in, &map_out);
+    resident = (r->variant->flags & VB_RESIDENT) || (!in && !out && !map_in && !map_out);
+    trip = trip_of(c, r);
     /* an end-to-end floor's launches back to back, but for the one its round trip makes */
-    kernel =
-        kernel_floor_ns(c, r, resident, resident ? 0 : r->kernel_count - (c->trip_ns > 0), &bound);
+    kernel = kernel_floor_ns(c, r, resident, resident ? 0 : r->kernel_count - (trip > 0), &bound);
     if (!resident) {
         /* the physical limit is the pinned rate: pageable memory is the rung's choice, and
          * its rate moves with the copy's size and the host's state (measured: cases beat
@@ -112,15 +135,21 @@ void vb_floor_case(const struct vb_floor_ceil *c, struct vb_case_result *r)
         d2h = c->d2h_gbps;
         if ((in && !(h2d > 0)) || (out && !(d2h > 0))) return;
         copies = (in ? (double)in / h2d : 0) + (out ? (double)out / d2h : 0);
+        if (map_in || map_out) {
+            double rin = c->mapped_gbps > 0 ? c->mapped_gbps : h2d,
+                   rout = c->mapped_gbps > 0 ? c->mapped_gbps : d2h;
+            if ((map_in && !(rin > 0)) || (map_out && !(rout > 0))) return;
+            copies += fmax(map_in ? (double)map_in / rin : 0, map_out ? (double)map_out / rout : 0);
+        }
         if (isnan(kernel) || copies >= kernel) {
             kernel = copies;
             bound = "pcie";
         }
         /* the round trip's fixed cost (the first call's way to the GPU, the copies' and the
          * kernel's start-up, the wait's wake-up) overlaps no byte: every rung pays it once */
-        if (c->trip_ns > 0) {
-            if (isnan(kernel) || c->trip_ns >= kernel) bound = "latency";
-            kernel = (isnan(kernel) ? 0 : kernel) + c->trip_ns;
+        if (trip > 0) {
+            if (isnan(kernel) || trip >= kernel) bound = "latency";
+            kernel = (isnan(kernel) ? 0 : kernel) + trip;
         }
     }
     measured = resident ? r->kernel_ms.median * 1e6 : r->e2e_ms.median * 1e6;
@@ -136,9 +165,16 @@ void vb_floor_case(const struct vb_floor_ceil *c, struct vb_case_result *r)
 static const char *trip_text(const struct vb_floor_ceil *c, const struct vb_case_result *r,
                              char *buf, size_t n)
 {
+    double trip = trip_of(c, r);
     buf[0] = '\0';
-    if (c->trip_ns > 0 && !strcmp(r->floor_of, "e2e"))
-        snprintf(buf, n, "a round trip H2D, kernel, D2H, wait at %.1f us, %s%s", c->trip_ns / 1e3,
+    if (!(trip > 0) || strcmp(r->floor_of, "e2e")) return buf;
+    if (zero_copy(r))
+        snprintf(buf, n,
+                 "a mapped round trip (a kernel reads and writes host memory, a wait) at "
+                 "%.1f us%s",
+                 trip / 1e3, c->trip_traced ? ", traced" : "");
+    else
+        snprintf(buf, n, "a round trip H2D, kernel, D2H, wait at %.1f us, %s%s", trip / 1e3,
                  c->trip_graph ? "as a graph" : "as stream calls",
                  c->trip_traced ? ", traced" : "");
     return buf;
@@ -147,8 +183,8 @@ static const char *trip_text(const struct vb_floor_ceil *c, const struct vb_case
 char *vb_floor_line(const struct vb_floor_ceil *c, const struct vb_case_result *r, char *buf,
                     size_t n)
 {
-    char b[32], b2[48], ms[32], trip[96], plus[104];
-    int launches = r->kernel_count - (c->trip_ns > 0); /* the trip makes one (vb_floor_case) */
+    char b[32], b2[48], ms[32], trip[112], plus[120];
+    int launches = r->kernel_count - (trip_of(c, r) > 0); /* the trip makes one (vb_floor_case) */
     buf[0] = '\0';
     if (isnan(r->floor_ns)) return buf;
     vb_fmt_ms(r->floor_ns, ms, sizeof ms);
@@ -166,11 +202,25 @@ char *vb_floor_line(const struct vb_floor_ceil *c, const struct vb_case_result *
                  vb_fmt_bytes(r->variant->problem->kernel_bytes(&r->point), b, sizeof b),
                  c->d2d_gbps, c->kernel_empty_ns > 0 && !strcmp(r->floor_of, "kernel") ? b2 : "",
                  plus, r->floor_of, r->floor_ratio);
+    } else if (!strcmp(r->floor_bound, "pcie") && zero_copy(r)) {
+        uint64_t in, out, map_in, map_out;
+        char rate[64];
+        copy_bytes(r, &in, &out, &map_in, &map_out);
+        if (c->mapped_gbps > 0)
+            snprintf(rate, sizeof rate, "%.1f GB/s each way, mapped", c->mapped_gbps);
+        else
+            snprintf(rate, sizeof rate, "%.1f and %.1f GB/s pinned", c->h2d_gbps, c->d2h_gbps);
+        snprintf(buf, n,
+                 "floor %s ms (pcie: %s B read and %s B written by its kernel in mapped host "
+                 "memory, both ways at once, at %s%s%s): %s %.2fx floor",
+                 ms, vb_fmt_bytes(map_in, b, sizeof b), vb_fmt_bytes(map_out, b2, sizeof b2), rate,
+                 in || out ? "; and its copies one after the other" : "", plus, r->floor_of,
+                 r->floor_ratio);
     } else if (!strcmp(r->floor_bound, "pcie")) {
-        uint64_t in, out;
+        uint64_t in, out, map_in, map_out;
         int ph, pd;
         pageable(r, &ph, &pd);
-        copy_bytes(r, &in, &out);
+        copy_bytes(r, &in, &out, &map_in, &map_out);
         snprintf(buf, n,
                  "floor %s ms (pcie: %s B in at %.1f GB/s %s, %s B out at %.1f GB/s %s%s): %s "
                  "%.2fx floor",
@@ -182,7 +232,7 @@ char *vb_floor_line(const struct vb_floor_ceil *c, const struct vb_case_result *
         snprintf(buf, n,
                  "floor %s ms (latency: %s; plus its bytes or launches, %.1f us): %s %.2fx "
                  "floor",
-                 ms, trip, (r->floor_ns - c->trip_ns) / 1e3, r->floor_of, r->floor_ratio);
+                 ms, trip, (r->floor_ns - trip_of(c, r)) / 1e3, r->floor_of, r->floor_ratio);
     else
         snprintf(buf, n, "floor %s ms (launch: %d kernel%s at %.2f us%s): %s %.2fx floor", ms,
                  launches, launches == 1 ? "" : "s", c->launch_ns / 1e3, plus, r->floor_of,

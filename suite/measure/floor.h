@@ -18,6 +18,11 @@
  * between the curve's sizes): at 8 MB an H100's streaming kernel moves its bytes at about half
  * the 256 MiB rate, its start-up and tail the larger part. The ratio says how far a rung is from
  * what the hardware can do: 1.00x is the physical limit.
+ * A zero-copy rung (its kernels read and write mapped host memory: the traffic's mapped bytes)
+ * has the mapped round trip for its round trip, and its mapped bytes cross PCIe both ways at once
+ * (a kernel reads and writes at the same time; copies wait for each other): the longer way at the
+ * mapped ceiling's rate (the streaming kernel's, mapped to mapped; the pinned copies' rates in a
+ * run without it), plus its copies, if any, one after the other.
  */
 #ifndef VB_FLOOR_H
 #define VB_FLOOR_H
@@ -35,6 +40,10 @@ struct vb_floor_ceil {
     double trip_ns;         /* the shorter round trip (H2D, kernel, D2H, wait), host clock */
     int trip_graph;         /* it is the replayed graph's (else the stream calls') */
     int trip_traced;        /* measured under varbench's CUPTI collection, as the samples */
+    double trip_mapped_ns;  /* the mapped round trip (a kernel reads and writes mapped host
+                               memory, a wait; trip.h), traced as trip_ns is; 0: not measured */
+    double mapped_gbps;     /* the streaming kernel's rate, mapped host memory to mapped host
+                               memory, bytes each way (ceilings.h); 0: not measured */
     double kernel_empty_ns; /* an empty kernel's CUPTI duration: every kernel's start-up and
                                drain (0: not measured) */
     double

@@ -92,9 +92,7 @@ int vb_run_gpus_traced(struct vb_store *st, int64_t run_id, int first, int last,
     for (d = first; d >= 0 && d <= last; d++) {
         struct vb_ceiling *c = ceils[d];
         if (vb_activity_active() &&
-            (VB_CUDA(err, cudaSetDevice(d)) ||
-             vb_trip_cases(d, cfg, &c[VB_CEIL_ROUNDTRIP_TRACED], &c[VB_CEIL_ROUNDTRIP_GRAPH_TRACED],
-                           &c[VB_CEIL_KERNEL_EMPTY], err) ||
+            (VB_CUDA(err, cudaSetDevice(d)) || vb_trip_cases(d, cfg, c, err) ||
              vb_ceilings_dram_issue(err) || dram_curve(c, err)))
             return -1;
         if (vb_store_ceilings(st, run_id, d, c, err)) return -1;

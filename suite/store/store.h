@@ -34,10 +34,13 @@ struct vb_metric_value;
     X(D2D, "d2d")                                                                                  \
     X(DRAM, "dram")                                                                                \
     X(LAUNCH, "launch")                                                                            \
+    X(MAPPED, "mapped")                                                                            \
     X(ROUNDTRIP, "roundtrip")                                                                      \
     X(ROUNDTRIP_GRAPH, "roundtrip_graph")                                                          \
     X(ROUNDTRIP_TRACED, "roundtrip_traced")                                                        \
     X(ROUNDTRIP_GRAPH_TRACED, "roundtrip_graph_traced")                                            \
+    X(ROUNDTRIP_MAPPED, "roundtrip_mapped")                                                        \
+    X(ROUNDTRIP_MAPPED_TRACED, "roundtrip_mapped_traced")                                          \
     X(KERNEL_EMPTY, "kernel_empty")                                                                \
     X(DRAM_1MIB, "dram_1mib")                                                                      \
     X(DRAM_4MIB, "dram_4mib")                                                                      \
