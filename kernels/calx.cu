@@ -213,7 +213,8 @@ extern "C" cudaError_t vb_launch_calx_tiled_stream(const double *a_host, const d
     if (!tiled_config(model_size, S, &smem, &tiles) || blocks < 1)
         return cudaErrorInvalidConfiguration;
     grid = (unsigned)(tiles < blocks ? tiles : blocks);
-    /* the seed's 25 values in 256 B of parameters; up to S = 255 in 4 KB (a larger launch) */
+    /* the seed's 25 values in 256 B of parameters; up to S = 255 in 4 KB more (a larger launch:
+     * over 4 KB of parameters needs CUDA 12.1, CMakeLists.txt) */
     return 2 * S + 1 <= 32 ? launch_stream<32>(a_host, z, x, model_size, S, grid, smem, s)
                            : launch_stream<512>(a_host, z, x, model_size, S, grid, smem, s);
 }

@@ -160,6 +160,7 @@ int test_floor_bounds(const char *arg)
         ASSERT_STR_EQ(r.floor_bound, "pcie");
         ASSERT(fabs(r.floor_ns - 2000000) < 1e-3);
         t.trip_mapped_ns = 5000;
+        t.trip_mapped_traced = 1;
         vb_floor_case(&t, &r);
         ASSERT(fabs(r.floor_ns - 2005000) < 1e-3);
         ASSERT(fabs(r.floor_ratio - 1.5) < 1e-9);

@@ -175,8 +175,9 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
     if (kind != CPU && !c->mapped &&
         ((!c->packed && VB_CUDA(err, cudaMalloc((void **)&c->d_a, sizeof(double) * c->na))) ||
          VB_CUDA(err, cudaMalloc((void **)&c->d_z, sizeof(double) * (c->nz + c->packed * c->na))) ||
-         VB_CUDA(err, cudaMalloc((void **)&c->d_x, sizeof(double) * (size_t)c->m)) ||
-         VB_CUDA(err, cudaStreamCreateWithFlags(&c->s, cudaStreamNonBlocking))))
+         VB_CUDA(err, cudaMalloc((void **)&c->d_x, sizeof(double) * (size_t)c->m))))
+        goto fail;
+    if (kind != CPU && VB_CUDA(err, cudaStreamCreateWithFlags(&c->s, cudaStreamNonBlocking)))
         goto fail;
     if (c->packed && c->d_z) c->d_a = c->d_z + c->nz;
     if (kind == GRAPH && vb_graph_rung(c->s, issue, c, &c->graph, err)) goto fail;

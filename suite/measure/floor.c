@@ -102,8 +102,11 @@ void vb_floor_ceil_of(const struct vb_ceiling c[VB_CEIL_COUNT], struct vb_floor_
     f->trip_graph = graph->median_ns > 0 && graph->median_ns < trip->median_ns;
     f->trip_ns = f->trip_graph ? graph->median_ns : trip->median_ns;
     f->trip_traced = traced;
+    /* traced as the samples when measured (an interrupted run may lack it alone) */
+    f->trip_mapped_traced = c[VB_CEIL_ROUNDTRIP_MAPPED_TRACED].median_ns > 0;
     f->trip_mapped_ns =
-        c[traced ? VB_CEIL_ROUNDTRIP_MAPPED_TRACED : VB_CEIL_ROUNDTRIP_MAPPED].median_ns;
+        c[f->trip_mapped_traced ? VB_CEIL_ROUNDTRIP_MAPPED_TRACED : VB_CEIL_ROUNDTRIP_MAPPED]
+            .median_ns;
     f->mapped_gbps = c[VB_CEIL_MAPPED].gbps;
     f->kernel_empty_ns = c[VB_CEIL_KERNEL_EMPTY].median_ns;
     for (k = 0; k < VB_CEIL_CURVE_SIZES; k++) {
@@ -172,7 +175,7 @@ static const char *trip_text(const struct vb_floor_ceil *c, const struct vb_case
         snprintf(buf, n,
                  "a mapped round trip (a kernel reads and writes host memory, a wait) at "
                  "%.1f us%s",
-                 trip / 1e3, c->trip_traced ? ", traced" : "");
+                 trip / 1e3, c->trip_mapped_traced ? ", traced" : "");
     else
         snprintf(buf, n, "a round trip H2D, kernel, D2H, wait at %.1f us, %s%s", trip / 1e3,
                  c->trip_graph ? "as a graph" : "as stream calls",

@@ -21,8 +21,8 @@
  * A zero-copy rung (its kernels read and write mapped host memory: the traffic's mapped bytes)
  * has the mapped round trip for its round trip, and its mapped bytes cross PCIe both ways at once
  * (a kernel reads and writes at the same time; copies wait for each other): the longer way at the
- * mapped ceiling's rate (the streaming kernel's, mapped to mapped; the pinned copies' rates in a
- * run without it), plus its copies, if any, one after the other.
+ * mapped ceiling's rate (a copy kernel's, mapped to mapped; the pinned copies' rates in a run
+ * without it), plus its copies, if any, one after the other.
  */
 #ifndef VB_FLOOR_H
 #define VB_FLOOR_H
@@ -41,8 +41,9 @@ struct vb_floor_ceil {
     int trip_graph;         /* it is the replayed graph's (else the stream calls') */
     int trip_traced;        /* measured under varbench's CUPTI collection, as the samples */
     double trip_mapped_ns;  /* the mapped round trip (a kernel reads and writes mapped host
-                               memory, a wait; trip.h), traced as trip_ns is; 0: not measured */
-    double mapped_gbps;     /* the streaming kernel's rate, mapped host memory to mapped host
+                               memory, a wait; trip.h); 0: not measured */
+    int trip_mapped_traced; /* it was measured under varbench's CUPTI collection */
+    double mapped_gbps;     /* the mapped copy kernel's rate, mapped host memory to mapped host
                                memory, bytes each way (ceilings.h); 0: not measured */
     double kernel_empty_ns; /* an empty kernel's CUPTI duration: every kernel's start-up and
                                drain (0: not measured) */
