@@ -75,8 +75,10 @@ static int one_run(struct ctx *c, const struct run_data *rd)
         if (first && first->e2e_median_ns == best->e2e_median_ns &&
             !strcmp(first->name, best->name))
             snprintf(seed, sizeof seed, "it is the seed's");
-        else if (!first)
-            snprintf(seed, sizeof seed, "- (%s not in this run)", sv ? sv->name : "no seed's rung");
+        else if (!first && sv)
+            snprintf(seed, sizeof seed, "- (%s not in this run)", sv->name);
+        else if (!first) /* a family of a user's program, or one this varbench does not know */
+            snprintf(seed, sizeof seed, "- (no seed)");
         else if (!usable(first))
             snprintf(seed, sizeof seed, "- (%s %s)", first->name,
                      first->throttled ? "throttled" : first->status);

@@ -8,7 +8,7 @@
 
 #include <unistd.h>
 
-#include "data.h"
+#include "varbench.h"
 #include "trace.h"
 
 const struct vb_family *fx_family(const char *name)

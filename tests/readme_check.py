@@ -4,7 +4,7 @@
 usage: readme_check.py README.md VARBENCH ROOT [BUILD]
   README.md  the file to check (a planted copy in the test of this test)
   VARBENCH   the built binary: its `list` and `--help` are the truth
-  ROOT       the source tree: ci/common.sh (what ci/test installs), suite/base/err.h (exit codes)
+  ROOT       the source tree: ci/common.sh (what ci/test installs), include/varbench.h (exit codes)
   BUILD      a configured build folder: `ctest --print-labels` (the test labels); without it,
              the labels are not checked
 
@@ -15,7 +15,7 @@ Checks, each both ways (nothing missing, nothing extra):
              against the pkgs array of ci/common.sh's vb_install_deps
   commands   the 'varbench CMD' lines of the block under '## Commands' against the commands
              `varbench --help` lists
-  exit codes the table under the Commands section against suite/base/err.h's X(NAME, CODE, ...)
+  exit codes the table under the Commands section against include/varbench.h's X(NAME, CODE, ...)
   labels     the backticked labels of the sentence 'Tests are labelled ...' against ctest's
 Prints one line per finding and 'readme: N checks, M findings'; exit 0 clean, 1 a finding,
 2 usage or a file that cannot be read.
@@ -114,9 +114,9 @@ def check_commands(text, vb, findings):
 def check_codes(text, root, findings):
     sec = section(text, '## Commands') or ''
     readme = re.findall(r'^\| (\d+) \|', sec, re.M)
-    with open(root + '/suite/base/err.h') as f:
+    with open(root + '/include/varbench.h') as f:
         truth = re.findall(r'X\([A-Z]+,\s*(\d+),', f.read())
-    both_ways('exit codes', readme, truth, 'suite/base/err.h', findings)
+    both_ways('exit codes', readme, truth, 'include/varbench.h', findings)
 
 
 def check_labels(text, build, findings):

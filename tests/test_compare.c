@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "compare.h"
-#include "data.h"
+#include "varbench.h"
 #include "fixtures.h"
 #include "test.h"
 #include "tests.h"

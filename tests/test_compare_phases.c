@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "compare.h"
-#include "data.h"
+#include "varbench.h"
 #include "fixtures.h"
 #include "stats.h"
 #include "test.h"

@@ -114,7 +114,7 @@ int test_axes_values(const char *arg)
     ov.n = 1; /* the fruit= above dropped, to give another */
     ASSERT_OK(vb_axes_parse(&ov, "fruit=plum", &err));
     ASSERT_INT_EQ(vb_axes_expand(&f, &pb, &ov, p, 8, &err), -1);
-    ASSERT_CONTAINS(err.msg, "axis 'fruit' of family 'fx'");
+    ASSERT_CONTAINS(err.msg, "family 'fx': axis 'fruit': bad value 'plum'");
     ASSERT_CONTAINS(err.msg, "one of apple, pear");
     ov.n = 1;
     ASSERT_OK(vb_axes_parse(&ov, "fruit=0", &err)); /* an index is not a label */
@@ -126,6 +126,27 @@ int test_axes_values(const char *arg)
         ASSERT_OK(vb_axes_parse(&o2, bad[i], &err));
         ASSERT_INT_EQ(vb_axes_expand(&f, &pb, &o2, p, 8, &err), -1);
         ASSERT_INT_EQ(err.code, VB_E_USAGE);
+    }
+    {
+        /* the grammar's ranges (varbench.h, axis.h): integers, powers of two, floats */
+        static const struct vb_axis fl = {.name = "x", .doc = "d", .kind = VB_AXIS_FLOAT};
+        static const struct vb_axis un = {.name = "n", .doc = "d"};
+        long v[VB_MAX_AXIS_VALUES];
+        char name[64];
+        ASSERT_INT_EQ(vb_axis_parse(&ax[0], "2^10:2^16:3", v, VB_MAX_AXIS_VALUES, &err), 3);
+        ASSERT(v[0] == 1024 && v[1] == 8192 && v[2] == 65536);
+        ASSERT_INT_EQ(vb_axis_parse(&ax[0], "10:20:5,2^3", v, VB_MAX_AXIS_VALUES, &err), 4);
+        ASSERT(v[0] == 10 && v[1] == 15 && v[2] == 20 && v[3] == 8);
+        ASSERT_INT_EQ(vb_axis_parse(&ax[0], "1:40", v, VB_MAX_AXIS_VALUES, &err), -1);
+        ASSERT_CONTAINS(err.msg, "more than 32 values");
+        ASSERT_INT_EQ(vb_axis_parse(&ax[0], "2^a:5", v, VB_MAX_AXIS_VALUES, &err), -1);
+        ASSERT_CONTAINS(err.msg, "bad range '2^a:5'");
+        ASSERT_INT_EQ(vb_axis_parse(&fl, "0.5,0.1:0.3:0.1", v, VB_MAX_AXIS_VALUES, &err), 4);
+        ASSERT_STR_EQ(vb_axis_value_name(&fl, v[0], name, sizeof name), "0.5");
+        ASSERT_STR_EQ(vb_axis_value_name(&fl, v[3], name, sizeof name), "0.3");
+        ASSERT_INT_EQ(vb_axis_parse(&fl, "nan", v, VB_MAX_AXIS_VALUES, &err), -1);
+        ASSERT_INT_EQ(vb_axis_parse(&un, "0,123456789012", v, VB_MAX_AXIS_VALUES, &err), 2);
+        ASSERT_INT_EQ(vb_axis_parse(&un, "-1", v, VB_MAX_AXIS_VALUES, &err), -1);
     }
     return 0;
 }
@@ -167,7 +188,7 @@ int test_registry_catalog(const char *arg)
 {
     struct vb_err err;
     int i, j, nmesh = 0;
-    ASSERT_OK(vb_registry_check(vb_families, &err));
+    ASSERT_OK(vb_registry_check(vb_families, 1, &err));
     for (i = 0; vb_families[i]; i++)
         for (j = 0; j < vb_families[i]->nvariants; j++)
             nmesh += !strcmp(vb_families[i]->name, "mesh");
@@ -188,32 +209,32 @@ int test_registry_rejects(const char *arg)
     memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
     bad.variants = vs;
     bad.ops = &ops;
-    ASSERT_OK(vb_registry_check(list, &err)); /* the copy as it is passes */
+    ASSERT_OK(vb_registry_check(list, 1, &err)); /* the copy as it is passes */
     ops.fetch = NULL;
-    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_INT_EQ(vb_registry_check(list, 1, &err), -1);
     ASSERT_CONTAINS(err.msg, "family 'mesh' lacks a hook");
     bad.ops = NULL;
-    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_INT_EQ(vb_registry_check(list, 1, &err), -1);
     ASSERT_CONTAINS(err.msg, "family 'mesh' lacks a hook");
     bad.ops = f->ops;
     vs[4].problem = NULL;
-    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_INT_EQ(vb_registry_check(list, 1, &err), -1);
     ASSERT_CONTAINS(err.msg, "variant 'mesh/device-mesh-pinned' computes no problem");
     memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
     vs[2].name = vs[1].name;
-    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_INT_EQ(vb_registry_check(list, 1, &err), -1);
     ASSERT_CONTAINS(err.msg, "twice");
     memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
     vs[3].run = NULL;
-    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_INT_EQ(vb_registry_check(list, 1, &err), -1);
     ASSERT_CONTAINS(err.msg, "variant 'mesh/device-mesh' lacks a hook (run)");
     memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
     vs[0].flags = 0; /* a one-problem family's problem is named as the family */
-    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_INT_EQ(vb_registry_check(list, 1, &err), -1);
     ASSERT_CONTAINS(err.msg, "family 'mesh' has 0 CPU references");
     memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
     vs[1].name = "Host Mesh";
-    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_INT_EQ(vb_registry_check(list, 1, &err), -1);
     return 0;
 }
 

@@ -76,6 +76,7 @@ static void row(struct vb_case_row *r, const char *family, const char *name, int
     snprintf(r->status, sizeof r->status, "ok");
     r->is_reference = ref;
     r->needs_gpu = !ref;
+    r->flags = -1; /* not stored (an older database): the catalog says */
     r->e2e_median_ns = ms * 1e6;
     r->naxes = 0;
     if (label) {

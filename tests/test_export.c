@@ -1,12 +1,16 @@
-/* Trace export tests (no GPU): the placement of events on tracks, and `export --format trace`
- * of the export fixture (fixtures.c) checked against what the fixture wrote; the JSON itself
- * is checked by tests/trace_json_check.py from cli.sh's export-trace case. */
+/* Export tests (no GPU): the placement of events on tracks, and `export --format trace` of the
+ * export fixture (fixtures.c) checked against what the fixture wrote (the JSON itself is checked
+ * by tests/trace_json_check.py from cli.sh's export-trace case); the cases' CSV and JSON of the
+ * fixtures byte for byte as before the columns' table, and the new cells and summaries. */
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd.h"
 #include "export_trace.h"
 #include "fixtures.h"
+#include "result.h"
 #include "store.h"
 #include "test.h"
 #include "tests.h"
@@ -245,5 +249,308 @@ int test_export_graph(const char *arg)
     ASSERT(!strstr(out, "concurrent 2")); /* one lane serves both: free again by the second */
     free(out);
     vb_store_close(s);
+    return 0;
+}
+
+/* slurp returns the file at path as a malloc'd string, or NULL. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *s = NULL;
+    long n;
+    if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
+        (s = calloc(1, (size_t)n + 1)) && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (f) fclose(f);
+    return s;
+}
+
+/* gunzip returns tests/fixtures/<name> (gzip) decompressed into a malloc'd string, or NULL. */
+static char *gunzip(const char *name)
+{
+    char cmd[1024], out[512];
+    char *s;
+    fx_tmp_path(out, sizeof out, "gunzip.out");
+    snprintf(cmd, sizeof cmd, "gzip -dc '%s/fixtures/%s' > '%s'", VB_TESTS_DIR, name, out);
+    s = system(cmd) == 0 ? slurp(out) : NULL;
+    unlink(out);
+    return s;
+}
+
+/* export_cmd runs `varbench export --db db [--run run] --format format` into a malloc'd string
+ * (NULL when it fails). */
+static char *export_cmd(const char *db, const char *run, const char *format)
+{
+    char out[512], *s;
+    char *argv[] = {"export", "--db", (char *)db,           "--format",  (char *)format,
+                    "-o",     out,    run ? "--run" : NULL, (char *)run, NULL};
+    fx_tmp_path(out, sizeof out, "export.out");
+    s = vb_cmd_export(run ? 9 : 7, argv) == 0 ? slurp(out) : NULL;
+    unlink(out);
+    return s;
+}
+
+/* same_as_gold: export of db in format is golden file `gold` (gzip) byte for byte. */
+static int same_as_gold(const char *db, const char *format, const char *gold)
+{
+    char *got = export_cmd(db, NULL, format), *want = gunzip(gold);
+    int same = got && want && !strcmp(got, want);
+    if (!same)
+        fprintf(stderr, "export --format %s of %s differs from fixtures/%s\n", format, db, gold);
+    free(got);
+    free(want);
+    return same;
+}
+
+/* put_work_case writes case `variant` at nx (device dev, -1 CPU-only) of run, with the work
+ * declared (elements and flops; gmem bytes read and written) and summaries names[0..ns). */
+static int put_work_case(struct vb_store *s, int64_t run, const char *variant, int dev,
+                         double elements, uint64_t rd, uint64_t wr, const char *const *names,
+                         const double *values, int ns, struct vb_err *err)
+{
+    struct vb_case_result r;
+    double e2e = 1.0, kernel = 0.5, gpu = 0.6;
+    int k;
+    memset(&r, 0, sizeof r);
+    if (fx_variant(variant, &r.family, &r.variant))
+        return vb_err_set(err, VB_E_USAGE, "no variant");
+    r.point.v[0] = r.point.v[1] = 1000;
+    vb_point_format(r.variant->problem, &r.point, r.axes, sizeof r.axes);
+    r.device = dev;
+    r.status = VB_STATUS_OK;
+    r.stop_reason = "fixture";
+    r.have_records = dev >= 0;
+    r.ntimed = 1;
+    vb_stats_compute(&e2e, 1, &r.e2e_ms);
+    vb_stats_compute(dev >= 0 ? &kernel : &e2e, 1, &r.kernel_ms);
+    vb_stats_compute(dev >= 0 ? &gpu : &e2e, 1, &r.gpu_ms);
+    r.elements = elements, r.flops = 2 * elements;
+    r.gmem_read_bytes = rd, r.gmem_write_bytes = wr;
+    for (k = 0; k < ns; k++) {
+        snprintf(r.summaries[k].name, sizeof r.summaries[k].name, "%s", names[k]);
+        r.summaries[k].value = values[k];
+    }
+    r.nsummaries = ns;
+    return vb_store_case(s, run, &r, NULL, err);
+}
+
+/* ends_with: the line of text that holds `key` ends with `tail` (before its newline). */
+static int line_ends(const char *text, const char *key, const char *tail)
+{
+    const char *p = strstr(text, key), *end;
+    size_t n = strlen(tail);
+    if (!p) return 0;
+    end = strchr(p, '\n');
+    return end && (size_t)(end - text) >= n && !strncmp(end - n, tail, n);
+}
+
+/* Every CSV header and JSON key export writes, but the summaries', is refused as a summary's
+ * name: what keeps a summary from making two keys of one. */
+static int names_refused(const char *csv, const char *json)
+{
+    char name[128], why[160];
+    const char *p;
+    size_t n;
+    for (p = csv; *p && *p != '\n'; p += n + (p[n] == ',')) {
+        n = strcspn(p, ",\n");
+        snprintf(name, sizeof name, "%.*s", (int)n, p);
+        if (strncmp(name, "summary:", 8) && vb_store_summary_name_ok(name, why, sizeof why))
+            TEST_FAIL_("CSV column '%s' is a name a summary may take", name);
+    }
+    for (p = strstr(json, "\n      \""); p; p = strstr(p + 1, "\n      \"")) {
+        n = strcspn(p + 8, "\"");
+        snprintf(name, sizeof name, "%.*s", (int)n, p + 8);
+        if (strcmp(name, "iters") && strcmp(name, "occupancy") &&
+            vb_store_summary_name_ok(name, why, sizeof why))
+            TEST_FAIL_("JSON key '%s' is a name a summary may take", name);
+    }
+    return 0;
+}
+
+/* The work a case declares and its summaries in export: the CSV's columns after the others
+ * (elements, flops, gmem bytes read and written, their rates, then a summary:<name> column per
+ * name in the run), the JSON's keys where known (Google Benchmark's bytes_per_second,
+ * items_per_second, and the summaries as user counters); merge carries them; a summary cannot
+ * take a name export writes. */
+int test_export_columns(const char *arg)
+{
+    static const char *const names[] = {"occupancy", "iters"};
+    static const double values[] = {0.75, 12, 3};
+    struct vb_run_info info = {"suite", "work", NULL, "x", "0", ""};
+    struct vb_host_env host = {"h", "Debian", "Linux", "Fixture CPU", 2, 1 << 30};
+    struct vb_gpu_env g;
+    struct vb_store *s;
+    struct vb_err err;
+    char db[512], merged[512], why[160], *csv, *json, *again;
+    int64_t run, count;
+    int added;
+    (void)arg;
+    fx_tmp_path(db, sizeof db, "work.db");
+    fx_tmp_path(merged, sizeof merged, "work-merged.db");
+    memset(&g, 0, sizeof g);
+    snprintf(g.name, sizeof g.name, "NVIDIA H100 80GB HBM3");
+    ASSERT_OK(vb_store_open(db, &s, &err));
+    ASSERT_OK(vb_store_run_begin(s, &info, &run, &err));
+    ASSERT_OK(vb_store_host(s, run, &host, &err));
+    ASSERT_OK(vb_store_gpu(s, run, &g, &err));
+    ASSERT_OK(put_work_case(s, run, "mesh/device-mesh", 0, 1e6, 3000000, 1000000, names, values, 2,
+                            &err));
+    ASSERT_OK(
+        put_work_case(s, run, "mesh/cpu-reference", -1, 5e5, 0, 0, names + 1, values + 2, 1, &err));
+    ASSERT_OK(put_work_case(s, run, "mesh/host-mesh", 0, 0, 0, 0, NULL, NULL, 0, &err));
+    /* a bad name keeps nothing of its case */
+    ASSERT_INT_EQ(put_work_case(s, run, "mesh/host-mesh", 0, 0, 0, 0,
+                                (const char *const[]){"kernel_ms"}, values, 1, &err),
+                  -1);
+    ASSERT_INT_EQ(err.code, VB_E_USAGE);
+    ASSERT_CONTAINS(err.msg, "'kernel_ms' is a cell of export");
+    ASSERT_OK(vb_store_count(s, "cases", 0, &count, &err));
+    ASSERT_INT_EQ(count, 3);
+    ASSERT_OK(vb_store_run_end(s, run, "complete", 0, "", &err));
+    vb_store_close(s);
+
+    ASSERT((csv = export_cmd(db, NULL, "csv")) != NULL);
+    ASSERT(line_ends(csv, "run_uuid,",
+                     ",reason,crossover_axis,crossover_kind,crossover_size,"
+                     "crossover_without_graph_kind,crossover_without_graph_size,"
+                     "elements,flops,gmem_read_bytes,gmem_write_bytes,"
+                     "bytes_per_second,items_per_second,summary:iters,"
+                     "summary:occupancy"));
+    /* 4e6 B in 0.5 ms; 1e6 elements in 0.6 ms of GPU time, 5e5 in a CPU case's 1 ms */
+    ASSERT(line_ends(csv, "mesh/device-mesh,",
+                     ",1000000,2000000,3000000,1000000,8e+09,1.66666667e+09,12,0.75"));
+    ASSERT(line_ends(csv, "mesh/cpu-reference,", ",500000,1000000,,,,500000000,3,"));
+    ASSERT(line_ends(csv, "mesh/host-mesh,", ",,,,,,,,"));
+    ASSERT((json = export_cmd(db, NULL, "json")) != NULL);
+    ASSERT_CONTAINS(json, "\"dropped_samples\": 0,\n      \"elements\": 1000000,\n"
+                          "      \"flops\": 2000000,\n      \"gmem_read_bytes\": 3000000,\n"
+                          "      \"gmem_write_bytes\": 1000000,\n"
+                          "      \"bytes_per_second\": 8e+09,\n"
+                          "      \"items_per_second\": 1.66666667e+09,\n      \"iters\": 12,\n"
+                          "      \"occupancy\": 0.75\n    }");
+    ASSERT_CONTAINS(json, "\"flops\": 1000000,\n      \"items_per_second\": 500000000,\n"
+                          "      \"iters\": 3\n    }");
+    ASSERT_CONTAINS(json, "\"dropped_samples\": 0\n    }"); /* host-mesh: nothing declared */
+    if (names_refused(csv, json)) return 1;
+
+    /* merged into a new file: the same export */
+    ASSERT_OK(vb_store_open(merged, &s, &err));
+    ASSERT_OK(vb_store_merge(s, db, &added, NULL, &err));
+    ASSERT_INT_EQ(added, 1);
+    ASSERT_OK(vb_store_count(s, "case_summaries", 0, &count, &err));
+    ASSERT_INT_EQ(count, 3);
+    vb_store_close(s);
+    ASSERT((again = export_cmd(merged, NULL, "csv")) != NULL);
+    ASSERT_STR_EQ(again, csv);
+    free(again);
+    ASSERT((again = export_cmd(merged, NULL, "json")) != NULL);
+    ASSERT_STR_EQ(again, json);
+    free(again);
+    free(csv);
+    free(json);
+    unlink(db);
+    unlink(merged);
+
+    /* the names a summary may take */
+    ASSERT(vb_store_summary_name_ok("bandwidth_hint", why, sizeof why));
+    ASSERT(vb_store_summary_name_ok("a.b-c_9", NULL, 0));
+    ASSERT(!vb_store_summary_name_ok("", why, sizeof why));
+    ASSERT(!vb_store_summary_name_ok("a b", why, sizeof why));
+    ASSERT_CONTAINS(why, "A-Z, a-z, 0-9");
+    ASSERT(!vb_store_summary_name_ok("summary:x", why, sizeof why));
+    ASSERT(!vb_store_summary_name_ok(
+        "x234567890123456789012345678901234567890123456789012345678901234", why, sizeof why));
+    ASSERT_CONTAINS(why, "1 to 63 characters");
+    ASSERT(!vb_store_summary_name_ok("E2E_MEDIAN_NS", why, sizeof why));
+    ASSERT_CONTAINS(why, "a column of the cases table");
+    ASSERT(!vb_store_summary_name_ok("crossover_kind", why, sizeof why));
+    ASSERT(!vb_store_summary_name_ok("real_time", why, sizeof why));
+    ASSERT_CONTAINS(why, "a key of export's JSON");
+    return 0;
+}
+
+/* A case's cells come from the store's table of columns; export writes what it wrote before the
+ * table, byte for byte (the golden files are 6eeff88's varbench export, the last commit before
+ * it): of the schema-7 fixture read through its migration in memory, and of the ladders fixture
+ * (GPU cases with floors and crossovers). `varbench migrate` brings the schema-7 file to this
+ * schema, the table's columns and case_summaries with it, and exports it as before too; a merge
+ * into it fills its variants' problem and flags. */
+int test_export_fixtures(const char *arg)
+{
+    char db[512], src[512], cmd[1200], *sql;
+    struct vb_run_info info = {"suite", "v8", NULL, "x", "0", ""};
+    const struct vb_family *f;
+    const struct vb_variant *v;
+    struct vb_store *s;
+    struct vb_err err;
+    struct vb_migrate_result res;
+    struct vb_run_row *runs;
+    struct vb_case_row *rows;
+    sqlite3 *h;
+    int n, nr, i;
+    int64_t count, run;
+    (void)arg;
+    fx_tmp_path(db, sizeof db, "v7.db");
+    snprintf(cmd, sizeof cmd, "gzip -dc '%s/fixtures/schema-v7.db.gz' > '%s'", VB_TESTS_DIR, db);
+    ASSERT_INT_EQ(system(cmd), 0);
+    ASSERT(same_as_gold(db, "csv", "export-v7.csv.gz"));
+    ASSERT(same_as_gold(db, "json", "export-v7.json.gz"));
+    /* read through the migration: the new fields unknown */
+    ASSERT_OK(vb_store_open_ro(db, &s, &err));
+    ASSERT_OK(vb_store_runs(s, &runs, &nr, &err));
+    ASSERT_INT_EQ(nr, 3);
+    for (i = 0; i < nr; i++) {
+        ASSERT_OK(vb_store_cases(s, runs[i].id, &rows, &n, &err));
+        ASSERT_INT_EQ(n, i < 2 ? 2 : 0);
+        if (n) {
+            ASSERT_STR_EQ(rows[0].variant, "mesh/cpu-reference");
+            ASSERT(rows[0].device_id == -1 && rows[0].is_reference && !rows[0].needs_gpu);
+            ASSERT(!rows[0].problem[0] && rows[0].flags == -1 && !rows[0].gmem_read_bytes);
+            ASSERT(isnan(rows[0].elements) && isnan(rows[1].flops) && !rows[1].gmem_write_bytes);
+        }
+        free(rows);
+    }
+    free(runs);
+    ASSERT_OK(vb_store_count(s, "case_summaries", 0, &count, &err));
+    ASSERT_INT_EQ(count, 0);
+    vb_store_close(s);
+    /* migrated on disk: schema 8, the same export */
+    ASSERT_OK(vb_store_migrate(db, 0, &res, &err));
+    ASSERT(res.from == 7 && res.to == VB_SCHEMA_VERSION && res.written);
+    ASSERT(same_as_gold(db, "csv", "export-v7.csv.gz"));
+    ASSERT_INT_EQ(sqlite3_open(db, &h), SQLITE_OK);
+    ASSERT_INT_EQ(
+        sqlite3_exec(h, "SELECT elements, problem, flags FROM cases, variants", NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(h);
+    /* merged into: the variant the old file knew takes the source's problem and flags */
+    fx_tmp_path(src, sizeof src, "v7-src.db");
+    ASSERT_OK(vb_store_open(src, &s, &err));
+    ASSERT_OK(vb_store_run_begin(s, &info, &run, &err));
+    ASSERT_OK(put_work_case(s, run, "mesh/cpu-reference", -1, 0, 0, 0, NULL, NULL, 0, &err));
+    ASSERT_OK(vb_store_run_end(s, run, "complete", 0, "", &err));
+    vb_store_close(s);
+    ASSERT_OK(vb_store_open(db, &s, &err));
+    ASSERT_OK(vb_store_merge(s, src, &n, NULL, &err));
+    ASSERT_OK(vb_store_cases(s, 1, &rows, &n, &err));
+    ASSERT_OK(fx_variant("mesh/cpu-reference", &f, &v));
+    ASSERT(n == 2 && !strcmp(rows[0].problem, v->problem->name) && rows[0].flags == (int)v->flags);
+    free(rows);
+    vb_store_close(s);
+    unlink(src);
+    unlink(db);
+    unlink(res.bak);
+    /* the ladders: an SQL dump of a schema-6 database */
+    fx_tmp_path(db, sizeof db, "ladders.db");
+    ASSERT((sql = gunzip("ladders-h100.sql.gz")) != NULL);
+    ASSERT_INT_EQ(sqlite3_open(db, &h), SQLITE_OK);
+    ASSERT_INT_EQ(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    free(sql);
+    ASSERT(same_as_gold(db, "csv", "export-ladders-h100.csv.gz"));
+    ASSERT(same_as_gold(db, "json", "export-ladders-h100.json.gz"));
+    unlink(db);
     return 0;
 }

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "changepoint.h"
-#include "data.h"
+#include "varbench.h"
 #include "fixtures.h"
 #include "test.h"
 #include "tests.h"

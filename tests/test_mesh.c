@@ -189,7 +189,7 @@ int test_runner_wrong_results(const char *arg)
     struct vb_case_result r;
     struct vb_err err;
     double ref[16];
-    ASSERT_OK(vb_registry_check(list, &err));
+    ASSERT_OK(vb_registry_check(list, 1, &err));
     fx_ref(&p, ref, &err);
     vb_sampling_quick(&cfg);
     vb_runner_case(&runner_fixture, &fx_variants[FX_RIGHT], &p, -1, NULL, ref, NULL, &cfg, &r);

@@ -8,7 +8,7 @@
 #include <nvrtc.h>
 #include <stdlib.h>
 
-#include "drv.h"
+#include "varbench.h"
 #include "gpu.h"
 #include "phase.h"
 #include "rtc.h"

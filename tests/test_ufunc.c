@@ -261,28 +261,28 @@ int test_ufunc_registry_problems(const char *arg)
     bad.variants = vs;
     memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
     list[0] = &bad;
-    ASSERT_OK(vb_registry_check(list, &err));
+    ASSERT_OK(vb_registry_check(list, 1, &err));
     vs[1].flags = VB_REFERENCE; /* gaussian-host as a second reference */
-    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_INT_EQ(vb_registry_check(list, 1, &err), -1);
     ASSERT_CONTAINS(err.msg, "problem 'ufunc/gaussian' has 2 CPU references");
     memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
     vs[3].problem = NULL; /* clamp-cpu computing nothing */
-    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_INT_EQ(vb_registry_check(list, 1, &err), -1);
     ASSERT_CONTAINS(err.msg, "variant 'ufunc/clamp-cpu' computes no problem");
     memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
     twin = *vs[3].problem; /* clamp without its reference function */
     twin.reference = NULL;
     vs[3].problem = vs[4].problem = &twin;
-    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_INT_EQ(vb_registry_check(list, 1, &err), -1);
     ASSERT_CONTAINS(err.msg, "problem 'ufunc/clamp' lacks out_len");
     memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
     twin = *vs[0].problem; /* a second problem called gaussian */
     vs[3].problem = vs[4].problem = &twin;
-    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_INT_EQ(vb_registry_check(list, 1, &err), -1);
     ASSERT_CONTAINS(err.msg, "defined twice");
     memcpy(vs, f->variants, sizeof *vs * (size_t)f->nvariants);
     vs[4].flags = VB_RESIDENT; /* device-resident, but a CPU variant */
-    ASSERT_INT_EQ(vb_registry_check(list, &err), -1);
+    ASSERT_INT_EQ(vb_registry_check(list, 1, &err), -1);
     ASSERT_CONTAINS(err.msg, "keep its answer on the device");
     return 0;
 }

@@ -71,6 +71,7 @@
     T(store_after_rollback, cpu)                                                                   \
     T(store_run_list, cpu)                                                                         \
     T(store_string_columns, cpu)                                                                   \
+    T(store_columns_distinct, cpu)                                                                 \
     T(trace_label, cpu)                                                                            \
     T(trace_case, cpu)                                                                             \
     T(capture, cpu)                                                                                \
@@ -89,6 +90,8 @@
     T(export_lanes, cpu)                                                                           \
     T(export_graph, cpu)                                                                           \
     T(export_trace, cpu)                                                                           \
+    T(export_fixtures, cpu)                                                                        \
+    T(export_columns, cpu)                                                                         \
     T(store_efficiency, gpu)                                                                       \
     T(ufunc_clamp_seed_bug, cpu)                                                                   \
     T(ufunc_float_within_tolerance, cpu)                                                           \

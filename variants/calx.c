@@ -13,11 +13,7 @@
 
 #include "calx.h"
 #include "calx_math.h"
-#include "hostmem.h"
-#include "data.h"
-#include "graph.h"
-#include "phase.h"
-#include "registry.h"
+#include "varbench.h"
 
 enum kind { NAIVE, SERIAL, REDUCE, TILED, ASYNC, GRAPH, MAPPED, CPU };
 enum { AX_SIZE, AX_S };

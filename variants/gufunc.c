@@ -11,12 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data.h"
+#include "varbench.h"
 #include "gufunc.h"
 #include "gufunc_math.h"
-#include "hostmem.h"
-#include "phase.h"
-#include "registry.h"
 
 #define X_SEED 0x6775 /* the input stream of x values */
 

@@ -11,12 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hostmem.h"
+#include "varbench.h"
 #include "mesh.h"
 #include "mesh_math.h"
-#include "graph.h"
-#include "phase.h"
-#include "registry.h"
 
 #define CHUNKS 8 /* row chunks (and streams) of mesh/device-mesh-overlap */
 

@@ -15,11 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data.h"
-#include "drv.h"
-#include "phase.h"
-#include "registry.h"
-#include "rtc.h"
+#include "varbench.h"
 #include "saxpy.h"
 #include "saxpy_src.h"
 

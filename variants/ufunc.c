@@ -16,12 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data.h"
-#include "parallel.h"
-#include "phase.h"
-#include "registry.h"
+#include "varbench.h"
 #include "ufunc.h"
-#include "hostmem.h"
 #include "ufunc_fft.h"
 #include "ufunc_inputs.h"
 #include "ufunc_math.h"

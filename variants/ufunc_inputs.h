@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "data.h"
+#include "varbench.h"
 #include "ufunc_fft.h"
 
 #define CLAMP_SEED 0xc1a3 /* input streams (vb_data_uniform) */

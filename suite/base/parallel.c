@@ -1,5 +1,5 @@
 /* parallel: a parallel for on all cores (see parallel.h). */
-#include "parallel.h"
+#include "varbench.h"
 
 #include <pthread.h>
 #include <unistd.h>

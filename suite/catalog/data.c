@@ -1,7 +1,5 @@
 /* data: splitmix64 hashing of (seed, index) into uniform doubles (see data.h). */
-#include "data.h"
-
-#include "parallel.h"
+#include "varbench.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* drv: driver API entry points through cudaGetDriverEntryPointByVersion (see drv.h). */
-#include "drv.h"
+#include "varbench.h"
 
 #include <cuda_runtime_api.h>
 #include <stddef.h>

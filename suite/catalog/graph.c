@@ -1,7 +1,5 @@
 /* graph: capture and instantiate (see graph.h). */
-#include "graph.h"
-
-#include "hostmem.h"
+#include "varbench.h"
 
 int vb_graph_capture(cudaStream_t s, vb_issue_fn issue, void *state, cudaGraphExec_t *exec,
                      struct vb_err *err)

@@ -1,5 +1,5 @@
 /* hostmem: pinned host buffers, pageable under VARBENCH_TEST_PAGEABLE=1 (see hostmem.h). */
-#include "hostmem.h"
+#include "varbench.h"
 
 #include <cuda_runtime.h>
 #include <stdlib.h>

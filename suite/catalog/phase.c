@@ -5,9 +5,11 @@
 #include <string.h>
 #include <time.h>
 
-int vb_phase_wait(cudaError_t launched, cudaStream_t s, struct vb_err *err)
+int vb_phase_wait_at(cudaError_t launched, cudaStream_t s, struct vb_err *err, const char *call,
+                     const char *file, int line)
 {
-    int rc = VB_CUDA(err, launched) || VB_CUDA(err, cudaStreamSynchronize(s));
+    int rc =
+        vb_err_cuda(err, (int)launched, call, file, line) || VB_CUDA(err, cudaStreamSynchronize(s));
     vb_nvtx_phase_end();
     return rc ? -1 : 0;
 }

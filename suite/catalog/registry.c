@@ -10,6 +10,9 @@
 #include "glob.h"
 #include "suggest.h"
 
+static const struct vb_family *const none[] = {NULL};
+const struct vb_family *const *vb_families = none;
+
 static int check_name(const char *what, const char *name, struct vb_err *err)
 {
     const char *c;
@@ -23,6 +26,7 @@ static int check_name(const char *what, const char *name, struct vb_err *err)
 /* check_axes checks problem pb's axes (f: its family, for the messages). */
 static int check_axes(const struct vb_family *f, const struct vb_problem *pb, struct vb_err *err)
 {
+    long vals[VB_MAX_AXIS_VALUES];
     int a, b, k;
     if (pb->naxes < 1 || pb->naxes > VB_MAX_AXES)
         return vb_err_set(err, VB_E_USAGE, "family '%s': %d axes (1..%d allowed)", f->name,
@@ -32,13 +36,13 @@ static int check_axes(const struct vb_family *f, const struct vb_problem *pb, st
         if (check_name("axis", x->name, err)) return vb_err_context(err, "family '%s'", f->name);
         if (!x->doc || !*x->doc)
             return vb_err_set(err, VB_E_USAGE, "axis '%s/%s' has no doc", f->name, x->name);
-        if (x->ndefaults < 1 || x->ndefaults > VB_MAX_AXIS_VALUES || x->min > x->max)
-            return vb_err_set(err, VB_E_USAGE, "axis '%s/%s': bad defaults or range", f->name,
+        if (x->ndefaults < 0 || x->ndefaults > VB_MAX_AXIS_VALUES || x->min > x->max ||
+            (x->kind == VB_AXIS_FLOAT && (x->labels || !(x->fmin <= x->fmax))) ||
+            (x->kind != VB_AXIS_INT && x->kind != VB_AXIS_FLOAT))
+            return vb_err_set(err, VB_E_USAGE, "axis '%s/%s': bad defaults, range or kind", f->name,
                               x->name);
-        for (k = 0; k < x->ndefaults; k++)
-            if (x->defaults[k] < x->min || x->defaults[k] > x->max)
-                return vb_err_set(err, VB_E_USAGE, "axis '%s/%s': default %ld outside [%ld, %ld]",
-                                  f->name, x->name, x->defaults[k], x->min, x->max);
+        if (vb_axis_defaults(x, vals, VB_MAX_AXIS_VALUES, err) < 0)
+            return vb_err_context(err, "family '%s'", f->name);
         if (x->labels)
             for (k = 0; k <= x->max; k++)
                 if (!x->labels[k] || !*x->labels[k] || x->min != 0)
@@ -55,9 +59,11 @@ static int check_axes(const struct vb_family *f, const struct vb_problem *pb, st
     return 0;
 }
 
-/* check_problem checks problem pb of f and the variants that compute it: one CPU reference and
- * at least one other. */
-static int check_problem(const struct vb_family *f, const struct vb_problem *pb, struct vb_err *err)
+/* check_problem checks problem pb of f and the variants that compute it: at most one CPU
+ * reference variant and at least one other (strict, the catalog's rule: a reference function
+ * and exactly one reference variant). */
+static int check_problem(const struct vb_family *f, const struct vb_problem *pb, int strict,
+                         struct vb_err *err)
 {
     char what[160];
     int j, refs = 0, others = 0;
@@ -65,8 +71,14 @@ static int check_problem(const struct vb_family *f, const struct vb_problem *pb,
     if (!pb->summary || !*pb->summary)
         return vb_err_set(err, VB_E_USAGE, "problem '%s/%s' has no summary", f->name, pb->name);
     vb_problem_label(f, pb, what, sizeof what);
-    if (!pb->out_len || !pb->reference || !(pb->atol >= 0) || !(pb->rtol >= 0))
+    if ((strict && !pb->reference) || (pb->reference && !pb->out_len) || !(pb->atol >= 0) ||
+        !(pb->rtol >= 0))
         return vb_err_set(err, VB_E_USAGE, "%s lacks out_len, reference or tolerance", what);
+    if (pb->reference && (!f->ops || !f->ops->poison || !f->ops->fetch))
+        return vb_err_set(err, VB_E_USAGE,
+                          "%s has a reference but family '%s' lacks poison or fetch (the "
+                          "verified sample's hooks)",
+                          what, f->name);
     if (check_axes(f, pb, err)) return -1;
     for (j = 0; j < f->nvariants; j++) {
         if (f->variants[j].problem != pb) continue;
@@ -75,34 +87,37 @@ static int check_problem(const struct vb_family *f, const struct vb_problem *pb,
         else
             others++;
     }
-    if (refs + others < 2)
+    if (refs && !pb->reference)
+        return vb_err_set(err, VB_E_USAGE, "%s has a reference variant but no reference", what);
+    if (others < 1 || (strict && refs + others < 2))
         return vb_err_set(err, VB_E_USAGE, "%s needs a reference and a variant", what);
-    if (refs != 1)
-        return vb_err_set(err, VB_E_USAGE, "%s has %d CPU references (1 needed)", what, refs);
+    if (refs > 1 || (strict && refs != 1))
+        return vb_err_set(err, VB_E_USAGE, "%s has %d CPU references (%s needed)", what, refs,
+                          strict ? "1" : "at most 1");
     return 0;
 }
 
-int vb_registry_check(const struct vb_family *const *fams, struct vb_err *err)
+int vb_registry_check(const struct vb_family *const *fams, int strict, struct vb_err *err)
 {
     const struct vb_problem *pbs[VB_MAX_PROBLEMS];
     int i, j, k, np;
+    if (!fams || !fams[0]) return vb_err_set(err, VB_E_USAGE, "no families to run");
     for (i = 0; fams[i]; i++) {
         const struct vb_family *f = fams[i];
         const struct vb_variant_ops *ops = f->ops;
         if (check_name("family", f->name, err)) return -1;
-        if (!f->summary || !*f->summary || !f->seed || !*f->seed)
-            return vb_err_set(err, VB_E_USAGE, "family '%s' lacks a summary or seed", f->name);
+        if (!f->summary || !*f->summary || (strict && (!f->seed || !*f->seed)))
+            return vb_err_set(err, VB_E_USAGE, "family '%s' lacks a summary%s", f->name,
+                              strict ? " or seed" : "");
         for (k = 0; k < i; k++)
             if (!strcmp(fams[k]->name, f->name))
                 return vb_err_set(err, VB_E_USAGE, "family '%s' defined twice", f->name);
-        if (!ops || !ops->setup || !ops->poison || !ops->fetch || !ops->teardown)
-            return vb_err_set(err, VB_E_USAGE,
-                              "family '%s' lacks a hook (setup, poison, fetch, "
-                              "teardown)",
-                              f->name);
-        if (f->nvariants < 2 || !f->variants)
-            return vb_err_set(err, VB_E_USAGE, "family '%s' needs a reference and a variant",
-                              f->name);
+        if (strict ? !ops || !ops->setup || !ops->poison || !ops->fetch || !ops->teardown
+                   : ops && !ops->setup != !ops->teardown)
+            return vb_err_set(err, VB_E_USAGE, "family '%s' lacks a hook (%s)", f->name,
+                              strict ? "setup, poison, fetch, teardown" : "setup or teardown");
+        if (f->nvariants < 1 || !f->variants)
+            return vb_err_set(err, VB_E_USAGE, "family '%s' has no variants", f->name);
         for (j = 0; j < f->nvariants; j++) {
             const struct vb_variant *v = &f->variants[j];
             if (check_name("variant", v->name, err))
@@ -138,7 +153,7 @@ int vb_registry_check(const struct vb_family *const *fams, struct vb_err *err)
             return vb_err_set(err, VB_E_USAGE, "family '%s' has more than %d problems", f->name,
                               VB_MAX_PROBLEMS);
         for (j = 0; j < np; j++) {
-            if (check_problem(f, pbs[j], err)) return -1;
+            if (check_problem(f, pbs[j], strict, err)) return -1;
             for (k = 0; k < j; k++)
                 if (!strcmp(pbs[j]->name, pbs[k]->name))
                     return vb_err_set(err, VB_E_USAGE, "problem '%s/%s' defined twice", f->name,
@@ -188,15 +203,6 @@ char *vb_point_format(const struct vb_problem *pb, const struct vb_point *p, cha
         used += (size_t)snprintf(buf + used, n - used, "%s%s=%s", a ? "," : "", pb->axes[a].name,
                                  vb_axis_value_name(&pb->axes[a], p->v[a], v, sizeof v));
     }
-    return buf;
-}
-
-char *vb_axis_value_name(const struct vb_axis *x, long v, char *buf, size_t n)
-{
-    if (x->labels && v >= x->min && v <= x->max)
-        snprintf(buf, n, "%s", x->labels[v]);
-    else
-        snprintf(buf, n, "%ld", v);
     return buf;
 }
 

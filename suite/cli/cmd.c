@@ -5,6 +5,8 @@
 #include "cmd.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "err.h"
 
@@ -15,4 +17,24 @@ int vb_report_error(const char *cmd, const struct vb_err *err)
     fprintf(stderr, "varbench %s: %s\n", cmd, err->msg);
     if (err->hint[0]) fprintf(stderr, "hint: %s\n", err->hint);
     return vb_code_exit(err->code);
+}
+
+char *vb_command_line_join(int argc, char **argv)
+{
+    size_t len = 1;
+    char *s;
+    int i;
+    for (i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 3;
+    s = malloc(len);
+    if (!s) return NULL;
+    s[0] = '\0';
+    for (i = 0; i < argc; i++) {
+        int q = strchr(argv[i], ' ') != NULL || !argv[i][0];
+        strcat(s, i ? " " : "");
+        strcat(s, q ? "'" : "");
+        strcat(s, argv[i]);
+        strcat(s, q ? "'" : "");
+    }
+    return s;
 }

@@ -33,6 +33,9 @@ int vb_report_error(const char *cmd, const struct vb_err *err);
 
 /* The full command line and git commit, for the runs table. */
 extern const char *vb_command_line;
+/* vb_command_line_join: argv as one line (arguments with spaces quoted), malloc'd; NULL when
+ * out of memory. */
+char *vb_command_line_join(int argc, char **argv);
 extern const char vb_git_commit[];
 
 #endif

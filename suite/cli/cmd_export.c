@@ -3,7 +3,10 @@
  * Benchmark's layout (context + benchmarks with mean/median/stddev/cv aggregates), so existing
  * dashboards and trackers read varbench's results; or one run's records as a Chrome trace
  * (export_trace.c), so Perfetto, chrome://tracing and Holistic Trace Analysis show its timeline.
+ * A case's cells (the CSV's columns, the JSON's keys beyond Google Benchmark's own) are the
+ * store's table of a case's columns (store_columns.h), then the case's summaries by name.
  */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +21,9 @@
 #include "escape.h"
 #include "export_trace.h"
 #include "opt.h"
+#include "result.h"
 #include "store.h"
+#include "store_columns.h"
 
 static const int codes[] = {0, 2, 3, 6, -1};
 static const struct vb_usage usage = {
@@ -72,9 +77,9 @@ static void put_num(FILE *f, double v)
     if (isfinite(v)) fprintf(f, "%.9g", v);
 }
 
-/* cross_cells writes case i's crossover columns (its group's swept axis, kind and size: the
+/* cross_cells writes case i's crossover cells (its group's swept axis, kind and size: the
  * interpolated size; the smallest where the GPU wins at every size; the largest where it wins at
- * none); empty ones where its problem was not swept */
+ * none), five with a comma between; empty ones where its problem was not swept */
 static void cross_cells(FILE *f, const struct vb_cross_run *cr, int i)
 {
     static const char *const kind[] = {"", "at", "every size", "no size"};
@@ -82,10 +87,9 @@ static void cross_cells(FILE *f, const struct vb_cross_run *cr, int i)
     int j = cr->member ? cr->member[i] : -1, k;
     const struct vb_crossover *x = j >= 0 ? &cr->g[j].cross : NULL;
     if (!x || x->kind == VB_CROSS_UNKNOWN) {
-        fputs(",,,,,", f);
+        fputs(",,,,", f);
         return;
     }
-    fputc(',', f);
     put_csv(f, cr->g[j].axis);
     for (k = 0; k < 2; k++, x = &cr->g[j].plain) { /* then without its graph rungs */
         if (k && !cr->g[j].graph) x = &none;
@@ -95,63 +99,139 @@ static void cross_cells(FILE *f, const struct vb_cross_run *cr, int i)
     }
 }
 
-static void export_csv(FILE *f, const struct vb_run_row *run, const struct vb_case_row *c, int n)
+/* The summaries of a run's cases (case i's: v[i][0..n[i])), and the names among them, sorted. */
+struct sums {
+    struct vb_summary_value **v;
+    int *n;
+    const char **names;
+    int nnames;
+};
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void sums_free(struct sums *x, int n)
+{
+    int i;
+    for (i = 0; x->v && i < n; i++)
+        free(x->v[i]);
+    free(x->v);
+    free(x->n);
+    free(x->names);
+    memset(x, 0, sizeof *x);
+}
+
+/* read_sums reads the summaries of cases c[0..n) into *x (sums_free frees them). 0 or -1. */
+static int read_sums(struct vb_store *s, const struct vb_case_row *c, int n, struct sums *x,
+                     struct vb_err *err)
+{
+    int i, k, all = 0;
+    memset(x, 0, sizeof *x);
+    x->v = calloc((size_t)n + 1, sizeof *x->v);
+    x->n = calloc((size_t)n + 1, sizeof *x->n);
+    if (!x->v || !x->n) goto oom;
+    for (i = 0; i < n; i++) {
+        if (vb_store_case_summaries(s, c[i].id, &x->v[i], &x->n[i], err)) {
+            sums_free(x, n);
+            return -1;
+        }
+        all += x->n[i];
+    }
+    if (!(x->names = calloc((size_t)all + 1, sizeof *x->names))) goto oom;
+    for (i = 0; i < n; i++)
+        for (k = 0; k < x->n[i]; k++)
+            x->names[x->nnames++] = x->v[i][k].name;
+    qsort(x->names, (size_t)x->nnames, sizeof *x->names, by_name);
+    for (i = k = 0; i < x->nnames; i++) /* each name once */
+        if (!k || strcmp(x->names[k - 1], x->names[i])) x->names[k++] = x->names[i];
+    x->nnames = k;
+    return 0;
+oom:
+    sums_free(x, n);
+    return vb_err_set(err, VB_E_SYS, "out of memory");
+}
+
+/* sum_of returns case i's summary called name, or NULL. */
+static const struct vb_summary_value *sum_of(const struct sums *x, int i, const char *name)
+{
+    int k;
+    for (k = 0; k < x->n[i]; k++)
+        if (!strcmp(x->v[i][k].name, name)) return &x->v[i][k];
+    return NULL;
+}
+
+/* in_csv: column col is a column of the CSV of cases c[0..n) (an optional one where a case has
+ * a value for it). */
+static int in_csv(const struct vb_case_column *col, const struct vb_case_row *c, int n)
+{
+    struct vb_cell_value v;
+    int i;
+    if (!col->cell.csv) return 0;
+    for (i = 0; col->cell.optional && i < n; i++)
+        if (vb_case_cell_value(col, &c[i], &v)) return 1;
+    return !col->cell.optional;
+}
+
+/* csv_cell writes column col's cells of case i (of run), an unknown one empty. */
+static void csv_cell(FILE *f, const struct vb_case_column *col, const struct vb_run_row *run,
+                     const struct vb_case_row *c, int i, const struct vb_cross_run *cr)
+{
+    struct vb_cell_value v;
+    if (col->cell.kind == VB_CELL_OWN) {
+        if (!strcmp(col->name, "run"))
+            fprintf(f, "%s,%lld", run->uuid, (long long)run->id);
+        else if (!strcmp(col->name, "crossover"))
+            cross_cells(f, cr, i);
+        else
+            assert(!"a cell of export's own that export does not write");
+        return;
+    }
+    if (!vb_case_cell_value(col, &c[i], &v)) return;
+    if (v.type == 't')
+        put_csv(f, v.t);
+    else if (v.type == 'i')
+        fprintf(f, "%lld", (long long)v.i);
+    else
+        put_num(f, v.d);
+}
+
+/* export_csv writes the CSV of run's cases c[0..n) with their summaries sm. 0 or -1 with err. */
+static int export_csv(FILE *f, const struct vb_run_row *run, const struct vb_case_row *c, int n,
+                      const struct sums *sm, struct vb_err *err)
 {
     static struct vb_cross_run cr; /* static: 40 KB of groups */
-    int i;
+    char *in = calloc((size_t)vb_case_ncolumns, 1);
+    int i, k, j, first;
+    if (!in) return vb_err_set(err, VB_E_SYS, "out of memory");
     if (vb_crossover_run(c, n, &cr))
         fprintf(stderr, "varbench export: out of memory: the crossover columns are empty\n");
-    fputs("run_uuid,run_id,variant,axes,device,status,samples,e2e_median_ms,e2e_mean_ms,"
-          "e2e_stdev_ms,e2e_min_ms,e2e_max_ms,kernel_median_ms,h2d_median_ms,d2h_median_ms,"
-          "gpu_median_ms,memset_median_ms,"
-          "h2d_bytes,h2d_count,d2h_bytes,d2h_count,max_abs_err,max_rel_err,gst_efficiency_pct,"
-          "metrics_status,cache,gpu_ci_pct,stop_reason,sm_clock_min_mhz,sm_clock_median_mhz,"
-          "dropped_samples,floor_ms,floor_ratio,floor_bound,floor_of,reason,crossover_axis,"
-          "crossover_kind,crossover_size,crossover_without_graph_kind,"
-          "crossover_without_graph_size\n",
-          f);
-    for (i = 0; i < n; i++) {
-        const double v[] = {c[i].e2e_median_ns,   c[i].e2e_mean_ns,   c[i].e2e_stdev_ns,
-                            c[i].e2e_min_ns,      c[i].e2e_max_ns,    c[i].kernel_median_ns,
-                            c[i].h2d_median_ns,   c[i].d2h_median_ns, c[i].gpu_median_ns,
-                            c[i].memset_median_ns};
-        size_t k;
-        fprintf(f, "%s,%lld,", run->uuid, (long long)run->id);
-        put_csv(f, c[i].variant);
-        fputc(',', f);
-        put_csv(f, c[i].axes);
-        fputc(',', f);
-        put_csv(f, c[i].device);
-        fprintf(f, ",%s,%d", c[i].status, c[i].samples);
-        for (k = 0; k < sizeof v / sizeof v[0]; k++) {
-            fputc(',', f);
-            put_num(f, v[k] / 1e6);
+    for (k = 0, first = 1; k < vb_case_ncolumns; k++)
+        if ((in[k] = (char)in_csv(&vb_case_columns[k], c, n))) {
+            fprintf(f, "%s%s", first ? "" : ",", vb_case_columns[k].cell.csv);
+            first = 0;
         }
-        fprintf(f, ",%lld,%lld,%lld,%lld,", (long long)c[i].h2d_bytes, (long long)c[i].h2d_count,
-                (long long)c[i].d2h_bytes, (long long)c[i].d2h_count);
-        put_num(f, c[i].max_abs_err);
-        fputc(',', f);
-        put_num(f, c[i].max_rel_err);
-        fputc(',', f);
-        put_num(f, c[i].gst_efficiency);
-        fprintf(f, ",%s,%s,", c[i].metrics_status, c[i].cache);
-        put_num(f, c[i].gpu_ci_pct);
-        fputc(',', f);
-        put_csv(f, c[i].stop_reason);
-        fputc(',', f);
-        put_num(f, c[i].clock_min_mhz);
-        fputc(',', f);
-        put_num(f, c[i].clock_median_mhz);
-        fprintf(f, ",%d,", c[i].dropped_samples);
-        put_num(f, c[i].floor_ms);
-        fputc(',', f);
-        put_num(f, c[i].floor_ratio);
-        fprintf(f, ",%s,%s,", c[i].floor_bound, c[i].floor_of);
-        put_csv(f, c[i].reason);
-        cross_cells(f, &cr, i);
+    for (j = 0; j < sm->nnames; j++)
+        fprintf(f, ",summary:%s", sm->names[j]);
+    fputc('\n', f);
+    for (i = 0; i < n; i++) {
+        for (k = 0, first = 1; k < vb_case_ncolumns; k++)
+            if (in[k]) {
+                if (!first) fputc(',', f);
+                csv_cell(f, &vb_case_columns[k], run, c, i, &cr);
+                first = 0;
+            }
+        for (j = 0; j < sm->nnames; j++) {
+            const struct vb_summary_value *x = sum_of(sm, i, sm->names[j]);
+            fputc(',', f);
+            if (x) put_num(f, x->value);
+        }
         fputc('\n', f);
     }
+    free(in);
     vb_crossover_run_free(&cr);
+    return 0;
 }
 
 /* bench_name: "mesh/host-mesh/nx:1000/ny:1000", Google Benchmark's arg:value naming. */
@@ -180,10 +260,49 @@ static void open_bench(FILE *f, int *first, const char *name, const char *run_na
     json_str(f, "run_name", run_name, 1);
 }
 
-static void export_json(FILE *f, const struct vb_run_row *run, const struct vb_case_row *c, int n)
+/* json_cells writes case r's keys beyond Google Benchmark's (the table's, in their order[0..no),
+ * then its summaries), each after a comma. */
+static void json_cells(FILE *f, const struct vb_case_row *r, const int *order, int no,
+                       const struct vb_summary_value *sum, int nsum)
+{
+    int k;
+    for (k = 0; k < no; k++) {
+        const struct vb_case_column *col = &vb_case_columns[order[k]];
+        struct vb_cell_value v;
+        int known;
+        if (!vb_case_cell_in_json(col, r)) continue;
+        known = vb_case_cell_value(col, r, &v);
+        fprintf(f, ",\n      \"%s\": ", col->cell.json);
+        if (v.type == 't') {
+            fputc('"', f);
+            vb_put_json(f, v.t);
+            fputc('"', f);
+        } else if (v.type == 'i') {
+            fprintf(f, "%lld", (long long)v.i);
+        } else if (known && isfinite(v.d)) {
+            fprintf(f, "%.*g", col->cell.digits, v.d);
+        } else {
+            fputc('0', f);
+        }
+    }
+    for (k = 0; k < nsum; k++) /* Google Benchmark's user counters */
+        if (isfinite(sum[k].value)) {
+            fprintf(f, ",\n      \"");
+            vb_put_json(f, sum[k].name);
+            fprintf(f, "\": %.9g", sum[k].value);
+        }
+}
+
+/* export_json writes run's cases c[0..n) with their summaries sm as Google Benchmark's JSON. 0
+ * or -1 with err. */
+static int export_json(FILE *f, const struct vb_run_row *run, const struct vb_case_row *c, int n,
+                       const struct sums *sm, struct vb_err *err)
 {
     static const char *const aggs[] = {"mean", "median", "stddev", "cv"};
-    int i, k, first = 1;
+    int *order = malloc(sizeof *order * (size_t)vb_case_ncolumns);
+    int i, k, no, first = 1;
+    if (!order) return vb_err_set(err, VB_E_SYS, "out of memory");
+    no = vb_case_json_order(order);
     fprintf(f, "{\n  \"context\": {\n    \"date\": \"%s\",\n    \"host_name\": \"", run->start_utc);
     vb_put_json(f, run->host);
     fprintf(
@@ -242,27 +361,14 @@ static void export_json(FILE *f, const struct vb_run_row *run, const struct vb_c
             fprintf(f, isfinite(val[k]) ? "%.9g" : "0", val[k]);
             fprintf(f, ",\n      \"cpu_time\": ");
             fprintf(f, isfinite(val[k]) ? "%.9g" : "0", val[k]);
-            fprintf(f,
-                    ",\n      \"time_unit\": \"ms\",\n      \"h2d_bytes\": %lld,\n"
-                    "      \"d2h_bytes\": %lld,\n      \"kernel_ms\": ",
-                    (long long)c[i].h2d_bytes, (long long)c[i].d2h_bytes);
-            fprintf(f, isfinite(c[i].kernel_median_ns) ? "%.9g" : "0", c[i].kernel_median_ns / 1e6);
-            fprintf(f, ",\n      \"gpu_ms\": ");
-            fprintf(f, isfinite(c[i].gpu_median_ns) ? "%.9g" : "0", c[i].gpu_median_ns / 1e6);
-            fprintf(f, ",\n      \"cache\": \"%s\",\n      \"sm_clock_min_mhz\": ", c[i].cache);
-            fprintf(f, isfinite(c[i].clock_min_mhz) ? "%.6g" : "0", c[i].clock_min_mhz);
-            fprintf(f, ",\n      \"sm_clock_median_mhz\": ");
-            fprintf(f, isfinite(c[i].clock_median_mhz) ? "%.6g" : "0", c[i].clock_median_mhz);
-            fprintf(f, ",\n      \"dropped_samples\": %d", c[i].dropped_samples);
-            if (isfinite(c[i].floor_ms) && isfinite(c[i].floor_ratio))
-                fprintf(f,
-                        ",\n      \"floor_ms\": %.9g,\n      \"floor_ratio\": %.6g,\n"
-                        "      \"floor_bound\": \"%s\",\n      \"floor_of\": \"%s\"",
-                        c[i].floor_ms, c[i].floor_ratio, c[i].floor_bound, c[i].floor_of);
+            fprintf(f, ",\n      \"time_unit\": \"ms\"");
+            json_cells(f, &c[i], order, no, sm->v[i], sm->n[i]);
             fprintf(f, "\n    }");
         }
     }
     fprintf(f, "\n  ]\n}\n");
+    free(order);
+    return 0;
 }
 
 /* say_counts writes n[VB_EXPORT_KINDS] as "12 kernels, 4 copies, ..." to stderr. */
@@ -352,8 +458,9 @@ int vb_cmd_export(int argc, char **argv)
     struct vb_err err;
     struct vb_run_row *runs = NULL, *run = NULL;
     struct vb_case_row *cases = NULL;
+    struct sums sm = {NULL, NULL, NULL, 0};
     int64_t want = 0;
-    int format = -1, n, nr, nc, i, code = 0;
+    int format = -1, n, nr, nc = 0, i, code = 0;
     FILE *f = stdout;
     const struct vb_opt opts[] = {
         VB_OPT_DB(&db, "database (default " VB_DEFAULT_DB ")"),
@@ -385,23 +492,22 @@ int vb_cmd_export(int argc, char **argv)
         if (export_trace(outpath, s, run, glob, &err)) goto fail;
         goto out;
     }
-    if (vb_store_cases(s, run->id, &cases, &nc, &err)) goto fail;
+    if (vb_store_cases(s, run->id, &cases, &nc, &err) || read_sums(s, cases, nc, &sm, &err))
+        goto fail;
     if (outpath && !(f = fopen(outpath, "w"))) {
         vb_err_set(&err, VB_E_SYS, "cannot write '%s'", outpath);
         goto fail;
     }
-    if (format == 0)
-        export_csv(f, run, cases, nc);
-    else
-        export_json(f, run, cases, nc);
-    if (f != stdout && fclose(f)) {
-        vb_err_set(&err, VB_E_SYS, "cannot write '%s'", outpath);
-        goto fail;
-    }
+    i = format == 0 ? export_csv(f, run, cases, nc, &sm, &err)
+                    : export_json(f, run, cases, nc, &sm, &err);
+    if (f != stdout && fclose(f) && !i)
+        i = vb_err_set(&err, VB_E_SYS, "cannot write '%s'", outpath);
+    if (i) goto fail;
     goto out;
 fail:
     code = vb_report_error("export", &err);
 out:
+    sums_free(&sm, nc);
     free(runs);
     free(cases);
     vb_store_close(s);

@@ -30,9 +30,11 @@ static void print_axes(const struct vb_problem *pb, const char *indent)
         if (x->same_as) {
             printf("(same as %s)", x->same_as);
         } else {
-            for (k = 0; k < x->ndefaults; k++) {
+            long vals[VB_MAX_AXIS_VALUES];
+            int nv = vb_axis_defaults(x, vals, VB_MAX_AXIS_VALUES, NULL);
+            for (k = 0; k < nv; k++) {
                 char v[64];
-                printf("%s%s", k ? "," : "", vb_axis_value_name(x, x->defaults[k], v, sizeof v));
+                printf("%s%s", k ? "," : "", vb_axis_value_name(x, vals[k], v, sizeof v));
             }
         }
         if (x->labels) {
@@ -41,6 +43,10 @@ static void print_axes(const struct vb_problem *pb, const char *indent)
             for (l = x->min; l <= x->max; l++)
                 printf("%s%s", l ? "," : "", x->labels[l]);
             printf("}");
+        } else if (vb_axis_unbounded(x)) {
+            printf(x->kind == VB_AXIS_FLOAT ? " [float]" : " [0..]");
+        } else if (x->kind == VB_AXIS_FLOAT) {
+            printf(" [%g..%g]", x->fmin, x->fmax);
         } else {
             printf(" [%ld..%ld]", x->min, x->max);
         }
@@ -89,7 +95,8 @@ int vb_cmd_list(int argc, char **argv)
         const struct vb_problem *pbs[VB_MAX_PROBLEMS];
         int np = vb_family_problems(f, pbs, VB_MAX_PROBLEMS);
         if (!vb_family_selected(f, filter)) continue;
-        printf("%s: %s\n  seed: variants/seeds/%s\n", f->name, f->summary, f->seed);
+        printf("%s: %s\n", f->name, f->summary);
+        if (f->seed && *f->seed) printf("  seed: variants/seeds/%s\n", f->seed);
         if (np == 1) { /* one function: its axes are the family's, its variants the family's */
             print_axes(pbs[0], "  ");
             shown += print_variants(f, pbs[0], filter, "  ");

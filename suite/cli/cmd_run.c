@@ -22,7 +22,7 @@
 #include "env.h"
 #include "floor.h"
 #include "gpu.h"
-#include "hostmem.h"
+#include "varbench.h"
 #include "opt.h"
 #include "phase.h"
 #include "progress.h"
@@ -101,8 +101,9 @@ static int parse(int argc, char **argv, struct opts *o)
                        "CUDA device index (default 0), or every device at once: one worker\n"
                        "process each, into this run, then the CPU references alone (README)"),
         VB_OPT_CALL(0, "axis", "NAME=V1,V2", &o->axes, option_axis,
-                    "axis values instead of the defaults (repeatable, one axis each; 1e7\n"
-                    "allowed; no hex, no value twice)"),
+                    "axis values instead of the defaults (repeatable, one axis each; 1e7,\n"
+                    "2^20, ranges LO:HI[:STEP] and 2^A:2^B[:STEP], floats on a float axis;\n"
+                    "no hex, no value twice)"),
         VB_OPT_FLAG(0, "quick", &o->quick,
                     "a short budget: 2% precision, 5 samples, 0.15 s a GPU case, 2\n"
                     "warm-ups, 1000 samples; CPU cases one sample (0.3 s), none after\n"
@@ -262,7 +263,7 @@ static int plan_small(void *arg, const struct vb_family *f, const struct vb_prob
 {
     struct plan *pl = arg;
     int i = problem_of(pl, pb);
-    double w = (double)pb->out_len(p);
+    double w = pb->out_len ? (double)pb->out_len(p) : 1.0;
     (void)f, (void)dev;
     if (i >= 0 && !(v->flags & VB_GPU) && calibrates_better(w, pl->small_work[i])) {
         pl->small[i] = *p;
@@ -276,7 +277,7 @@ static int plan_case(void *arg, const struct vb_family *f, const struct vb_probl
 {
     struct plan *pl = arg;
     int i = problem_of(pl, pb), gpu = !!(v->flags & VB_GPU);
-    double w = (double)pb->out_len(p);
+    double w = pb->out_len ? (double)pb->out_len(p) : 1.0;
     (void)f, (void)dev;
     return vb_eta_add(pl->eta, i, gpu, w, !gpu && i >= 0 ? pl->rate[i] * w : 0);
 }
@@ -469,6 +470,7 @@ static void add_tally(struct vb_tally *to, const struct vb_tally *t)
     to->expected_wrong += t->expected_wrong;
     to->failed += t->failed;
     to->skipped += t->skipped;
+    to->gpu_skipped += t->gpu_skipped;
     to->interrupted += t->interrupted;
     to->throttled += t->throttled;
 }
@@ -642,11 +644,11 @@ int vb_cmd_run(int argc, char **argv)
     } else {
         if (measure(&o, &ctx, &sw, first, last, &err)) goto fail;
     }
-    code = failed                      ? failed
-           : vb_interrupted            ? vb_code_exit(VB_E_INTERRUPTED)
-           : (t->wrong || t->failed)   ? vb_code_exit(VB_E_WRONG)
-           : (t->skipped && first < 0) ? vb_code_exit(VB_E_NODEV)
-                                       : 0;
+    code = failed                          ? failed
+           : vb_interrupted                ? vb_code_exit(VB_E_INTERRUPTED)
+           : (t->wrong || t->failed)       ? vb_code_exit(VB_E_WRONG)
+           : (t->gpu_skipped && first < 0) ? vb_code_exit(VB_E_NODEV)
+                                           : 0;
     snprintf(optline, sizeof optline,
              "%d cases: %d ok, %d wrong-result, %d wrong on purpose, %d failed, %d skipped, "
              "%d throttled%s%s%s",

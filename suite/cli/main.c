@@ -11,6 +11,7 @@
 #include "err.h"
 #include "nvtx.h"
 #include "opt.h"
+#include "registry.h"
 #include "suggest.h"
 
 struct cmd {
@@ -77,32 +78,12 @@ static void usage(FILE *out)
     vb_opt_print_codes(NULL, out);
 }
 
-/* join_args builds the command line for the runs table (arguments with spaces quoted). */
-static char *join_args(int argc, char **argv)
-{
-    size_t len = 1;
-    char *s;
-    int i;
-    for (i = 0; i < argc; i++)
-        len += strlen(argv[i]) + 3;
-    s = malloc(len);
-    if (!s) return NULL;
-    s[0] = '\0';
-    for (i = 0; i < argc; i++) {
-        int q = strchr(argv[i], ' ') != NULL || !argv[i][0];
-        strcat(s, i ? " " : "");
-        strcat(s, q ? "'" : "");
-        strcat(s, argv[i]);
-        strcat(s, q ? "'" : "");
-    }
-    return s;
-}
-
 int main(int argc, char **argv)
 {
     char *line;
     size_t i;
     int rc;
+    vb_families = vb_catalog;
     vb_nvtx_setup();
     if (argc < 2) {
         usage(stderr);
@@ -128,7 +109,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if ((i = find_cmd(argv[1])) == NCMDS) return not_a_command(argv[1]);
-    line = join_args(argc, argv);
+    line = vb_command_line_join(argc, argv);
     vb_command_line = line ? line : argv[0];
     rc = cmds[i].fn(argc - 1, argv + 1);
     free(line);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "activity.h"
+#include "case_ctx.h" /* struct vb_summary_value */
 #include "registry.h"
 #include "stats.h"
 
@@ -128,6 +129,13 @@ struct vb_case_result {
     double floor_ns, floor_ratio;
     char floor_bound[8]; /* "dram", "pcie", "launch", "latency", or "" */
     char floor_of[8];    /* "kernel" (device-resident) or "e2e" (the sample moves its data) */
+    /* the work one sample declares (varbench.h's struct vb_traffic): global-memory bytes its
+     * kernels must read and write, elements and floating-point operations; 0 undeclared */
+    uint64_t gmem_read_bytes, gmem_write_bytes;
+    double elements, flops;
+    /* the user's named numbers (varbench.h's vb_summary), stored by name with the case */
+    struct vb_summary_value summaries[VB_MAX_SUMMARIES];
+    int nsummaries;
 };
 
 /* vb_sample_find returns the index of the sample whose [start, end] window holds t, or -1.

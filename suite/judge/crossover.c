@@ -136,11 +136,12 @@ static double sig3(double x)
     return x >= 100 ? round(x / m) * m : round(x);
 }
 
-/* is_graph: whether r's rung replays a CUDA graph (by today's catalog) */
+/* is_graph: whether r's rung replays a CUDA graph (its stored flags; a database older than
+ * schema 8 has none: today's catalog then) */
 static int is_graph(const struct vb_case_row *r)
 {
-    const struct vb_variant *v = vb_variant_of(r->family, r->name);
-    return v && (v->flags & VB_GRAPH);
+    const struct vb_variant *v = r->flags >= 0 ? NULL : vb_variant_of(r->family, r->name);
+    return r->flags >= 0 ? !!(r->flags & VB_GRAPH) : v && (v->flags & VB_GRAPH);
 }
 
 /* best_gpu: the smallest end-to-end median of the correct GPU rungs of ref's problem and point
@@ -310,7 +311,8 @@ int vb_crossover_run(const struct vb_case_row *rows, int n, struct vb_cross_run 
         return -1;
     }
     for (i = 0; i < n; i++)
-        cr->problem[i] = vb_problem_of(rows[i].family, rows[i].name);
+        cr->problem[i] = rows[i].problem[0] ? rows[i].problem /* stored: a user's too */
+                                            : vb_problem_of(rows[i].family, rows[i].name);
     s.problem = cr->problem;
     cr->ng = groups_of(&s, cr->g, VB_CROSS_MAX_GROUPS, cr->member);
     return 0;

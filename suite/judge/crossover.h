@@ -59,7 +59,8 @@ struct vb_cross_group {
 };
 #define VB_CROSS_MAX_GROUPS 64
 
-/* A run's groups, with the problem of each of its cases (vb_problem_of) and the group each
+/* A run's groups, with the problem of each of its cases (stored with its variant; for an older
+ * database, vb_problem_of) and the group each
  * belongs to: what `run`, `report` and `export` show. */
 struct vb_cross_run {
     const char **problem; /* problem[i] of rows[i]; owned */

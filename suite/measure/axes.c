@@ -4,35 +4,9 @@
  */
 #include "axes.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* parse_value reads one value of axis x: "4000", "1e7", or one of x's labels. */
-static int parse_value(const struct vb_axis *x, const char *s, long *out)
-{
-    char *end;
-    double d;
-    long k;
-    if (!*s) return -1;
-    if (x->labels) {
-        for (k = x->min; k <= x->max; k++)
-            if (!strcmp(x->labels[k], s)) {
-                *out = k;
-                return 0;
-            }
-        return -1;
-    }
-    /* decimal or scientific only: strtod would also take "0x40" (64), "inf" and "nan" */
-    if (strspn(s, "0123456789.eE+-") != strlen(s)) return -1;
-    errno = 0;
-    d = strtod(s, &end);
-    if (errno || *end || !isfinite(d) || d != floor(d) || fabs(d) > 9007199254740992.0) return -1;
-    *out = (long)d;
-    return 0;
-}
 
 int vb_axes_parse(struct vb_overrides *ov, const char *arg, struct vb_err *err)
 {
@@ -80,62 +54,36 @@ int vb_axes_expand(const struct vb_family *f, const struct vb_problem *pb, struc
                    struct vb_point *pts, int cap, struct vb_err *err)
 {
     long given[VB_MAX_AXES][VB_MAX_AXIS_VALUES];
-    const long *vals[VB_MAX_AXES];
     int nvals[VB_MAX_AXES], follow[VB_MAX_AXES], idx[VB_MAX_AXES] = {0};
-    int a, k, j, total = 1;
+    int a, k, total = 1;
     for (a = 0; a < pb->naxes; a++) {
         const struct vb_axis *x = &pb->axes[a];
         struct vb_axis_override *o = find(ov, x->name);
         follow[a] = -1;
         if (o) {
+            char text[VB_MAX_AXIS_VALUES * (VB_AXIS_TOKEN + 1)] = "";
             o->used = 1;
-            for (k = 0; k < o->n; k++) {
-                if (parse_value(x, o->tok[k], &given[a][k])) {
-                    if (x->labels) {
-                        char all[256] = "";
-                        long l;
-                        for (l = x->min; l <= x->max; l++)
-                            snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s",
-                                     l ? ", " : "", x->labels[l]);
-                        return vb_err_set(err, VB_E_USAGE,
-                                          "axis '%s' of family '%s': bad value "
-                                          "'%s' (one of %s)",
-                                          x->name, f->name, o->tok[k], all);
-                    }
-                    return vb_err_set(err, VB_E_USAGE,
-                                      "axis '%s': bad value '%s' (an integer, "
-                                      "e.g. 4000 or 1e7)",
-                                      x->name, o->tok[k]);
-                }
-                if (given[a][k] < x->min || given[a][k] > x->max)
-                    return vb_err_set(err, VB_E_USAGE,
-                                      "axis '%s' of family '%s': %ld outside [%ld, %ld]", x->name,
-                                      f->name, given[a][k], x->min, x->max);
-                for (j = 0; j < k; j++)
-                    if (given[a][j] == given[a][k])
-                        return vb_err_set(err, VB_E_USAGE,
-                                          "axis '%s': value '%s' given twice "
-                                          "(as '%s'): it would make two identical cases",
-                                          x->name, o->tok[k], o->tok[j]);
-            }
-            vals[a] = given[a];
-            nvals[a] = o->n;
+            for (k = 0; k < o->n; k++)
+                snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s", k ? "," : "",
+                         o->tok[k]);
+            nvals[a] = vb_axis_parse(x, text, given[a], VB_MAX_AXIS_VALUES, err);
         } else if (x->same_as) {
             follow[a] = vb_problem_axis(pb, x->same_as);
-            vals[a] = NULL;
             nvals[a] = 1;
         } else {
-            vals[a] = x->defaults;
-            nvals[a] = x->ndefaults;
+            nvals[a] = vb_axis_defaults(x, given[a], VB_MAX_AXIS_VALUES, err);
         }
+        if (nvals[a] < 0) return vb_err_context(err, "family '%s'", f->name);
         if (total > cap / nvals[a])
             return vb_err_set(err, VB_E_USAGE, "family '%s': more than %d cases from --axis",
                               f->name, cap);
         total *= nvals[a];
     }
     for (k = 0; k < total; k++) {
+        memset(&pts[k], 0, sizeof pts[k]);
+        pts[k].problem = pb;
         for (a = 0; a < pb->naxes; a++)
-            if (follow[a] < 0) pts[k].v[a] = vals[a][idx[a]];
+            if (follow[a] < 0) pts[k].v[a] = given[a][idx[a]];
         for (a = 0; a < pb->naxes; a++)
             if (follow[a] >= 0) pts[k].v[a] = pts[k].v[follow[a]];
         /* odometer over the axes, last axis fastest */

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "coldcache.h"
-#include "hostmem.h"
+#include "varbench.h"
 #include "probe.h"
 #include "stats.h"
 #include "trip.h"

@@ -8,20 +8,28 @@
 #include "fmt.h"
 #include "stats.h"
 
-/* kernel_floor_ns: the problem's kernel bytes at the DRAM rate (held against a kernel time, plus
+/* kernel_bytes: the global-memory bytes one sample's kernels must move, as the case declares
+ * them (its variant's traffic, else its problem's kernel_bytes); 0 undeclared */
+static double kernel_bytes(const struct vb_case_result *r)
+{
+    const struct vb_problem *pb = r->variant->problem;
+    if (r->gmem_read_bytes || r->gmem_write_bytes)
+        return (double)r->gmem_read_bytes + (double)r->gmem_write_bytes;
+    return pb->kernel_bytes ? (double)pb->kernel_bytes(&r->point) : 0;
+}
+
+/* kernel_floor_ns: the case's kernel bytes at the DRAM rate (held against a kernel time, plus
  * a kernel's start-up: an end-to-end floor has it in its round trip), or (held against an
  * end-to-end time) `launches` of the case's kernels launched back to back if longer. */
 static double kernel_floor_ns(const struct vb_floor_ceil *c, const struct vb_case_result *r,
                               int resident, int launches, const char **bound)
 {
-    const struct vb_problem *pb = r->variant->problem;
-    double dram = NAN, launch = NAN, curve;
-    if (pb->kernel_bytes && c->d2d_gbps > 0)
-        dram = (double)pb->kernel_bytes(&r->point) / c->d2d_gbps +
-               (resident && c->kernel_empty_ns > 0 ? c->kernel_empty_ns : 0);
+    double dram = NAN, launch = NAN, curve, bytes = kernel_bytes(r);
+    if (bytes > 0 && c->d2d_gbps > 0)
+        dram = bytes / c->d2d_gbps + (resident && c->kernel_empty_ns > 0 ? c->kernel_empty_ns : 0);
     /* within the curve, the streaming kernel's own time at these bytes (its start-up in it: an
      * end-to-end floor's round trip has one) */
-    if (pb->kernel_bytes && (curve = vb_floor_curve_ns(c, (double)pb->kernel_bytes(&r->point))) > 0)
+    if (bytes > 0 && (curve = vb_floor_curve_ns(c, bytes)) > 0)
         dram = curve - (!resident && c->kernel_empty_ns > 0 ? c->kernel_empty_ns : 0);
     /* a launch's cost is in an end-to-end time, not in CUPTI's kernel duration */
     if (launches > 0 && c->launch_ns > 0) launch = c->launch_ns * launches;
@@ -192,19 +200,18 @@ char *vb_floor_line(const struct vb_floor_ceil *c, const struct vb_case_result *
     if (isnan(r->floor_ns)) return buf;
     vb_fmt_ms(r->floor_ns, ms, sizeof ms);
     snprintf(plus, sizeof plus, "%s%s", *trip_text(c, r, trip, sizeof trip) ? "; plus " : "", trip);
-    if (!strcmp(r->floor_bound, "dram") &&
-        vb_floor_curve_ns(c, (double)r->variant->problem->kernel_bytes(&r->point)) > 0) {
+    if (!strcmp(r->floor_bound, "dram") && vb_floor_curve_ns(c, kernel_bytes(r)) > 0) {
         snprintf(buf, n,
                  "floor %s ms (dram: %s B as the streaming kernel moves them, its start-up in "
                  "it%s): %s %.2fx floor",
-                 ms, vb_fmt_bytes(r->variant->problem->kernel_bytes(&r->point), b, sizeof b), plus,
-                 r->floor_of, r->floor_ratio);
+                 ms, vb_fmt_bytes((uint64_t)kernel_bytes(r), b, sizeof b), plus, r->floor_of,
+                 r->floor_ratio);
     } else if (!strcmp(r->floor_bound, "dram")) {
         snprintf(b2, sizeof b2, ", and a kernel's start-up %.2f us", c->kernel_empty_ns / 1e3);
         snprintf(buf, n, "floor %s ms (dram: %s B at %.0f GB/s%s%s): %s %.2fx floor", ms,
-                 vb_fmt_bytes(r->variant->problem->kernel_bytes(&r->point), b, sizeof b),
-                 c->d2d_gbps, c->kernel_empty_ns > 0 && !strcmp(r->floor_of, "kernel") ? b2 : "",
-                 plus, r->floor_of, r->floor_ratio);
+                 vb_fmt_bytes((uint64_t)kernel_bytes(r), b, sizeof b), c->d2d_gbps,
+                 c->kernel_empty_ns > 0 && !strcmp(r->floor_of, "kernel") ? b2 : "", plus,
+                 r->floor_of, r->floor_ratio);
     } else if (!strcmp(r->floor_bound, "pcie") && zero_copy(r)) {
         uint64_t in, out, map_in, map_out;
         char rate[64];

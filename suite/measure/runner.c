@@ -9,13 +9,15 @@
 #include <time.h>
 
 #include "attribute.h"
+#include "case_ctx.h"
 #include "clock.h"
 #include "coldcache.h"
 #include "gpu.h"
 #include "marks.h"
 #include "nvtx.h"
-#include "parallel.h"
+#include "varbench.h"
 #include "runner_int.h"
+#include "store.h"
 
 volatile sig_atomic_t vb_interrupted;
 
@@ -427,18 +429,60 @@ static int cpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
     }
 }
 
+/* declare_work copies what one sample of v at p declares it computes into r: its global-memory
+ * bytes, elements and flops (the floor falls back on the problem's kernel_bytes: floor.c) */
+static void declare_work(const struct vb_variant *v, const struct vb_point *p,
+                         struct vb_case_result *r)
+{
+    struct vb_traffic t;
+    memset(&t, 0, sizeof t);
+    if (v->traffic) v->traffic(p, &t);
+    r->gmem_read_bytes = t.gmem_read_bytes;
+    r->gmem_write_bytes = t.gmem_write_bytes;
+    r->elements = t.elements;
+    r->flops = t.flops;
+}
+
+/* take_said keeps the hooks' summaries with the case; a misuse (a bad or clashing name, too
+ * many) fails a case that had not failed already, naming it */
+static void take_said(const struct vb_case_said *said, struct vb_case_result *r)
+{
+    char why[160];
+    int i;
+    for (i = 0; i < said->nsummaries; i++)
+        if (!vb_store_summary_name_ok(said->summaries[i].name, why, sizeof why)) {
+            if (r->status == VB_STATUS_OK || r->status == VB_STATUS_WRONG) {
+                r->status = VB_STATUS_FAILED;
+                snprintf(r->reason, sizeof r->reason, "vb_summary('%s'): %s",
+                         said->summaries[i].name, why);
+            }
+            return;
+        }
+    if (said->misuse[0] && (r->status == VB_STATUS_OK || r->status == VB_STATUS_WRONG)) {
+        r->status = VB_STATUS_FAILED;
+        snprintf(r->reason, sizeof r->reason, "%s", said->misuse);
+        return;
+    }
+    memcpy(r->summaries, said->summaries, sizeof r->summaries);
+    r->nsummaries = said->nsummaries;
+}
+
 void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const struct vb_point *p,
                     int device, const char *nodev_reason, const double *ref, double *oracle,
                     const struct vb_sampling *cfg, struct vb_case_result *r)
 {
     const struct vb_problem *pb = v->problem;
+    const struct vb_variant_ops *ops = f->ops;
+    struct vb_case_said said;
     struct vb_err err;
     void *state = NULL;
     double *got = NULL;
-    size_t n = pb->out_len(p), bad;
+    int verify = pb->reference != NULL; /* a problem without a reference is timed only */
+    size_t n = verify ? pb->out_len(p) : 0, bad;
     int cap = 0, gpu = !!(v->flags & VB_GPU), marked = 0;
     char label[512];
     vb_err_clear(&err);
+    memset(&said, 0, sizeof said);
     memset(r, 0, sizeof *r);
     r->family = f;
     r->variant = v;
@@ -449,6 +493,7 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const
     r->cold = gpu && cfg->cold;
     r->stop_reason = "not-run";
     vb_point_format(pb, p, r->axes, sizeof r->axes);
+    declare_work(v, p, r);
     vb_stats_compute(NULL, 0, &r->e2e_ms);
     r->kernel_ms = r->h2d_ms = r->d2h_ms = r->memset_ms = r->gpu_ms = r->e2e_ms;
     r->start_ns = r->end_ns = vb_activity_now();
@@ -468,15 +513,23 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const
     }
     snprintf(label, sizeof label, "case %s/%s %s", f->name, v->name, r->axes);
     vb_nvtx_push(label);
+    vb_case_ctx_open();
     got = oracle ? oracle : malloc(sizeof *got * (n ? n : 1));
     if (!got) {
         vb_err_set(&err, VB_E_SYS, "out of memory for %zu output values", n);
         fail(r, VB_STATUS_FAILED, &err);
         goto pop;
     }
-    if (f->ops->setup(v->tag, p, &state, &err)) {
-        vb_err_context(&err, "setup");
-        fail(r, VB_STATUS_FAILED, &err);
+    if (ops && ops->setup && ops->setup(v->tag, p, &state, &err)) {
+        vb_case_ctx_take(&said);
+        if (said.skipped) { /* vb_skip: the benchmark says the case cannot run here */
+            r->status = VB_STATUS_SKIPPED;
+            vb_err_line(&err, r->reason, sizeof r->reason);
+        } else {
+            vb_err_context(&err, "setup");
+            fail(r, VB_STATUS_FAILED, &err);
+        }
+        if (ops->teardown) ops->teardown(state);
         goto pop;
     }
     if (gpu) vb_runner_metrics_pass(f, v, state, device, cfg, r);
@@ -484,15 +537,18 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const
      * whose launch hook shares the subscriber); without a subscriber, by their times */
     if (gpu && vb_activity_active() && vb_marks_start(&err) == 0) marked = 1;
     vb_err_clear(&err);
-    /* verify: poisoned outputs, one sample, compare every element */
-    if (f->ops->poison(state, &err) || one_sample(v, state, VB_SAMPLE_VERIFY, cfg, r, &cap, &err)) {
+    /* verify: poisoned outputs, one sample, compare every element (without a reference: the
+     * first sample, run and not judged) */
+    if ((verify && ops->poison(state, &err)) ||
+        one_sample(v, state, VB_SAMPLE_VERIFY, cfg, r, &cap, &err)) {
         fail(r, VB_STATUS_FAILED, &err);
         goto teardown;
     }
-    f->ops->fetch(state, got);
+    if (verify) ops->fetch(state, got);
     /* the oracle's own answer is what the others are held to; it still must be all numbers */
-    bad = vb_compare(got, oracle ? oracle : ref, n, oracle ? INFINITY : pb->atol, pb->rtol,
-                     &r->max_abs_err, &r->max_rel_err);
+    bad = !verify ? 0
+                  : vb_compare(got, oracle ? oracle : ref, n, oracle ? INFINITY : pb->atol,
+                               pb->rtol, &r->max_abs_err, &r->max_rel_err);
     if (bad) {
         r->status = VB_STATUS_WRONG;
         snprintf(r->reason, sizeof r->reason,
@@ -509,8 +565,10 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const
     }
     if (vb_interrupted && r->status == VB_STATUS_OK) r->status = VB_STATUS_INTERRUPTED;
 teardown:
-    f->ops->teardown(state);
+    if (ops && ops->teardown) ops->teardown(state);
+    vb_case_ctx_take(&said);
 pop:
+    take_said(&said, r);
     vb_nvtx_pop();
     if (gpu && vb_activity_active()) {
         collect(r, 0);

@@ -73,7 +73,7 @@ static int profile(struct vb_profiler *prof, const struct vb_family *f, const st
     struct profiled w = {v, state};
     size_t from = *n;
     int rc;
-    if (f->ops->poison(state, err)) return -1;
+    if (f->ops && f->ops->poison && f->ops->poison(state, err)) return -1;
     if (v->flags & VB_LIBRARY) vb_profiler_release(prof); /* a fresh session (above) */
     rc = vb_profiler_collect(prof, device, ctx, MAX_PROFILED_LAUNCHES, hook, NULL, profiled_run, &w,
                              vals, n, passes, err);
@@ -158,7 +158,8 @@ int vb_runner_metrics_again(const struct vb_family *f, const struct vb_variant *
     if (VB_CUDA(err, cudaSetDevice(device)) || vb_gpu_current_ctx(&ctx, err)) return -1;
     drop_since();
     vb_nvtx_push("metrics pass: DRAM and L2 counters");
-    if (f->ops->setup(v->tag, p, &state, err)) {
+    if (f->ops && f->ops->setup && f->ops->setup(v->tag, p, &state, err)) {
+        if (f->ops->teardown) f->ops->teardown(state);
         vb_err_context(err, "setup");
         vb_nvtx_pop();
         return -1;
@@ -168,7 +169,7 @@ int vb_runner_metrics_again(const struct vb_family *f, const struct vb_variant *
     if (!rc)
         rc = profile(cfg->profiler_cache, f, v, state, device, ctx,
                      cfg->cold ? vb_cold_launch_hook : NULL, vals, n, passes, err);
-    f->ops->teardown(state);
+    if (f->ops && f->ops->teardown) f->ops->teardown(state);
     vb_nvtx_pop();
     drop_since();
     *ns = vb_mono_ns() - t0;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "activity.h"
-#include "parallel.h"
+#include "varbench.h"
 #include "phase.h"
 
 /* problem_selected: does the filter select a variant of f that computes pb? */
@@ -133,7 +133,8 @@ static int parallel_oracle(const struct vb_problem *pb, const struct vb_point *p
 
 double vb_sweep_reference_rate(const struct vb_problem *pb, const struct vb_point *p)
 {
-    size_t n = pb->out_len(p), m = pb->reference_part && n > RATE_SLICE ? RATE_SLICE : n;
+    size_t n = pb->reference ? pb->out_len(p) : 0;
+    size_t m = pb->reference_part && n > RATE_SLICE ? RATE_SLICE : n;
     double *out = malloc(sizeof *out * (m ? m : 1)), t0, t;
     struct vb_err err;
     int rc = 0;
@@ -172,6 +173,7 @@ static void tally(struct vb_tally *t, const struct vb_case_result *r)
         t->wrong += r->status == VB_STATUS_WRONG;
     t->failed += r->status == VB_STATUS_FAILED;
     t->skipped += r->status == VB_STATUS_SKIPPED;
+    t->gpu_skipped += r->status == VB_STATUS_SKIPPED && (r->variant->flags & VB_GPU);
     t->interrupted += r->status == VB_STATUS_INTERRUPTED;
     t->throttled += r->dropped > 0;
 }
@@ -193,7 +195,12 @@ static int run_case(struct vb_sweep *s, const struct vb_sweep_events *ev, const 
     double *oracle = NULL;
     char label[400], slow_ref[160] = "";
     int rc;
-    if (!ps->have_ref && (dev >= 0 || !(v->flags & VB_GPU))) { /* a skipped case needs none */
+    /* the case begins before its oracle: a reference that crashes is named by it */
+    snprintf(label, sizeof label, "%s/%s ", f->name, v->name);
+    vb_point_format(pb, p, label + strlen(label), sizeof label - strlen(label));
+    if (ev->case_begin) ev->case_begin(ev->ctx, label);
+    /* a skipped case needs none; nor does a problem without a reference (timed, not verified) */
+    if (!ps->have_ref && pb->reference && (dev >= 0 || !(v->flags & VB_GPU))) {
         size_t n = pb->out_len(p);
         if (!ps->ref && !(ps->ref = malloc(sizeof *ps->ref * (n ? n : 1))))
             return vb_err_set(err, VB_E_SYS, "out of memory for the reference (%zu values)", n);
@@ -205,9 +212,6 @@ static int run_case(struct vb_sweep *s, const struct vb_sweep_events *ev, const 
             return -1;
         ps->have_ref = 1;
     }
-    snprintf(label, sizeof label, "%s/%s ", f->name, v->name);
-    vb_point_format(pb, p, label + strlen(label), sizeof label - strlen(label));
-    if (ev->case_begin) ev->case_begin(ev->ctx, label);
     /* --quick (no minimum of CPU samples): a single-core reference that would take longer than
      * its budget, as the oracle's time on all cores says, is not run */
     if ((v->flags & VB_REFERENCE) && ps->parts > 1 && s->sampling->cpu_min_samples == 0 &&

@@ -39,6 +39,7 @@ struct vb_sweep_events {
 
 struct vb_tally {
     int cases, ok, wrong, expected_wrong, failed, skipped, interrupted, throttled;
+    int gpu_skipped;     /* skipped GPU cases (with no device: all of them, for want of one) */
     double family_s[64]; /* wall time per family, in vb_families order */
 };
 

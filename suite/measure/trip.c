@@ -7,8 +7,7 @@
 #include <string.h>
 
 #include "clock.h"
-#include "graph.h"
-#include "hostmem.h"
+#include "varbench.h"
 #include "phase.h"
 #include "probe.h"
 #include "stats.h"

@@ -1,6 +1,7 @@
 /*
- * store: the SQLite database, the only module that speaks SQL (suite/store_*.c, one file per
- * job, sharing the private store_int.h; this header is the whole API). One file holds many runs;
+ * store: the SQLite database, the only module that speaks SQL (suite/store/store_*.c, one file
+ * per job, sharing the private store_int.h; this header is the whole API, with store_columns.h
+ * for what export reads of a case's columns). One file holds many runs;
  * each run keeps its environment, ceilings, cases, every raw sample and every CUPTI record,
  * with names after the Nsight Systems export where they overlap (TARGET_INFO_GPU,
  * CUPTI_ACTIVITY_KIND_KERNEL/_MEMCPY/_MEMSET, NVTX_EVENTS, StringIds). A case is written in
@@ -21,8 +22,9 @@ struct vb_case_result;
 struct vb_gpu_env;
 struct vb_host_env;
 struct vb_metric_value;
+struct vb_summary_value;
 
-#define VB_SCHEMA_VERSION 7
+#define VB_SCHEMA_VERSION 8
 
 /* The device's ceilings as the store keeps them (a row each in `ceilings`), measured by
  * ceilings.h's vb_ceilings_measure and read by the report: their names and one's values. */
@@ -162,6 +164,13 @@ struct vb_case_row {
     /* schema 5: a traced process's cost (vb_trace_cost); has_trace_cost 0 for other cases */
     int has_trace_cost;
     struct vb_trace_cost trace_cost;
+    /* schema 8: the variant's problem ("" unknown) and flags (registry.h's VB_GPU, ...; -1
+     * unknown); the work one sample declares (result.h): global-memory bytes (0 unknown),
+     * elements and floating-point operations (NaN unknown) */
+    char problem[64];
+    int flags;
+    int64_t gmem_read_bytes, gmem_write_bytes;
+    double elements, flops;
 };
 
 /* A run as read back. */
@@ -321,9 +330,21 @@ int vb_store_run_pool(struct vb_store *s, int64_t run_id, int64_t *ids, int cap,
 int vb_store_merge(struct vb_store *s, const char *path, int *added, int *replaced,
                    struct vb_err *err);
 
-/* vb_store_cases returns a malloc'd array of the run's cases (caller frees). */
+/* vb_store_cases returns a malloc'd array of the run's cases (caller frees), by id. Its
+ * columns are store_columns.c's table. */
 int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows, int *n,
                    struct vb_err *err);
+/* vb_store_case_summaries returns case case_id's named numbers (table case_summaries, what the
+ * benchmark gave vb_summary) as a malloc'd array in name order (caller frees; *out NULL and *n 0
+ * without any): value NaN where none was stored, unit "" without one. 0 or -1 (VB_E_DB). */
+int vb_store_case_summaries(struct vb_store *s, int64_t case_id, struct vb_summary_value **out,
+                            int *n, struct vb_err *err);
+/* vb_store_summary_name_ok: 1 when name can name a summary: [A-Za-z0-9_.-], 1 to 63 characters,
+ * and, case aside, not the name of a column of cases, of a value read with them or of a cell of
+ * export's CSV or JSON (store_columns.c's table, and the keys export writes itself). Else 0 with
+ * the reason in why (n bytes; why may be NULL). Export writes summaries as JSON keys beside its
+ * own: a name that took one of theirs would make two keys of one. */
+int vb_store_summary_name_ok(const char *name, char *why, size_t n);
 /* vb_store_count counts rows of table (one of the schema's tables) for a case (case_id > 0) or
  * overall (case_id == 0). */
 int vb_store_count(struct vb_store *s, const char *table, int64_t case_id, int64_t *n,

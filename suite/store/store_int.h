@@ -1,6 +1,6 @@
 /*
  * store_int: the store's private header (SQLite's sqliteInt.h pattern), included only by the
- * suite/store_*.c files: the connection object, the statement cache, the typed put, the
+ * suite/store/store_*.c files: the connection object, the statement cache, the typed put, the
  * StringIds cache, transactions and the row readers they share. store_conn.c implements them
  * (store_open.c opens); the other store_*.c files use them.
  * Nothing here is API: callers outside the store see store.h only.
@@ -155,6 +155,19 @@ int vb_store_count_query(struct vb_store *s, const char *q, int64_t bind, int64_
 /* vb_store_first_id sets *id to column 0 of the first row of the cached statement q (no
  * parameters), or to -1 when it has no row. 0 or -1 with err. */
 int vb_store_first_id(struct vb_store *s, const char *q, int64_t *id, struct vb_err *err);
+
+/* A case's columns (store_columns.c: the table of store_columns.h). */
+
+/* vb_store_case_insert writes r's row of cases (run run_id, variants row variant_id) with the
+ * table's INSERT, inside the caller's transaction, and sets *case_id. 0 or -1 with err. */
+int vb_store_case_insert(struct vb_store *s, int64_t run_id, int64_t variant_id,
+                         const struct vb_case_result *r, int64_t *case_id, struct vb_err *err);
+/* vb_store_cases_sql: vb_store_cases' query, the table's SELECT of a run's cases (?1) by id; a
+ * static text, built once (the statement cache's key). This can't fail. */
+const char *vb_store_cases_sql(void);
+/* vb_store_fill_case reads a row of that query into a struct vb_case_row (row), the fill of
+ * vb_store_read_rows. */
+void vb_store_fill_case(sqlite3_stmt *st, void *row);
 
 /* Writers shared by store_write.c and store_trace.c. */
 

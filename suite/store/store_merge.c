@@ -17,7 +17,7 @@
 #include <string.h>
 
 #define MAX_TABLES 48
-#define MAX_COLS   64
+#define MAX_COLS   96
 #define MAX_REFS   16
 #define NAME_LEN   64
 #define SQL_LEN    16384
@@ -264,6 +264,12 @@ static void owner_where(const struct plan *p, const struct table *t, const char 
     add(q, ")");
 }
 
+/* The columns of a table's (?1) first UNIQUE constraint, in order: a dictionary's key. */
+static const char unique_key[] = "SELECT ii.name FROM pragma_index_list(?1, 'main') il, "
+                                 "pragma_index_info(il.name, 'main') ii WHERE il.seq = (SELECT "
+                                 "min(seq) FROM pragma_index_list(?1, 'main') WHERE \"unique\" "
+                                 "AND origin = 'u') ORDER BY ii.seqno";
+
 /* key_column adds one column of a dictionary's UNIQUE key to the match of its rows (the first
  * follows the "ON " of the join, the others an AND). */
 static int key_column(sqlite3_stmt *st, void *ctx, struct vb_err *err)
@@ -280,11 +286,6 @@ static int key_column(sqlite3_stmt *st, void *ctx, struct vb_err *err)
 static int column_expr(struct vb_store *s, const struct plan *p, const struct table *t,
                        const char *col, struct sql *q, struct vb_err *err)
 {
-    /* the columns of the table's first UNIQUE constraint, in order */
-    static const char kq[] = "SELECT ii.name FROM pragma_index_list(?1, 'main') il, "
-                             "pragma_index_info(il.name, 'main') ii WHERE il.seq = (SELECT "
-                             "min(seq) FROM pragma_index_list(?1, 'main') WHERE \"unique\" AND "
-                             "origin = 'u') ORDER BY ii.seqno";
     int k;
     size_t at;
     for (k = 0; k < t->nrefs; k++) {
@@ -297,7 +298,7 @@ static int column_expr(struct vb_store *s, const struct plan *p, const struct ta
             add(q, "(SELECT m.\"%s\" FROM main.\"%s\" m JOIN src.\"%s\" x ON ", r->to, u->name,
                 u->name);
             at = q->len;
-            if (each_row(s, kq, u->name, key_column, q, err)) return -1;
+            if (each_row(s, unique_key, u->name, key_column, q, err)) return -1;
             if (q->len == at)
                 return vb_err_set(err, VB_E_DB,
                                   "internal: dictionary '%s' has no UNIQUE key to "
@@ -362,8 +363,36 @@ out:
     return rc;
 }
 
+/* fill_nulls sets, in the rows of dictionary t that main had, each column main holds NULL in
+ * (a row an older varbench wrote: variants' problem and flags before schema 8) to the source's
+ * value for the same key. 0 or -1 with err. */
+static int fill_nulls(struct vb_store *s, const struct plan *p, const struct table *t,
+                      struct vb_err *err)
+{
+    struct sql q;
+    size_t at;
+    int k;
+    for (k = 0; k < t->ncols; k++) {
+        const char *c = t->cols[k];
+        if (!strcmp(c, t->rowid)) continue; /* a key column is never NULL where it matches */
+        memset(&q, 0, sizeof q);
+        add(&q,
+            "UPDATE main.\"%s\" AS m SET \"%s\" = x.\"%s\" FROM src.\"%s\" x WHERE m.\"%s\" IS "
+            "NULL AND x.\"%s\" IS NOT NULL AND ",
+            t->name, c, c, t->name, c, c);
+        at = q.len;
+        if (each_row(s, unique_key, t->name, key_column, &q, err)) return -1;
+        if (q.len == at)
+            return vb_err_set(err, VB_E_DB,
+                              "internal: dictionary '%s' has no UNIQUE key to match its rows by",
+                              t->name);
+        if (run_built(s, p, t, &q, err)) return -1;
+    }
+    return 0;
+}
+
 /* copy_dicts adds to main every row of each dictionary that it lacks (by its UNIQUE key); the
- * rows main has keep their values and ids. */
+ * rows main has keep their ids and values, a NULL of theirs filled from the source's row. */
 static int copy_dicts(struct vb_store *s, const struct plan *p, struct vb_err *err)
 {
     struct sql q, cols;
@@ -379,7 +408,7 @@ static int copy_dicts(struct vb_store *s, const struct plan *p, struct vb_err *e
         add(&q, "INSERT OR IGNORE INTO main.\"%s\"(%s) SELECT %s FROM src.\"%s\"", t->name, cols.s,
             cols.s, t->name);
         q.over |= cols.over;
-        if (run_built(s, p, t, &q, err)) return -1;
+        if (run_built(s, p, t, &q, err) || fill_nulls(s, p, t, err)) return -1;
     }
     return 0;
 }

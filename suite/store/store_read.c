@@ -1,9 +1,10 @@
 /*
  * store_read: the readers of the stages that work from the database alone (compare, export,
- * report, runs): runs, the newest run, a run's cases, ceilings and timed samples, row counts,
- * and the list of runs with their case tallies. Read-only: every function works on a store
- * opened with vb_store_open_ro. Workload: a report reads a few runs of a few hundred cases;
- * samples are read per case and phase (up to thousands each).
+ * report, runs): runs, the newest run, a run's cases (their columns: store_columns.c) and
+ * summaries, ceilings and timed samples, row counts, and the list of runs with their case
+ * tallies. Read-only: every function works on a store opened with vb_store_open_ro. Workload: a
+ * report reads a few runs of a few hundred cases; samples are read per case and phase (up to
+ * thousands each).
  */
 #include "store_int.h"
 
@@ -12,73 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* fill_case reads a row of vb_store_cases' query (the columns in its order). */
-static void fill_case(sqlite3_stmt *st, void *p)
-{
-    struct vb_case_row *r = p;
-    r->id = sqlite3_column_int64(st, 0);
-    r->run_id = sqlite3_column_int64(st, 1);
-    vb_store_col_text(st, 2, r->family, sizeof r->family);
-    vb_store_col_text(st, 3, r->name, sizeof r->name);
-    snprintf(r->variant, sizeof r->variant, "%s/%s", r->family, r->name);
-    vb_store_col_text(st, 4, r->axes, sizeof r->axes);
-    vb_store_col_text(st, 5, r->status, sizeof r->status);
-    vb_store_col_text(st, 6, r->reason, sizeof r->reason);
-    vb_store_col_text(st, 7, r->device, sizeof r->device);
-    r->is_reference = sqlite3_column_int(st, 8);
-    r->needs_gpu = sqlite3_column_int(st, 9);
-    r->have_records = sqlite3_column_int(st, 10);
-    r->samples = sqlite3_column_int(st, 11);
-    r->e2e_median_ns = vb_store_col_double(st, 12);
-    r->e2e_mean_ns = vb_store_col_double(st, 13);
-    r->e2e_stdev_ns = vb_store_col_double(st, 14);
-    r->e2e_min_ns = vb_store_col_double(st, 15);
-    r->e2e_max_ns = vb_store_col_double(st, 16);
-    r->kernel_median_ns = vb_store_col_double(st, 17);
-    r->h2d_median_ns = vb_store_col_double(st, 18);
-    r->d2h_median_ns = vb_store_col_double(st, 19);
-    r->max_abs_err = vb_store_col_double(st, 20);
-    r->max_rel_err = vb_store_col_double(st, 21);
-    r->h2d_bytes = sqlite3_column_int64(st, 22);
-    r->d2h_bytes = sqlite3_column_int64(st, 23);
-    r->h2d_count = sqlite3_column_int64(st, 24);
-    r->d2h_count = sqlite3_column_int64(st, 25);
-    r->gst_efficiency = vb_store_col_double(st, 26);
-    vb_store_col_text(st, 27, r->metrics_status, sizeof r->metrics_status);
-    vb_store_col_text(st, 28, r->metrics_reason, sizeof r->metrics_reason);
-    r->gpu_median_ns = vb_store_col_double(st, 29);
-    r->memset_median_ns = vb_store_col_double(st, 30);
-    r->gpu_ci_pct = vb_store_col_double(st, 31);
-    vb_store_col_text(st, 32, r->stop_reason, sizeof r->stop_reason);
-    vb_store_col_text(st, 33, r->cache, sizeof r->cache);
-    r->clock_min_mhz = vb_store_col_double(st, 34);
-    r->clock_median_mhz = vb_store_col_double(st, 35);
-    r->dropped_samples = sqlite3_column_int(st, 36);
-    r->throttled = r->dropped_samples > 0;
-    /* CUpti_ActivityMemoryKind 1 is pageable; NULL: no copy records of that direction */
-    r->h2d_pageable = sqlite3_column_type(st, 37) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 37);
-    r->d2h_pageable = sqlite3_column_type(st, 38) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 38);
-    r->floor_ms = vb_store_col_double(st, 39);
-    r->floor_ratio = vb_store_col_double(st, 40);
-    vb_store_col_text(st, 41, r->floor_bound, sizeof r->floor_bound);
-    vb_store_col_text(st, 42, r->floor_of, sizeof r->floor_of);
-    r->device_id = sqlite3_column_type(st, 43) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 43);
-    vb_store_col_text(st, 44, r->board, sizeof r->board);
-    r->has_trace_cost = sqlite3_column_type(st, 45) != SQLITE_NULL;
-    r->trace_cost.init_ns = vb_store_col_double(st, 45);
-    r->trace_cost.flush_ns = vb_store_col_double(st, 46);
-    r->trace_cost.store_ns = vb_store_col_double(st, 47);
-    r->trace_cost.cupti_overhead_ns = vb_store_col_double(st, 48);
-    r->trace_cost.cupti_overhead_count = sqlite3_column_int64(st, 49);
-    r->trace_cost.dropped_records = sqlite3_column_int64(st, 50);
-    vb_store_col_text(st, 51, r->trace_cost.client, sizeof r->trace_cost.client);
-    r->trace_cost.client_kernels = sqlite3_column_int64(st, 52);
-    r->trace_cost.client_copies = sqlite3_column_int64(st, 53);
-    r->trace_cost.client_memsets = sqlite3_column_int64(st, 54);
-    r->trace_cost.client_records = sqlite3_column_int64(st, 55);
-    vb_store_col_text(st, 56, r->trace_cost.overhead_detail, sizeof r->trace_cost.overhead_detail);
-}
 
 /* case_axes adds the structured axes (table case_axes) of run run_id's cases to rows[0..n),
  * which are in case id order; a case keeps its first VB_CASE_AXES. */
@@ -110,39 +44,40 @@ static int case_axes(struct vb_store *s, int64_t run_id, struct vb_case_row *row
 int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows, int *n,
                    struct vb_err *err)
 {
-    static const char q[] =
-        "SELECT c.id, c.run_id, v.family, v.name, c.axes, c.status, c.reason, "
-        "CASE WHEN c.device_id IS NULL THEN 'cpu: ' || IFNULL(h.cpu_model, '?') "
-        "ELSE IFNULL(g.name, '?') END, v.is_reference, v.needs_gpu, c.have_records, c.samples, "
-        "c.e2e_median_ns, c.e2e_mean_ns, c.e2e_stdev_ns, c.e2e_min_ns, c.e2e_max_ns, "
-        "c.kernel_median_ns, c.h2d_median_ns, c.d2h_median_ns, c.max_abs_err, c.max_rel_err, "
-        "c.h2d_bytes, c.d2h_bytes, c.h2d_count, c.d2h_count, c.gst_efficiency, "
-        "c.metrics_status, c.metrics_reason, c.gpu_median_ns, c.memset_median_ns, c.gpu_ci_pct, "
-        "c.stop_reason || IFNULL(' (' || c.stop_detail || ')', ''), c.cache, c.clock_min_mhz, "
-        "c.clock_median_mhz, c.dropped_samples, "
-        "(SELECT max(srcKind = 1) FROM CUPTI_ACTIVITY_KIND_MEMCPY m WHERE m.case_id = c.id AND "
-        "m.copyKind = 1), (SELECT max(dstKind = 1) FROM CUPTI_ACTIVITY_KIND_MEMCPY m WHERE "
-        "m.case_id = c.id AND m.copyKind = 2), c.floor_ns / 1e6, c.floor_ratio, "
-        "IFNULL(c.floor_bound, ''), IFNULL(c.floor_of, ''), c.device_id, "
-        "IFNULL(g.busLocation, ''), c.trace_init_ns, c.trace_flush_ns, c.trace_store_ns, "
-        "c.cupti_overhead_ns, c.cupti_overhead_count, c.dropped_records, "
-        "IFNULL(c.cupti_client, ''), c.cupti_client_kernels, c.cupti_client_copies, "
-        "c.cupti_client_memsets, c.cupti_client_records, IFNULL(c.cupti_overhead_detail, '') "
-        "FROM cases c "
-        "JOIN variants v ON v.id = c.variant_id LEFT JOIN host_env h ON h.run_id = c.run_id "
-        "LEFT JOIN TARGET_INFO_GPU g ON g.run_id = c.run_id AND g.id = c.device_id "
-        "WHERE c.run_id = ? ORDER BY c.id";
-    sqlite3_stmt *st = vb_store_stmt(s, q, err);
+    sqlite3_stmt *st = vb_store_stmt(s, vb_store_cases_sql(), err);
     *rows = NULL;
     *n = 0;
     if (!st) return -1;
     if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) return vb_store_fail(s, err, "bind");
-    if (vb_store_read_rows(s, st, sizeof **rows, fill_case, (void **)rows, n, err)) return -1;
+    if (vb_store_read_rows(s, st, sizeof **rows, vb_store_fill_case, (void **)rows, n, err))
+        return -1;
     if (!case_axes(s, run_id, *rows, *n, err)) return 0;
     free(*rows);
     *rows = NULL;
     *n = 0;
     return -1;
+}
+
+/* fill_summary reads a row of vb_store_case_summaries' query. */
+static void fill_summary(sqlite3_stmt *st, void *p)
+{
+    struct vb_summary_value *v = p;
+    vb_store_col_text(st, 0, v->name, sizeof v->name);
+    v->value = vb_store_col_double(st, 1);
+    vb_store_col_text(st, 2, v->unit, sizeof v->unit);
+}
+
+int vb_store_case_summaries(struct vb_store *s, int64_t case_id, struct vb_summary_value **out,
+                            int *n, struct vb_err *err)
+{
+    static const char q[] =
+        "SELECT name, value, unit FROM case_summaries WHERE case_id = ? ORDER BY name";
+    sqlite3_stmt *st = vb_store_stmt(s, q, err);
+    *out = NULL;
+    *n = 0;
+    if (!st) return -1;
+    if (sqlite3_bind_int64(st, 1, case_id) != SQLITE_OK) return vb_store_fail(s, err, "bind");
+    return vb_store_read_rows(s, st, sizeof **out, fill_summary, (void **)out, n, err);
 }
 
 /* fill_run reads a row of vb_store_runs' query. */

@@ -229,6 +229,18 @@ static const char *const migrations[] = {
      * open on the file rereads the schema: the page's recipe increments schema_version */
     "CREATE TABLE vb_schema_bump(x);\n"
     "DROP TABLE vb_schema_bump;\n",
+    /* 7 -> 8: the work one sample declares (result.h: global-memory bytes its kernels read and
+     * write, elements, floating-point operations; NULL undeclared), what the variant computes
+     * and its flags (registry.h's VB_GPU, ...; NULL in rows written before: the next run of the
+     * variant sets them), and the benchmark's own named numbers, by name (vb_summary) */
+    "ALTER TABLE cases ADD COLUMN gmem_read_bytes INTEGER;\n"
+    "ALTER TABLE cases ADD COLUMN gmem_write_bytes INTEGER;\n"
+    "ALTER TABLE cases ADD COLUMN elements REAL;\n"
+    "ALTER TABLE cases ADD COLUMN flops REAL;\n"
+    "ALTER TABLE variants ADD COLUMN problem TEXT;\n"
+    "ALTER TABLE variants ADD COLUMN flags INTEGER;\n"
+    "CREATE TABLE case_summaries(case_id INTEGER NOT NULL REFERENCES cases(id),\n"
+    "  name TEXT NOT NULL, value REAL, unit TEXT, PRIMARY KEY(case_id, name));\n",
 };
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == VB_SCHEMA_VERSION - 1,

@@ -1,9 +1,9 @@
 /*
  * store_write: what a run writes (see store.h): the run's row and its end, its host, GPUs and
- * ceilings, and each case with its axes, samples, CUPTI records and metric values in one
- * transaction, so that an interrupted or failed write keeps nothing of the case. Workload: a
- * case of thousands of samples and records is written in a few ms through the statement cache;
- * kernel names and NVTX texts go to StringIds once each.
+ * ceilings, and each case (its columns: store_columns.c) with its axes, samples, CUPTI records,
+ * metric values and summaries in one transaction, so that an interrupted or failed write keeps
+ * nothing of the case. Workload: a case of thousands of samples and records is written in a few ms
+ * through the statement cache; kernel names and NVTX texts go to StringIds once each.
  */
 #include "store_int.h"
 
@@ -108,15 +108,17 @@ int vb_store_ceilings(struct vb_store *s, int64_t run_id, int device, const stru
     return 0;
 }
 
-/* variant_id sets *id to the variants row of f/v, inserting it or refreshing its summary and
- * seed. 0 or -1 with err. */
+/* variant_id sets *id to the variants row of f/v, inserting it or refreshing its summary, seed,
+ * problem and flags (a row of a file older than schema 8 has none until then). 0 or -1 with
+ * err. */
 static int variant_id(struct vb_store *s, const struct vb_family *f, const struct vb_variant *v,
                       int64_t *id, struct vb_err *err)
 {
     static const char ins[] =
-        "INSERT INTO variants(family, name, summary, seed, is_reference, needs_gpu) "
-        "VALUES (?,?,?,?,?,?) ON CONFLICT(family, name) DO UPDATE SET summary = excluded.summary, "
-        "seed = excluded.seed RETURNING id";
+        "INSERT INTO variants(family, name, summary, seed, is_reference, needs_gpu, problem, "
+        "flags) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(family, name) DO UPDATE SET "
+        "summary = excluded.summary, seed = excluded.seed, problem = excluded.problem, "
+        "flags = excluded.flags RETURNING id";
     sqlite3_stmt *st = vb_store_stmt(s, ins, err);
     int rc;
     if (!st) return -1;
@@ -125,7 +127,9 @@ static int variant_id(struct vb_store *s, const struct vb_family *f, const struc
         sqlite3_bind_text(st, 3, v->summary, -1, SQLITE_STATIC) ||
         sqlite3_bind_text(st, 4, f->seed, -1, SQLITE_STATIC) ||
         sqlite3_bind_int(st, 5, !!(v->flags & VB_REFERENCE)) ||
-        sqlite3_bind_int(st, 6, !!(v->flags & VB_GPU)))
+        sqlite3_bind_int(st, 6, !!(v->flags & VB_GPU)) ||
+        sqlite3_bind_text(st, 7, v->problem ? v->problem->name : NULL, -1, SQLITE_STATIC) ||
+        sqlite3_bind_int64(st, 8, (int64_t)v->flags))
         return vb_store_fail(s, err, "bind");
     rc = sqlite3_step(st);
     if (rc != SQLITE_ROW) return vb_store_fail(s, err, "variants");
@@ -133,6 +137,35 @@ static int variant_id(struct vb_store *s, const struct vb_family *f, const struc
     while (sqlite3_step(st) == SQLITE_ROW) {
     }
     sqlite3_reset(st);
+    return 0;
+}
+
+/* put_summaries writes the case's named numbers (r->summaries[0..nsummaries)) inside the
+ * caller's transaction, refusing a name vb_store_summary_name_ok refuses or one given twice (the
+ * runner checks them as the benchmark gives them: this is the last guard). 0 or -1 with err. */
+static int put_summaries(struct vb_store *s, int64_t case_id, const struct vb_case_result *r,
+                         struct vb_err *err)
+{
+    static const char q[] = "INSERT INTO case_summaries(case_id, name, value, unit) "
+                            "VALUES (?,?,?,?)";
+    char why[160];
+    int k, j;
+    if (r->nsummaries < 0 || r->nsummaries > VB_MAX_SUMMARIES)
+        return vb_err_set(err, VB_E_DB, "internal: %d summaries (at most %d)", r->nsummaries,
+                          VB_MAX_SUMMARIES);
+    for (k = 0; k < r->nsummaries; k++) {
+        const struct vb_summary_value *x = &r->summaries[k];
+        if (!memchr(x->name, '\0', sizeof x->name) || !memchr(x->unit, '\0', sizeof x->unit))
+            return vb_err_set(err, VB_E_USAGE, "summary %d: its name or unit is too long", k);
+        if (!vb_store_summary_name_ok(x->name, why, sizeof why))
+            return vb_err_set(err, VB_E_USAGE, "summary %d: %s", k, why);
+        for (j = 0; j < k; j++)
+            if (!strcmp(r->summaries[j].name, x->name))
+                return vb_err_set(err, VB_E_USAGE, "summary '%s' is given twice", x->name);
+        if (vb_store_put(s, q, NULL, err, "itdt", case_id, x->name, x->value,
+                         x->unit[0] ? x->unit : NULL))
+            return -1;
+    }
     return 0;
 }
 
@@ -252,16 +285,6 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
 int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_result *r,
                   int64_t *case_id, struct vb_err *err)
 {
-    static const char cq[] =
-        "INSERT INTO cases(run_id, variant_id, device_id, axes, status, reason, max_abs_err, "
-        "max_rel_err, start, end, samples, stop_reason, have_records, e2e_median_ns, e2e_min_ns, "
-        "e2e_max_ns, e2e_mean_ns, e2e_stdev_ns, e2e_noise, kernel_median_ns, h2d_median_ns, "
-        "d2h_median_ns, h2d_bytes, h2d_count, d2h_bytes, d2h_count, kernel_count, traffic_varies, "
-        "metrics_status, metrics_reason, gst_efficiency, metrics_ns, cache, gpu_median_ns, "
-        "memset_median_ns, gpu_ci_pct, stop_detail, clock_min_mhz, clock_median_mhz, "
-        "dropped_samples, floor_ns, floor_ratio, floor_bound, floor_of) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-        "?,?,?,?)";
     static const char aq[] = "INSERT INTO case_axes VALUES (?,?,?,?)";
     static const char sq[] =
         "INSERT INTO samples(case_id, idx, kind, start, end, e2e_ns, h2d_bytes, h2d_count, h2d_ns, "
@@ -269,34 +292,13 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
         "memset_ns, gpu_ns, sm_clock_mhz, dropped, records_kept) "
         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     int64_t vid = 0, cid = 0, *sids = NULL;
-    int i, dev_null = r->device<0, floored = r->floor_ns> 0 && r->floor_bound[0];
-    const char *cache = NULL; /* NULL for a CPU or skipped case, or when unknown */
-    if ((r->variant->flags & VB_GPU) && r->status != VB_STATUS_SKIPPED && r->cold >= 0)
-        cache = r->cold ? "cold" : "warm";
+    int i;
     /* the write lock first (waiting for other writers) and then reads: a concurrent writer can
      * never make this transaction's upgrade fail */
     if (vb_store_begin(s, err)) return -1;
     if (variant_id(s, r->family, r->variant, &vid, err)) goto fail;
-    if (vb_store_put(
-            s, cq, &cid, err, "iiitttdduuntndddddddddununnnttddtdddtddnddtt", run_id, vid,
-            (int64_t)(dev_null ? 0 : r->device), r->axes, vb_status_name(r->status),
-            r->reason[0] ? r->reason : NULL, r->max_abs_err, r->max_rel_err, r->start_ns, r->end_ns,
-            r->ntimed, r->stop_reason, r->have_records, r->e2e_ms.median * 1e6, r->e2e_ms.min * 1e6,
-            r->e2e_ms.max * 1e6, r->e2e_ms.mean * 1e6, r->e2e_ms.stdev * 1e6, r->e2e_ms.noise,
-            r->kernel_ms.median * 1e6, r->h2d_ms.median * 1e6, r->d2h_ms.median * 1e6, r->h2d_bytes,
-            r->h2d_count, r->d2h_bytes, r->d2h_count, r->kernel_count, r->traffic_varies,
-            vb_metrics_status_name(r->metrics_status),
-            r->metrics_reason[0] ? r->metrics_reason : NULL, r->gst_efficiency,
-            r->metrics_status == VB_METRICS_OK ? r->metrics_ns : NAN, cache,
-            r->have_records ? r->gpu_ms.median * 1e6 : NAN,
-            r->have_records ? r->memset_ms.median * 1e6 : NAN, r->gpu_ci_pct,
-            r->stop_detail[0] ? r->stop_detail : NULL, r->clock_min_mhz, r->clock_median_mhz,
-            r->dropped, floored ? r->floor_ns : NAN, floored ? r->floor_ratio : NAN,
-            floored ? r->floor_bound : NULL, floored ? r->floor_of : NULL))
-        goto fail;
-    if (dev_null &&
-        vb_store_put(s, "UPDATE cases SET device_id = NULL WHERE id = ?", NULL, err, "i", cid))
-        goto fail;
+    /* the row of cases: its columns are store_columns.c's table */
+    if (vb_store_case_insert(s, run_id, vid, r, &cid, err)) goto fail;
     for (i = 0; i < r->variant->problem->naxes; i++) {
         const struct vb_axis *x = &r->variant->problem->axes[i]; /* the case's axes */
         if (vb_store_put(s, aq, NULL, err, "itit", cid, x->name, (int64_t)r->point.v[i],
@@ -319,7 +321,7 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
                          have ? x->gpu_ns : NAN, x->sm_clock_mhz, x->dropped, !x->records_dropped))
             goto fail;
     }
-    if (put_records(s, cid, r, sids, err)) goto fail;
+    if (put_records(s, cid, r, sids, err) || put_summaries(s, cid, r, err)) goto fail;
     /* the crash-safety test's hook: die here, inside the case's write, as a SIGKILL would */
     if (getenv("VARBENCH_TEST_KILL_IN_WRITE")) raise(SIGKILL);
     if (vb_store_commit(s, err)) goto fail;

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# user_bench.sh CASE VBUSER VARBENCH [BUILD SRC ARCHS]: a user's benchmark program against bad
+# input and as a user builds one. VBUSER is tests/bench/user_bench.c's program (built in the
+# tree with varbench_add_benchmark); VARBENCH reads what it wrote. `example` installs BUILD into a
+# fresh prefix and builds SRC/examples out of tree against it (find_package(varbench)). Exit 0
+# pass, 1 fail, 77 skip (gpu-* cases without a GPU).
+set -u
+case=$1 user=$2 vb=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+fail() { echo "FAIL ($case): $*" >&2; echo "--- stdout" >&2; cat out >&2 2>/dev/null; echo "--- stderr" >&2; cat err >&2 2>/dev/null; exit 1; }
+# expect CODE TEXT CMD...: CMD exits CODE and says TEXT (stdout or stderr)
+expect() {
+  local code=$1 text=$2; shift 2
+  "$@" >out 2>err; local rc=$?
+  [ "$rc" -eq "$code" ] || fail "'$*' exited $rc, expected $code"
+  grep -qF -- "$text" out err || fail "'$*' did not say '$text'"
+}
+# gpu: the exit code of a run that had a GPU (0), or not (4: no CUDA device)
+have_gpu() { command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; }
+nogpu=4; have_gpu && nogpu=0
+case $case in
+good)
+  expect 0 "u/gpu" "$user" list
+  grep -qF 'n=1024,2048 [0..]; x=0.5,1.25 [float]; t=a,b {a,b}' out || fail "list's axes"
+  expect $nogpu "" "$user" run --quick --db u.db
+  expect 0 "u/cpu" "$vb" export --db u.db --format csv
+  [ "$(grep -c ',u/cpu,' out)" -eq 8 ] || fail "8 cpu cases (2 n x 2 x x 2 t)"
+  grep -q 'x=1.25,t=b' out || fail "the float and string axes' values"
+  head -1 out | grep -qF 'summary:twice_n' || fail "the summary's column"
+  [ $nogpu -eq 0 ] || [ "$(grep -c ',u/gpu,.*skipped' out)" -eq 8 ] || fail "gpu cases skipped"
+  expect 2 "bad value 'abc'" "$user" run --axis n=abc --db u2.db
+  expect 2 "is varbench's" "$user" compare
+  expect 0 "n=64,x=2,t=a" "$user" run --quick --filter u/cpu --axis n=2^4:2^6 --axis x=2 --axis t=a --db u3.db ;;
+dup-variant) VB_USER_CASE=$case expect 2 "variant 'u/cpu' defined twice" "$user" list ;;
+no-axes) VB_USER_CASE=$case expect 2 "0 axes" "$user" run --db u.db ;;
+bad-spec) VB_USER_CASE=$case expect 2 "bad range '2^a:5'" "$user" list ;;
+summary-clash)
+  VB_USER_CASE=$case expect 1 "vb_summary('e2e_median_ns')" "$user" run --quick --filter u/cpu --db u.db
+  expect 0 "failed" "$vb" export --db u.db --format csv ;;
+skip)
+  VB_USER_CASE=$case expect 0 "n = 2048 is over 1024" "$user" run --quick --filter u/cpu --db u.db
+  expect 0 "skipped" "$vb" export --db u.db --format csv ;;
+ref-fails) VB_USER_CASE=$case expect 6 "the oracle's file is gone" "$user" run --quick --filter u/cpu --db u.db ;;
+ref-crash)
+  VB_USER_CASE=$case "$user" run --quick --filter u/cpu --db u.db >out 2>err
+  rc=$?
+  [ $rc -eq 139 ] || [ $rc -gt 128 ] || fail "exited $rc, expected death by SIGSEGV"
+  grep -qF "fatal signal Segmentation fault in case u/cpu" err || fail "the case not named" ;;
+gpu-cuda-error)
+  have_gpu || exit 77
+  VB_USER_CASE=cuda-error expect 1 "cudaMemcpy(h, (const void *)(uintptr_t)16, 64, cudaMemcpyDeviceToHost): invalid argument (cudaErrorInvalidValue) [user_bench.c:" "$user" run --quick --filter u/gpu --db u.db ;;
+example)
+  build=$4 src=$5 archs=$6
+  cmake --install "$build" --prefix "$tmp/prefix" >inst.log 2>&1 || { cat inst.log >&2; fail "cmake --install"; }
+  cmake -S "$src/examples" -B ex -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_CUDA_ARCHITECTURES="$archs" >cfg.log 2>&1 || { cat cfg.log >&2; fail "configure"; }
+  cmake --build ex -j 2 >bld.log 2>&1 || { cat bld.log >&2; fail "build"; }
+  expect 0 "ex/device-triad" ex/example list
+  grep -qF 'n=1048576,4194304,16777216,67108864' out || fail "the pow2 spec's values"
+  expect 0 "mini/scale" ex/mini list
+  expect $nogpu "" ex/example run --quick --db ex.db
+  expect 0 "ex/cpu-triad" "$tmp/prefix/bin/varbench" export --db ex.db --format csv
+  [ $nogpu -eq 0 ] || grep -q ',ex/device-triad,.*skipped' out || fail "GPU cases skipped" ;;
+*) echo "user_bench.sh: no case '$case'" >&2; exit 2 ;;
+esac
+exit 0
