@@ -238,8 +238,9 @@ struct vb_family {
 };
 
 /* vb_axis_int, vb_axis_float, vb_axis_string: the value of p's axis `name` (an int64 axis's
- * integer, a float axis's double, a string axis's label). An axis p's problem lacks, or of
- * another kind, is a mistake in the benchmark: the call aborts with a message naming it. */
+ * integer, a float axis's double (vb_axis_float also reads an int64 axis, as a double), a string
+ * axis's label). An axis p's problem lacks, or of another kind, is a mistake in the benchmark:
+ * the call aborts with a message naming it. */
 long vb_axis_int(const struct vb_point *p, const char *name);
 double vb_axis_float(const struct vb_point *p, const char *name);
 const char *vb_axis_string(const struct vb_point *p, const char *name);

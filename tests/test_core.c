@@ -238,6 +238,57 @@ int test_registry_rejects(const char *arg)
     return 0;
 }
 
+static int run_nothing(void *state, struct vb_err *err)
+{
+    return 0;
+}
+
+/* A user's family (the lenient rule, vb_main's): no reference, no seed, no ops are fine; what
+ * would make wrong cases is refused, naming it. */
+int test_registry_user(const char *arg)
+{
+    static const char *const ab[] = {"a", "b"};
+    struct vb_axis ax[2] = {
+        {.name = "n", .doc = "d", .spec = "2^4:2^6"},
+        {.name = "t", .doc = "d", .defaults = {0, 1}, .ndefaults = 2, .max = 1, .labels = ab}};
+    struct vb_problem pb = {.name = "p", .summary = "s", .axes = ax, .naxes = 2};
+    struct vb_variant vs[2] = {{.name = "v", .summary = "s", .run = run_nothing, .problem = &pb},
+                               {.name = "w", .summary = "s", .run = run_nothing, .problem = &pb}};
+    struct vb_family f = {.name = "u", .summary = "s", .variants = vs, .nvariants = 2};
+    const struct vb_family *list[] = {&f, NULL};
+    struct vb_err err;
+    ASSERT_OK(vb_registry_check(list, 0, &err));
+    ASSERT_INT_EQ(vb_registry_check(list, 1, &err), -1); /* the catalog's rule wants a seed */
+    ax[1].defaults[1] = 5;                               /* a label that does not exist */
+    ASSERT_INT_EQ(vb_registry_check(list, 0, &err), -1);
+    ASSERT_CONTAINS(err.msg, "axis 't': 5 outside [0, 1]");
+    ax[1].defaults[1] = 0;
+    ASSERT_INT_EQ(vb_registry_check(list, 0, &err), -1);
+    ASSERT_CONTAINS(err.msg, "value a given twice");
+    ax[1].defaults[1] = 1;
+    ax[1].same_as = "n"; /* a string axis following a number */
+    ASSERT_INT_EQ(vb_registry_check(list, 0, &err), -1);
+    ASSERT_CONTAINS(err.msg, "of another kind");
+    ax[1].same_as = "t";
+    ASSERT_INT_EQ(vb_registry_check(list, 0, &err), -1);
+    ASSERT_CONTAINS(err.msg, "follows a following or its own axis 't'");
+    ax[1].same_as = NULL;
+    vs[1].flags = VB_EXPECT_WRONG; /* wrong against nothing */
+    ASSERT_INT_EQ(vb_registry_check(list, 0, &err), -1);
+    ASSERT_CONTAINS(err.msg, "has no reference to be wrong against");
+    vs[1].flags = VB_REFERENCE;
+    ASSERT_INT_EQ(vb_registry_check(list, 0, &err), -1);
+    ASSERT_CONTAINS(err.msg, "has a reference variant but no reference");
+    vs[1].flags = VB_GPU; /* a GPU variant states its traffic */
+    ASSERT_INT_EQ(vb_registry_check(list, 0, &err), -1);
+    ASSERT_CONTAINS(err.msg, "states no traffic");
+    vs[1].flags = 0;
+    ax[0].spec = "2^4:2^6:0";
+    ASSERT_INT_EQ(vb_registry_check(list, 0, &err), -1);
+    ASSERT_CONTAINS(err.msg, "bad range");
+    return 0;
+}
+
 int test_registry_glob(const char *arg)
 {
     const struct vb_family *f = fx_family("mesh");

@@ -35,6 +35,7 @@
     T(registry_catalog, cpu)                                                                       \
     T(registry_rejects, cpu)                                                                       \
     T(registry_glob, cpu)                                                                          \
+    T(registry_user, cpu)                                                                          \
     T(compare, cpu)                                                                                \
     T(fmt_bytes, cpu)                                                                              \
     T(mesh_reference_hand, cpu)                                                                    \

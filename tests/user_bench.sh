@@ -2,7 +2,8 @@
 # user_bench.sh CASE VBUSER VARBENCH [BUILD SRC ARCHS]: a user's benchmark program against bad
 # input and as a user builds one. VBUSER is tests/bench/user_bench.c's program (built in the
 # tree with varbench_add_benchmark); VARBENCH reads what it wrote. `example` installs BUILD into a
-# fresh prefix and builds SRC/examples out of tree against it (find_package(varbench)). Exit 0
+# fresh prefix and builds SRC/examples out of tree against it (find_package(varbench));
+# `subdirectory` builds examples/minimal.cu in a project that add_subdirectory()s SRC. Exit 0
 # pass, 1 fail, 77 skip (gpu-* cases without a GPU).
 set -u
 case=$1 user=$2 vb=$3
@@ -61,7 +62,27 @@ example)
   expect 0 "mini/scale" ex/mini list
   expect $nogpu "" ex/example run --quick --db ex.db
   expect 0 "ex/cpu-triad" "$tmp/prefix/bin/varbench" export --db ex.db --format csv
-  [ $nogpu -eq 0 ] || grep -q ',ex/device-triad,.*skipped' out || fail "GPU cases skipped" ;;
+  [ $nogpu -eq 0 ] || grep -q ',ex/device-triad,.*skipped' out || fail "GPU cases skipped"
+  # a project of C alone against the same package (the C++ runtime comes with the function)
+  mkdir conly
+  cp "$src/tests/bench/user_bench.c" conly/
+  printf '%s\n' 'cmake_minimum_required(VERSION 3.25)' 'project(conly LANGUAGES C)' \
+    'find_package(varbench REQUIRED)' 'varbench_add_benchmark(u SOURCES user_bench.c)' \
+    >conly/CMakeLists.txt
+  cmake -S conly -B cb -DCMAKE_PREFIX_PATH="$tmp/prefix" >ccfg.log 2>&1 || { cat ccfg.log >&2; fail "C-only configure"; }
+  cmake --build cb >cbld.log 2>&1 || { cat cbld.log >&2; fail "C-only build"; }
+  expect 0 "u/cpu" cb/u list ;;
+subdirectory)
+  # varbench inside a user's tree (add_subdirectory, as FetchContent gives it): the function and
+  # varbench::varbench there too; only the user's target is built
+  src=$5 archs=$6
+  mkdir outer
+  printf '%s\n' 'cmake_minimum_required(VERSION 3.25)' 'project(outer LANGUAGES C CXX CUDA)' \
+    "add_subdirectory($src varbench EXCLUDE_FROM_ALL)" \
+    "varbench_add_benchmark(mini SOURCES $src/examples/minimal.cu)" >outer/CMakeLists.txt
+  cmake -S outer -B ob -DCMAKE_CUDA_ARCHITECTURES="$archs" >cfg.log 2>&1 || { cat cfg.log >&2; fail "configure"; }
+  cmake --build ob --target mini -j 2 >bld.log 2>&1 || { cat bld.log >&2; fail "build"; }
+  expect 0 "mini/scale" ob/mini list ;;
 *) echo "user_bench.sh: no case '$case'" >&2; exit 2 ;;
 esac
 exit 0

@@ -95,7 +95,8 @@ static int range(const struct vb_axis *x, char *tok, long *out, int *n, int cap,
     if (x->kind == VB_AXIS_FLOAT) {
         double lo, hi, st;
         long k;
-        if (!s || real(tok, &lo) || real(b, &hi) || real(s, &st) || !(st > 0) || hi < lo)
+        if (!s || real(tok, &lo) || real(b, &hi) || real(s, &st) || !(st > 0) || hi < lo ||
+            hi + st == hi) /* a step under the values' precision would never advance */
             return vb_err_set(err, VB_E_USAGE,
                               "axis '%s': bad range '%s:%s%s%s' (a float range needs "
                               "LO:HI:STEP, LO <= HI, STEP > 0)",
@@ -160,22 +161,10 @@ static int one_value(const struct vb_axis *x, const char *tok, long *out, struct
     return 0;
 }
 
-int vb_axis_parse(const struct vb_axis *x, const char *text, long *out, int cap, struct vb_err *err)
+/* check_values holds out[0..n) to x's range and refuses a value given twice; n or -1 with err */
+static int check_values(const struct vb_axis *x, const long *out, int n, struct vb_err *err)
 {
-    char buf[1024], *tok, *save = NULL;
-    int n = 0, i, j;
-    if (strlen(text) >= sizeof buf)
-        return vb_err_set(err, VB_E_USAGE, "axis '%s': value list too long", x->name);
-    strcpy(buf, text);
-    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        long v;
-        if (!x->labels && strchr(tok, ':')) {
-            if (range(x, tok, out, &n, cap, err)) return -1;
-            continue;
-        }
-        if (one_value(x, tok, &v, err) || add(x, v, out, &n, cap, err)) return -1;
-    }
-    if (!n) return vb_err_set(err, VB_E_USAGE, "axis '%s': no values", x->name);
+    int i, j;
     for (i = 0; i < n; i++) {
         char a[64], b[64];
         if (!vb_axis_in_range(x, out[i])) {
@@ -197,6 +186,25 @@ int vb_axis_parse(const struct vb_axis *x, const char *text, long *out, int cap,
     return n;
 }
 
+int vb_axis_parse(const struct vb_axis *x, const char *text, long *out, int cap, struct vb_err *err)
+{
+    char buf[1024], *tok, *save = NULL;
+    int n = 0;
+    if (strlen(text) >= sizeof buf)
+        return vb_err_set(err, VB_E_USAGE, "axis '%s': value list too long", x->name);
+    strcpy(buf, text);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        long v;
+        if (!x->labels && strchr(tok, ':')) {
+            if (range(x, tok, out, &n, cap, err)) return -1;
+            continue;
+        }
+        if (one_value(x, tok, &v, err) || add(x, v, out, &n, cap, err)) return -1;
+    }
+    if (!n) return vb_err_set(err, VB_E_USAGE, "axis '%s': no values", x->name);
+    return check_values(x, out, n, err);
+}
+
 int vb_axis_defaults(const struct vb_axis *x, long *out, int cap, struct vb_err *err)
 {
     int k;
@@ -205,7 +213,7 @@ int vb_axis_defaults(const struct vb_axis *x, long *out, int cap, struct vb_err 
             return vb_err_set(err, VB_E_USAGE, "axis '%s': more than %d values", x->name, cap);
         for (k = 0; k < x->ndefaults; k++)
             out[k] = x->kind == VB_AXIS_FLOAT ? vb_axis_pack(x->fdefaults[k]) : x->defaults[k];
-        return x->ndefaults;
+        return check_values(x, out, x->ndefaults, err);
     }
     if (!x->spec || !*x->spec)
         return vb_err_set(err, VB_E_USAGE, "axis '%s' has no values (defaults or spec)", x->name);
@@ -260,8 +268,9 @@ long vb_axis_int(const struct vb_point *p, const char *name)
 {
     int a;
     const struct vb_axis *x = find(p, name, "int", &a);
-    if (x->kind == VB_AXIS_FLOAT) {
-        fprintf(stderr, "varbench: vb_axis_int(\"%s\"): a float axis (vb_axis_float)\n", name);
+    if (x->kind == VB_AXIS_FLOAT || x->labels) {
+        fprintf(stderr, "varbench: vb_axis_int(\"%s\"): a %s axis (vb_axis_%s)\n", name,
+                x->labels ? "string" : "float", x->labels ? "string" : "float");
         abort();
     }
     return p->v[a];
@@ -271,6 +280,10 @@ double vb_axis_float(const struct vb_point *p, const char *name)
 {
     int a;
     const struct vb_axis *x = find(p, name, "float", &a);
+    if (x->labels) {
+        fprintf(stderr, "varbench: vb_axis_float(\"%s\"): a string axis (vb_axis_string)\n", name);
+        abort();
+    }
     return x->kind == VB_AXIS_FLOAT ? vb_axis_unpack(p->v[a]) : (double)p->v[a];
 }
 

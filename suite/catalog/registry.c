@@ -41,16 +41,26 @@ static int check_axes(const struct vb_family *f, const struct vb_problem *pb, st
             (x->kind != VB_AXIS_INT && x->kind != VB_AXIS_FLOAT))
             return vb_err_set(err, VB_E_USAGE, "axis '%s/%s': bad defaults, range or kind", f->name,
                               x->name);
-        if (vb_axis_defaults(x, vals, VB_MAX_AXIS_VALUES, err) < 0)
-            return vb_err_context(err, "family '%s'", f->name);
         if (x->labels)
             for (k = 0; k <= x->max; k++)
                 if (!x->labels[k] || !*x->labels[k] || x->min != 0)
                     return vb_err_set(err, VB_E_USAGE, "axis '%s/%s': labels do not cover [0, %ld]",
                                       f->name, x->name, x->max);
-        if (x->same_as && vb_problem_axis(pb, x->same_as) < 0)
-            return vb_err_set(err, VB_E_USAGE, "axis '%s/%s' follows unknown axis '%s'", f->name,
-                              x->name, x->same_as);
+        if (vb_axis_defaults(x, vals, VB_MAX_AXIS_VALUES, err) < 0)
+            return vb_err_context(err, "family '%s'", f->name);
+        if (x->same_as) {
+            int lead = vb_problem_axis(pb, x->same_as);
+            const struct vb_axis *l = lead >= 0 ? &pb->axes[lead] : NULL;
+            if (!l || l == x || l->same_as)
+                return vb_err_set(err, VB_E_USAGE, "axis '%s/%s' follows %s axis '%s'", f->name,
+                                  x->name, !l ? "unknown" : "a following or its own", x->same_as);
+            if (l->kind != x->kind || l->labels != x->labels ||
+                (!vb_axis_unbounded(x) &&
+                 (l->min < x->min || l->max > x->max || l->fmin < x->fmin || l->fmax > x->fmax)))
+                return vb_err_set(err, VB_E_USAGE,
+                                  "axis '%s/%s' follows '%s', of another kind or a wider range",
+                                  f->name, x->name, x->same_as);
+        }
         for (b = 0; b < a; b++)
             if (!strcmp(pb->axes[b].name, x->name))
                 return vb_err_set(err, VB_E_USAGE, "family '%s': axis '%s' twice", f->name,
@@ -89,6 +99,12 @@ static int check_problem(const struct vb_family *f, const struct vb_problem *pb,
     }
     if (refs && !pb->reference)
         return vb_err_set(err, VB_E_USAGE, "%s has a reference variant but no reference", what);
+    for (j = 0; j < f->nvariants && pb->reference == NULL; j++)
+        if (f->variants[j].problem == pb && (f->variants[j].flags & VB_EXPECT_WRONG))
+            return vb_err_set(err, VB_E_USAGE,
+                              "variant '%s/%s' is wrong on purpose, but %s has no reference to "
+                              "be wrong against",
+                              f->name, f->variants[j].name, what);
     if (others < 1 || (strict && refs + others < 2))
         return vb_err_set(err, VB_E_USAGE, "%s needs a reference and a variant", what);
     if (refs > 1 || (strict && refs != 1))

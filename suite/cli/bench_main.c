@@ -51,6 +51,7 @@ int vb_main(int argc, char **argv, const struct vb_family *const *families)
         return vb_code_exit(VB_E_USAGE);
     }
     vb_families = families;
+    vb_program = prog;
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
         !strcmp(argv[1], "help")) {
         usage(argc < 2 ? stderr : stdout, prog);

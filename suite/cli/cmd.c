@@ -11,10 +11,11 @@
 #include "err.h"
 
 const char *vb_command_line = "";
+const char *vb_program = "varbench";
 
 int vb_report_error(const char *cmd, const struct vb_err *err)
 {
-    fprintf(stderr, "varbench %s: %s\n", cmd, err->msg);
+    fprintf(stderr, "%s %s: %s\n", vb_program, cmd, err->msg);
     if (err->hint[0]) fprintf(stderr, "hint: %s\n", err->hint);
     return vb_code_exit(err->code);
 }

@@ -31,6 +31,9 @@ int vb_cmd_fleet_merge(int argc, char **argv);
 struct vb_err;
 int vb_report_error(const char *cmd, const struct vb_err *err);
 
+/* The program's name in messages: "varbench", or a benchmark program's own (vb_main). */
+extern const char *vb_program;
+
 /* The full command line and git commit, for the runs table. */
 extern const char *vb_command_line;
 /* vb_command_line_join: argv as one line (arguments with spaces quoted), malloc'd; NULL when

@@ -379,7 +379,7 @@ static int devices(const struct opts *o, int *first, int *last, char *nodev, siz
                                "leave --device out (device 0) to run the CPU references alone");
         }
         snprintf(nodev, n, VB_NODEV_REASON " (%s)", why.msg);
-        fprintf(stderr, "varbench run: %s\nhint: %s\n", why.msg, why.hint);
+        fprintf(stderr, "%s run: %s\nhint: %s\n", vb_program, why.msg, why.hint);
         printf("no CUDA device: CPU references run; GPU variants are recorded as skipped\n");
         return 0;
     }
@@ -401,8 +401,9 @@ static int collectors(struct opts *o, int first, struct vb_err *err)
     struct vb_err why;
     int traced = vb_activity_start(&why) == 0;
     if (!traced) {
-        fprintf(stderr, "varbench run: warning: CUPTI activity tracing unavailable: %s\n%s%s%s",
-                why.msg, why.hint[0] ? "hint: " : "", why.hint, why.hint[0] ? "\n" : "");
+        fprintf(stderr, "%s run: warning: CUPTI activity tracing unavailable: %s\n%s%s%s",
+                vb_program, why.msg, why.hint[0] ? "hint: " : "", why.hint,
+                why.hint[0] ? "\n" : "");
         printf("CUPTI unavailable: cases are timed with host clocks only (no per-copy or kernel "
                "records)\n");
     }
@@ -534,7 +535,7 @@ static void print_crossovers(struct vb_store *st, int64_t run_id)
     int i, n, shown = 0;
     vb_err_clear(&err);
     if (vb_store_cases(st, run_id, &rows, &n, &err) || vb_crossover_run(rows, n, &cr)) {
-        fprintf(stderr, "varbench run: the crossovers are not shown: %s\n",
+        fprintf(stderr, "%s run: the crossovers are not shown: %s\n", vb_program,
                 err.msg[0] ? err.msg : "out of memory");
         free(rows);
         return;
@@ -618,8 +619,10 @@ int vb_cmd_run(int argc, char **argv)
     }
     options_line(&o, optline, sizeof optline);
     if (vb_pinned_pageable())
-        fprintf(stderr, "varbench run: VARBENCH_TEST_PAGEABLE=1: the pinned rungs' host buffers "
-                        "are pageable in this run (a test of the gates, not a measurement)\n");
+        fprintf(stderr,
+                "%s run: VARBENCH_TEST_PAGEABLE=1: the pinned rungs' host buffers "
+                "are pageable in this run (a test of the gates, not a measurement)\n",
+                vb_program);
     info.kind = "suite";
     info.command_line = vb_command_line;
     info.cwd = getcwd(cwd, sizeof cwd) ? cwd : NULL;
@@ -632,7 +635,7 @@ int vb_cmd_run(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     vb_env_host(&host);
     if (vb_store_host(st, run_id, &host, &err)) goto fail;
-    printf("varbench run %lld -> %s (host %s, %s)\n", (long long)run_id, o.db, host.hostname,
+    printf("%s run %lld -> %s (host %s, %s)\n", vb_program, (long long)run_id, o.db, host.hostname,
            host.cpu);
     sw.nodev = nodev[0] ? nodev : NULL;
     sw.only = VB_SWEEP_GPU; /* to count the GPU cases */

@@ -21,11 +21,11 @@
 
 static void verror(const struct vb_usage *u, const char *hint, const char *fmt, va_list ap)
 {
-    fprintf(stderr, "varbench %s: ", u->cmd);
+    fprintf(stderr, "%s %s: ", vb_program, u->cmd);
     vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\n");
     if (hint && *hint) fprintf(stderr, "hint: %s\n", hint);
-    fprintf(stderr, "(see 'varbench %s --help')\n", u->cmd);
+    fprintf(stderr, "(see '%s %s --help')\n", vb_program, u->cmd);
 }
 
 int vb_opt_error(const struct vb_usage *u, const char *fmt, ...)
@@ -291,7 +291,7 @@ int vb_opt_parse(const struct vb_usage *u, const struct vb_opt *opts, int argc, 
     char **args = malloc(sizeof *args * (size_t)(argc > 0 ? argc : 1));
     int k, n, rc;
     if (!args) {
-        fprintf(stderr, "varbench %s: out of memory\n", u->cmd);
+        fprintf(stderr, "%s %s: out of memory\n", vb_program, u->cmd);
         return vb_code_exit(VB_E_SYS);
     }
     rc = parse_args(u, opts, argc, argv, args, &n);

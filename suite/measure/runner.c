@@ -521,15 +521,15 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const
         goto pop;
     }
     if (ops && ops->setup && ops->setup(v->tag, p, &state, &err)) {
-        vb_case_ctx_take(&said);
-        if (said.skipped) { /* vb_skip: the benchmark says the case cannot run here */
+        if (ops->teardown) ops->teardown(state);
+        vb_case_ctx_take(&said); /* after teardown: what it said counts too */
+        if (said.skipped) {      /* vb_skip: the benchmark says the case cannot run here */
             r->status = VB_STATUS_SKIPPED;
             vb_err_line(&err, r->reason, sizeof r->reason);
         } else {
             vb_err_context(&err, "setup");
             fail(r, VB_STATUS_FAILED, &err);
         }
-        if (ops->teardown) ops->teardown(state);
         goto pop;
     }
     if (gpu) vb_runner_metrics_pass(f, v, state, device, cfg, r);

@@ -117,8 +117,9 @@ static int variant_id(struct vb_store *s, const struct vb_family *f, const struc
     static const char ins[] =
         "INSERT INTO variants(family, name, summary, seed, is_reference, needs_gpu, problem, "
         "flags) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(family, name) DO UPDATE SET "
-        "summary = excluded.summary, seed = excluded.seed, problem = excluded.problem, "
-        "flags = excluded.flags RETURNING id";
+        "summary = excluded.summary, seed = excluded.seed, is_reference = excluded.is_reference, "
+        "needs_gpu = excluded.needs_gpu, problem = excluded.problem, flags = excluded.flags "
+        "RETURNING id";
     sqlite3_stmt *st = vb_store_stmt(s, ins, err);
     int rc;
     if (!st) return -1;
@@ -301,8 +302,13 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
     if (vb_store_case_insert(s, run_id, vid, r, &cid, err)) goto fail;
     for (i = 0; i < r->variant->problem->naxes; i++) {
         const struct vb_axis *x = &r->variant->problem->axes[i]; /* the case's axes */
+        char text[64];
+        /* a string axis's label; a float axis's value as text (its long holds the double's bits:
+         * readers take a labelled axis as categorical, never as a number to interpolate) */
         if (vb_store_put(s, aq, NULL, err, "itit", cid, x->name, (int64_t)r->point.v[i],
-                         x->labels ? x->labels[r->point.v[i]] : NULL))
+                         x->labels || x->kind == VB_AXIS_FLOAT
+                             ? vb_axis_value_name(x, r->point.v[i], text, sizeof text)
+                             : NULL))
             goto fail;
     }
     sids = malloc(sizeof *sids * (size_t)(r->nsamples ? r->nsamples : 1));
