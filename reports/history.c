@@ -35,7 +35,10 @@ static int detect(struct series *s, const struct vb_history *h)
     for (k = 0; k < h->n; k++)
         s->x[k] = h->pts[k].value_ns;
     s->median = vb_stats_median(s->x, (size_t)h->n);
-    s->ncp = vb_changepoints(s->x, h->n, &o, s->cp, h->n); /* medians > 0: -1 is memory */
+    /* the store leaves out what is no time (store_history.c): a bad value cannot come here, and
+     * would be no point to draw rather than a failure */
+    s->ncp = vb_changepoints(s->x, h->n, &o, s->cp, h->n);
+    if (s->ncp == VB_CP_EVALUE) s->ncp = 0;
     return s->ncp < 0 || !isfinite(s->median) ? -1 : 0;
 }
 

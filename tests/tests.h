@@ -61,6 +61,10 @@
     T(changepoint_two_steps, cpu)                                                                  \
     T(changepoint_edges, cpu)                                                                      \
     T(store_history, cpu)                                                                          \
+    T(term_escape, cpu)                                                                            \
+    T(ptable_escape, cpu)                                                                          \
+    T(changepoint_codes, cpu)                                                                      \
+    T(history_not_time, cpu)                                                                       \
     T(mann_whitney, cpu)                                                                           \
     T(merge_idempotent, cpu)                                                                       \
     T(store_roundtrip, cpu)                                                                        \
@@ -69,6 +73,11 @@
     T(store_refuses_newer, cpu)                                                                    \
     T(store_refuses_corrupt, cpu)                                                                  \
     T(store_refuses_unopenable, cpu)                                                               \
+    T(store_refuses_cut, cpu)                                                                      \
+    T(store_size_not_refused, cpu)                                                                 \
+    T(store_migrate_lock, cpu)                                                                     \
+    T(store_writer_meets_migration, cpu)                                                           \
+    T(store_migrate_leftovers, cpu)                                                                \
     T(store_after_rollback, cpu)                                                                   \
     T(store_run_list, cpu)                                                                         \
     T(store_string_columns, cpu)                                                                   \

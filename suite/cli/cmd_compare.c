@@ -79,16 +79,39 @@ struct cells {
     char phase[64], mb[24], mc[24], ch[24], lim[24], p[24], n[32], e2e[24], text[160];
 };
 
+/* Names from the databases as the aligned table shows them (escape.h's vb_term_str: ESC or a
+ * newline in a stored name is shown, never sent to the terminal), a 4x escape of each. */
+struct shown {
+    char variant[4 * 160 + 1], axes[4 * 256 + 1], phase[4 * 64 + 1], text[4 * 160 + 1];
+};
+
+/* show fills sh from a row's variant and axes and its cells' phase and text. */
+static void show(const char *variant, const char *axes, const struct cells *c, struct shown *sh)
+{
+    vb_term_str(variant, sh->variant, sizeof sh->variant);
+    vb_term_str(axes, sh->axes, sizeof sh->axes);
+    vb_term_str(c ? c->phase : "", sh->phase, sizeof sh->phase);
+    vb_term_str(c ? c->text : "", sh->text, sizeof sh->text);
+}
+
+/* fmt_limit writes a limit as a percentage with one decimal, or "-" when there is none (a phase
+ * without samples on a side): never "nan%". Returns buf. */
+static char *fmt_limit(double limit, char *buf, size_t n)
+{
+    if (isfinite(limit))
+        snprintf(buf, n, "%.1f%%", limit * 100);
+    else
+        snprintf(buf, n, "-");
+    return buf;
+}
+
 static void cells_of(const struct vb_cmp_row *r, struct cells *c)
 {
     fmt_phase(r, c->phase, sizeof c->phase);
     vb_fmt_ms(r->med_base, c->mb, sizeof c->mb);
     vb_fmt_ms(r->med_cand, c->mc, sizeof c->mc);
     vb_cmp_fmt_change(r->ratio, 1, c->ch, sizeof c->ch);
-    if (isfinite(r->limit))
-        snprintf(c->lim, sizeof c->lim, "%.1f%%", r->limit * 100);
-    else
-        snprintf(c->lim, sizeof c->lim, "-");
+    fmt_limit(r->limit, c->lim, sizeof c->lim);
     if (isfinite(r->p))
         snprintf(c->p, sizeof c->p, "%.2g", r->p);
     else
@@ -117,14 +140,18 @@ static void print_phases(const struct vb_cmp_result *res, int md)
             vb_put_md(stdout, r->axes);
             printf(":");
         } else {
-            printf("  %s %s:", r->variant, r->axes);
+            printf("  ");
+            vb_put_term(stdout, r->variant);
+            printf(" ");
+            vb_put_term(stdout, r->axes);
+            printf(":");
         }
         for (k = 0; k < r->nphases; k++) {
             const struct vb_cmp_phase *ph = &r->phases[k];
-            char ch[24];
+            char ch[24], lim[24];
             vb_cmp_fmt_change(ph->ratio, 1, ch, sizeof ch);
-            printf("%s %s %s %s (limit %.1f%%)", k ? "," : "", vb_cmp_phase_label(ph->name),
-                   vb_verdict_name(ph->verdict), ch, ph->limit * 100);
+            printf("%s %s %s %s (limit %s)", k ? "," : "", vb_cmp_phase_label(ph->name),
+                   vb_verdict_name(ph->verdict), ch, fmt_limit(ph->limit, lim, sizeof lim));
         }
         printf("\n");
     }
@@ -170,8 +197,11 @@ static void print_notes(const struct vb_cmp_result *res, int md)
     int i;
     for (i = 0; i < 2; i++) {
         if (!res->dev_note[i][0]) continue;
-        if (md) vb_put_md(stdout, res->dev_note[i]);
-        printf(md ? "\n\n" : "%s\n", md ? "" : res->dev_note[i]);
+        if (md)
+            vb_put_md(stdout, res->dev_note[i]);
+        else
+            vb_put_term(stdout, res->dev_note[i]);
+        printf(md ? "\n\n" : "\n");
     }
 }
 
@@ -195,10 +225,11 @@ static void print_table(const struct vb_cmp_result *res, const struct vb_cmp_opt
                "e2e change | verdict |\n"
                "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
     } else {
-        printf("%s: %s%s (%s) vs candidate run %lld%s (%s); metric %s, threshold %g%% (or "
-               "3x the phase's noise), alpha %g\n",
-               title, based, db, res->gpu_base[0] ? res->gpu_base : "no GPU",
-               (long long)res->run_cand, dc, res->gpu_cand[0] ? res->gpu_cand : "no GPU", o->metric,
+        printf("%s: %s%s (", title, based, db);
+        vb_put_term(stdout, res->gpu_base[0] ? res->gpu_base : "no GPU");
+        printf(") vs candidate run %lld%s (", (long long)res->run_cand, dc);
+        vb_put_term(stdout, res->gpu_cand[0] ? res->gpu_cand : "no GPU");
+        printf("); metric %s, threshold %g%% (or 3x the phase's noise), alpha %g\n", o->metric,
                o->threshold * 100, o->alpha);
         print_notes(res, md);
         printf("%-30s %-28s %-22s %10s %10s %8s %7s %8s %9s %9s  %s\n", "variant", "axes", "phase",
@@ -221,8 +252,10 @@ static void print_table(const struct vb_cmp_result *res, const struct vb_cmp_opt
             vb_put_md(stdout, c.text);
             printf("%s |\n", bold ? "**" : "");
         } else {
-            printf("%-30s %-28s %-22s %10s %10s %8s %7s %8s %9s %9s  %s\n", r->variant, r->axes,
-                   c.phase, c.mb, c.mc, c.ch, c.lim, c.p, c.n, c.e2e, c.text);
+            struct shown sh;
+            show(r->variant, r->axes, &c, &sh);
+            printf("%-30s %-28s %-22s %10s %10s %8s %7s %8s %9s %9s  %s\n", sh.variant, sh.axes,
+                   sh.phase, c.mb, c.mc, c.ch, c.lim, c.p, c.n, c.e2e, sh.text);
         }
     }
     print_phases(res, md);
@@ -238,7 +271,7 @@ static void print_table(const struct vb_cmp_result *res, const struct vb_cmp_opt
         if (md)
             vb_put_md(stdout, res->why);
         else
-            fputs(res->why, stdout);
+            vb_put_term(stdout, res->why);
         printf("\n");
     }
 }
@@ -252,7 +285,9 @@ static void print_model(const struct vb_boards_model *m, const char *side, int m
         vb_put_md(stdout, m->model);
         printf(" in the %s: %d**\n\n", side, m->nboards);
     } else {
-        printf("\nboards of %s in the %s: %d\n", m->model, side, m->nboards);
+        printf("\nboards of ");
+        vb_put_term(stdout, m->model);
+        printf(" in the %s: %d\n", side, m->nboards);
     }
     if (!m->ncases) {
         printf("no case is ok and timed on two or more of them\n");
@@ -279,15 +314,19 @@ static void print_model(const struct vb_boards_model *m, const char *side, int m
             vb_put_md(stdout, m->boards[c->slowest].label);
             printf(" |\n");
         } else {
-            printf("%-30s %-28s %6d %10s %10s %10s %9.3f  %s\n", c->variant, c->axes, c->nboards,
-                   lo, mid, hi, c->max / c->min, m->boards[c->slowest].label);
+            struct shown sh;
+            show(c->variant, c->axes, NULL, &sh);
+            printf("%-30s %-28s %6d %10s %10s %10s %9.3f  ", sh.variant, sh.axes, c->nboards, lo,
+                   mid, hi, c->max / c->min);
+            vb_put_term(stdout, m->boards[c->slowest].label);
+            printf("\n");
         }
     }
     printf("%sslowest most often: ", md ? "\n" : "");
     if (md)
         vb_put_md(stdout, m->boards[m->most].label);
     else
-        fputs(m->boards[m->most].label, stdout);
+        vb_put_term(stdout, m->boards[m->most].label);
     printf(", in %d of %d cases\n", m->boards[m->most].slowest, m->ncases);
 }
 
@@ -309,6 +348,33 @@ static int print_boards(struct vb_store *s, int64_t run, const char *side, int m
     vb_boards_free(&b);
     vb_boards_src_free(&src);
     return 0;
+}
+
+/* warn_dropped says once, on stderr, that stored samples were left out as missing (compare.h's
+ * dropped: negative or infinite): the first case and column, and how many cases more. */
+static void warn_dropped(const struct vb_cmp_result *res)
+{
+    const struct vb_cmp_row *first = NULL;
+    int i, more = 0;
+    for (i = 0; i < res->nrows; i++) {
+        if (!res->rows[i].dropped) continue;
+        more += first != NULL;
+        if (!first) first = &res->rows[i];
+    }
+    if (!first) return;
+    fprintf(stderr, "varbench compare: warning: case '");
+    vb_put_term(stderr, first->variant);
+    fprintf(stderr, "'%s", first->axes[0] ? " " : "");
+    vb_put_term(stderr, first->axes);
+    fprintf(stderr,
+            ": %d stored sample%s of %s %s not a duration (negative or infinite): left out as "
+            "missing",
+            first->dropped, first->dropped == 1 ? "" : "s", first->dropped_col,
+            first->dropped == 1 ? "is" : "are");
+    if (more)
+        fprintf(stderr, "; %d more case%s %s such samples", more, more == 1 ? "" : "s",
+                more == 1 ? "has" : "have");
+    fprintf(stderr, "\n");
 }
 
 static int write_junit(const char *path, const struct vb_cmp_result *res)
@@ -414,13 +480,16 @@ int vb_cmd_compare(int argc, char **argv)
         vb_store_close(cand);
         return vb_report_error("compare", &err);
     }
-    if (res.npool < o.baseline_runs)
+    if (res.npool < o.baseline_runs) {
+        char gpu[4 * sizeof res.gpu_base + 1];
         fprintf(stderr,
                 "varbench compare: --baseline-runs %d: '%s' has %d complete run%s on %s up to "
                 "run %lld; the baseline pools %s\n",
                 o.baseline_runs, argv[1], res.npool, res.npool == 1 ? "" : "s",
-                res.gpu_base[0] ? res.gpu_base : "no GPU", (long long)res.run_base,
-                res.npool == 1 ? "that one" : "those");
+                vb_term_str(res.gpu_base[0] ? res.gpu_base : "no GPU", gpu, sizeof gpu),
+                (long long)res.run_base, res.npool == 1 ? "that one" : "those");
+    }
+    warn_dropped(&res);
     print_table(&res, &o, md);
     if (o.across_devices) {
         char side[64];

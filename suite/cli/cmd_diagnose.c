@@ -49,10 +49,12 @@ static const struct vb_usage usage = {
     .expects = "F.db (the fleet's database)",
 };
 
-/* fmt_case writes "variant axes" into buf. */
+/* fmt_case writes "variant axes" into buf (stored text: control bytes shown escaped). */
 static const char *fmt_case(const struct vb_diag_case *c, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s %s", c->variant, c->axes);
+    char v[640], a[1040];
+    snprintf(buf, n, "%s %s", vb_term_str(c->variant, v, sizeof v),
+             vb_term_str(c->axes, a, sizeof a));
     return buf;
 }
 
@@ -103,8 +105,10 @@ static void print_board(const struct vb_diag_board *d, int md)
         vb_cmp_fmt_change(d->worst.dev + 1, 1, dev, sizeof dev);
     }
     if (!md) {
-        printf("%-44s %-24s %5d %7d  %-44s %9s  %s\n", d->b.label, d->b.model, d->checked,
-               d->outside, worst, dev, verdict);
+        char label[260], model[260];
+        printf("%-44s %-24s %5d %7d  %-44s %9s  %s\n", vb_term_str(d->b.label, label, sizeof label),
+               vb_term_str(d->b.model, model, sizeof model), d->checked, d->outside, worst, dev,
+               verdict);
         return;
     }
     printf("| ");
@@ -132,7 +136,7 @@ static void print_outside(const struct vb_diag_result *res, int md)
         if (md)
             vb_put_md(stdout, d->b.label);
         else
-            fputs(d->b.label, stdout);
+            vb_put_term(stdout, d->b.label);
         printf(": %d of %d cases\n", d->outside, d->checked);
         for (k = 0; k < d->outside && k < SHOWN; k++) {
             const struct vb_diag_case *c = &d->out[k];

@@ -10,6 +10,7 @@
 
 #include "changepoint.h"
 #include "cmd.h"
+#include "escape.h"
 #include "opt.h"
 #include "store.h"
 #include "fmt.h"
@@ -31,7 +32,9 @@ static const struct vb_usage usage = {
         "'<- change point: 1.85x slower than runs 1-5 (median 0.1710 -> 0.3160 ms)'. Needs no\n"
         "GPU.\n",
     .notes = "Exit 0 whether or not there are change points (they are information; compare is\n"
-             "the gate). Exit 2 also when --filter matches no case of the database.\n",
+             "the gate). Exit 2 also when --filter matches no case of the database. A stored\n"
+             "median that is no time (+Inf, negative, text, a blob) is missing: its run has no\n"
+             "point, and a warning on stderr names the first such case and its column.\n",
     .codes = codes,
 };
 
@@ -67,23 +70,31 @@ static int choose(const struct vb_history *g, int ng, const struct vb_history *e
     return n;
 }
 
-/* print_series prints one series: a header, then a line a run with its change point marks. */
+/* print_series prints one series: a header, then a line a run with its change point marks. The
+ * stored strings are shown for the terminal (escape.h): ESC or a newline is shown, not sent. */
 static void print_series(const struct series *s, const int *cp, int ncp, const double *x)
 {
     const struct vb_history *h = s->h;
     int i, k = 0, seg = 0;
     char ms[24];
-    printf("%s %s on %s: %s median%s, %d runs\n", h->variant, h->axes,
-           h->gpu[0] ? h->gpu : "no GPU", s->metric, s->fallback ? " (no GPU time)" : "", h->n);
+    vb_put_term(stdout, h->variant);
+    printf(" ");
+    vb_put_term(stdout, h->axes);
+    printf(" on ");
+    vb_put_term(stdout, h->gpu[0] ? h->gpu : "no GPU");
+    printf(": %s median%s, %d runs\n", s->metric, s->fallback ? " (no GPU time)" : "", h->n);
     snprintf(ms, sizeof ms, "%s ms", s->metric);
     printf("  %6s  %-19s  %-12s  %10s\n", "run", "start (UTC)", "commit", ms);
     for (i = 0; i < h->n; i++) {
         const struct vb_history_point *p = &h->pts[i];
-        char start[20];
+        char start[20], commit[13], start_shown[4 * sizeof start], commit_shown[4 * sizeof commit];
         snprintf(start, sizeof start, "%.10s %.8s", p->start_utc,
                  strlen(p->start_utc) > 11 ? p->start_utc + 11 : "");
-        printf("  %6lld  %-19s  %-12.12s  %10s", (long long)p->run_id, start,
-               p->git_commit[0] ? p->git_commit : "-", vb_fmt_ms(p->value_ns, ms, sizeof ms));
+        snprintf(commit, sizeof commit, "%.12s", p->git_commit[0] ? p->git_commit : "-");
+        printf("  %6lld  %-19s  %-12s  %10s", (long long)p->run_id,
+               vb_term_str(start, start_shown, sizeof start_shown),
+               vb_term_str(commit, commit_shown, sizeof commit_shown),
+               vb_fmt_ms(p->value_ns, ms, sizeof ms));
         if (k < ncp && cp[k] == i) {
             double before, after;
             char mb[24], ma[24];
@@ -99,6 +110,19 @@ static void print_series(const struct series *s, const int *cp, int ncp, const d
         printf("\n");
     }
     printf("\n");
+}
+
+/* warn prints the warning a successful vb_store_history left in err (stored medians of its
+ * column that are no time, left out as missing: one line for them all), shown for the terminal;
+ * then clears err. */
+static void warn(struct vb_err *err)
+{
+    if (err->msg[0]) {
+        fprintf(stderr, "varbench history: warning: ");
+        vb_put_term(stderr, err->msg);
+        fprintf(stderr, "\n");
+    }
+    vb_err_clear(err);
 }
 
 /* cmp_id orders run ids for counting the distinct runs. */
@@ -139,9 +163,11 @@ int vb_cmd_history(int argc, char **argv)
     if (pct >= 0) o.min_change = pct / 100;
     vb_err_clear(&err);
     if (vb_store_open_ro(db, &s, &err)) return vb_report_error("history", &err);
-    if (vb_store_history(s, filter, metric >= 0 ? metrics[metric] : "gpu", &g, &ng, &err) ||
-        (metric < 0 && vb_store_history(s, filter, "e2e", &e, &ne, &err)))
+    if (vb_store_history(s, filter, metric >= 0 ? metrics[metric] : "gpu", &g, &ng, &err))
         goto fail;
+    warn(&err);
+    if (metric < 0 && vb_store_history(s, filter, "e2e", &e, &ne, &err)) goto fail;
+    warn(&err);
     list = malloc(sizeof *list * (size_t)(ng + ne + 1));
     if (!list) goto oom;
     if (metric < 0) {
@@ -172,7 +198,12 @@ int vb_cmd_history(int argc, char **argv)
             x[k] = h->pts[k].value_ns;
             ids[nids++] = h->pts[k].run_id;
         }
-        if ((ncp = vb_changepoints(x, h->n, &o, cp, cap)) < 0) goto oom; /* values are > 0 */
+        if ((ncp = vb_changepoints(x, h->n, &o, cp, cap)) == VB_CP_ENOMEM) goto oom;
+        if (ncp < 0) { /* VB_CP_EVALUE: the store leaves such medians out; never "memory" */
+            vb_err_set(&err, VB_E_DB, "case '%s' %s: a median is not a positive time", h->variant,
+                       h->axes);
+            goto fail;
+        }
         changes += ncp;
         if (ncp || all) print_series(&list[i], cp, ncp, x);
     }

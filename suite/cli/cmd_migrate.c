@@ -15,8 +15,10 @@ static const struct vb_usage usage = {
     .synopsis = "[--force] FILE...",
     .about =
         "Rewrites each FILE, a varbench database of an older schema, in this varbench's: its\n"
-        "runs as every command reads them, written to FILE.migrating, synced, and renamed over\n"
-        "FILE in one step; the old file is kept as FILE.bak. A file in WAL mode is folded into\n"
+        "runs as every command reads them, written to FILE.migrating.PID.RANDOM, checked\n"
+        "(quick_check), synced, and renamed over FILE in one step; the old file is kept as\n"
+        "FILE.bak. One migration of a file at a time: a second one, or a run started meanwhile,\n"
+        "is refused naming the migrating pid (exit 3). A file in WAL mode is folded into\n"
         "one file first. Adds no run and changes nothing a command shows. A file already of this\n"
         "schema is left untouched. Not needed to read old files: every command reads them as\n"
         "they are, without writing them.\n"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "escape.h"
 #include "opt.h"
 #include "store.h"
 
@@ -50,13 +51,17 @@ int vb_cmd_runs(int argc, char **argv)
            "fail", "skip");
     for (i = 0; i < n && (!limit || i < limit); i++) {
         const struct vb_run_list_row *r = &rows[i];
-        char start[20];
+        char start[20], uuid[40], kind[24], status[24], gpu[100], commit[44];
         snprintf(start, sizeof start, "%.10s %.8s", r->start_utc,
                  strlen(r->start_utc) > 11 ? r->start_utc + 11 : "");
-        printf("%5lld%c  %-8.8s  %-5s  %-11s  %-19s  %-24.24s  %-10.10s  %5d %5d %5d %5d %5d %5d\n",
-               (long long)r->id, r->id == latest ? '*' : ' ', r->uuid, r->kind, r->status, start,
-               r->gpu[0] ? r->gpu : "-", r->git_commit[0] ? r->git_commit : "-", r->cases, r->ok,
-               r->wrong, r->on_purpose, r->failed, r->skipped);
+        printf(
+            "%5lld%c  %-8.8s  %-5s  %-11s  %-19s  %-24.24s  %-10.10s  %5d %5d %5d %5d %5d %5d\n",
+            /* stored text shown as text: a merged file's control bytes never reach the terminal */
+            (long long)r->id, r->id == latest ? '*' : ' ', vb_term_str(r->uuid, uuid, sizeof uuid),
+            vb_term_str(r->kind, kind, sizeof kind), vb_term_str(r->status, status, sizeof status),
+            start, r->gpu[0] ? vb_term_str(r->gpu, gpu, sizeof gpu) : "-",
+            r->git_commit[0] ? vb_term_str(r->git_commit, commit, sizeof commit) : "-", r->cases,
+            r->ok, r->wrong, r->on_purpose, r->failed, r->skipped);
     }
     if (!n) printf("(no runs in %s)\n", db);
     vb_store_run_list_free(rows);

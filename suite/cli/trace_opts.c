@@ -25,7 +25,7 @@ static const char notes[] =
     "A Ctrl-C reaches the program as usual; SIGINT, SIGTERM, SIGHUP or SIGQUIT sent to varbench\n"
     "alone is passed on to it. A process stores its trace when it exits (exit(), an uncaught\n"
     "Python exception, Ctrl-C, SIGTERM); one killed outright (SIGKILL, a crash) loses it.\n"
-    "Environment: VARBENCH_INJECT_LIB overrides where " VB_INJECT_LIB " is looked for.\n"
+    "Environment: VARBENCH_VB_INJECT_LIB overrides where " VB_INJECT_LIB " is looked for.\n"
     "\n"
     "Exit status, as nvprof's: once COMMAND has started, COMMAND's own exit status (128+N when\n"
     "signal N ended it; 126 COMMAND is not executable, 127 COMMAND not found: the run is stored\n"

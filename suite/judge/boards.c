@@ -190,7 +190,7 @@ int vb_boards_compute(const struct vb_boards_run *runs, int nr, int min_boards,
     int ne = 0, ng = 0, i, j, rc = -1;
     memset(out, 0, sizeof *out);
     if (collect(runs, nr, out, &e, &ne, err)) goto out;
-    qsort(e, (size_t)ne, sizeof *e, by_point);
+    if (ne) qsort(e, (size_t)ne, sizeof *e, by_point); /* e is NULL when empty (qsort's UB) */
     for (i = 0; i < ne; i = j) {
         struct group *x;
         long key = e[i].order;
@@ -204,7 +204,7 @@ int vb_boards_compute(const struct vb_boards_run *runs, int nr, int min_boards,
         *x = (struct group){e[i].model, i, j - i, key};
         ng++;
     }
-    qsort(g, (size_t)ng, sizeof *g, by_key);
+    if (ng) qsort(g, (size_t)ng, sizeof *g, by_key);
     for (i = 0; i < out->nmodels; i++) {
         struct vb_boards_model *m = &out->models[i];
         int n = 0;

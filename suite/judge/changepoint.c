@@ -243,15 +243,15 @@ int vb_changepoints(const double *x, int n, const struct vb_cp_opts *o, int *cp,
     double *y, *z, *scratch, *med, mean = 0, sigma;
     int *ints, *found, i, ncp;
     if (!o) o = &defaults;
-    if (n < 4) return 0;
     for (i = 0; i < n; i++)
-        if (!(x[i] > 0) || !isfinite(x[i])) return -1;
+        if (!(x[i] > 0) || !isfinite(x[i])) return VB_CP_EVALUE;
+    if (n < 4) return 0;
     y = malloc(sizeof *y * (size_t)(7 * (n + 1)));
     ints = malloc(sizeof *ints * (size_t)(4 * (n + 1)));
     if (!y || !ints) {
         free(y);
         free(ints);
-        return -1;
+        return VB_CP_ENOMEM;
     }
     z = y + (n + 1);
     scratch = z + (n + 1);

@@ -52,11 +52,17 @@ struct vb_cp_opts {
         VB_CP_PENALTY, 0.05                                                                        \
     }
 
+/* vb_changepoints' two failures, told apart so that a caller never calls a bad value memory. */
+#define VB_CP_EVALUE (-1) /* a value of x is not positive and finite */
+#define VB_CP_ENOMEM (-2) /* out of memory */
+
 /* vb_changepoints finds change points of x[0..n) (positive values, per-run medians in time
  * order). Writes at most cap indexes into cp (cp[k] = index of the first point of the new
  * segment, ascending) and returns how many were found (may exceed cap: only cap written). n < 4:
- * none. o NULL: VB_CP_OPTS_DEFAULT. Returns -1 for a value that is not positive and finite, or
- * when out of memory (nothing written). */
+ * none. o NULL: VB_CP_OPTS_DEFAULT. Returns VB_CP_EVALUE for a value that is not positive and
+ * finite (any n: a series is checked whole), VB_CP_ENOMEM when out of memory (nothing written
+ * either way). A history read from the store has no such value (store.h's vb_store_history
+ * leaves them out as missing). */
 int vb_changepoints(const double *x, int n, const struct vb_cp_opts *o, int *cp, int cap);
 
 /* vb_cp_step sets *before and *after to the medians of the segments of x[0..n) either side of

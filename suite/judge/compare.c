@@ -132,11 +132,12 @@ static void side_free(struct side *d)
 }
 
 /* fetch reads the timed samples of metric of the cases ids[0..n) (one case, or a pooled
- * baseline's), concatenated, into d, sorted. */
+ * baseline's), concatenated, into d, sorted. A stored sample that is no duration (negative,
+ * infinite) is missing: left out, counted in r->dropped (r->dropped_col names the first column). */
 static int fetch(struct vb_store *s, const int64_t *ids, int n, const char *metric, struct side *d,
-                 struct vb_err *err)
+                 struct vb_cmp_row *r, struct vb_err *err)
 {
-    int k;
+    int k, kept;
     memset(d, 0, sizeof *d);
     d->med = d->spread = NAN;
     if (vb_store_samples(s, ids[0], metric, &d->x, &d->n, err)) return -1;
@@ -156,6 +157,12 @@ static int fetch(struct vb_store *s, const int64_t *ids, int n, const char *metr
         }
         free(x);
     }
+    for (k = kept = 0; k < d->n; k++)
+        if (isfinite(d->x[k]) && d->x[k] >= 0) d->x[kept++] = d->x[k];
+    if (kept < d->n && !r->dropped)
+        snprintf(r->dropped_col, sizeof r->dropped_col, "%s_ns", metric);
+    r->dropped += d->n - kept;
+    d->n = kept;
     if (d->n > 0) {
         vb_stats_sort(d->x, (size_t)d->n);
         d->med = vb_stats_median_sorted(d->x, (size_t)d->n);
@@ -259,8 +266,8 @@ static int add_phase(struct vb_store *base, const struct pool *bp, struct vb_sto
     struct side b, c;
     int rc = -1;
     *added = 0;
-    if (fetch(base, bp->id, bp->n, metric, &b, err)) return -1;
-    if (fetch(cand, &cid, 1, metric, &c, err)) goto out;
+    if (fetch(base, bp->id, bp->n, metric, &b, r, err)) return -1;
+    if (fetch(cand, &cid, 1, metric, &c, r, err)) goto out;
     rc = 0;
     if (!present(&b, &c) && strcmp(metric, "e2e")) goto out;
     if (gpu && !(b.med > 0 && b.med >= VB_CMP_SHARE * gpu->med_base) &&
@@ -354,8 +361,8 @@ static int e2e_ratio(struct vb_store *base, const struct pool *bp, struct vb_sto
                 r->phases[i].med_base > 0 ? r->phases[i].med_cand / r->phases[i].med_base : NAN;
             return 0;
         }
-    if (fetch(base, bp->id, bp->n, "e2e", &eb, err)) return -1;
-    if (fetch(cand, &c->id, 1, "e2e", &ec, err)) {
+    if (fetch(base, bp->id, bp->n, "e2e", &eb, r, err)) return -1;
+    if (fetch(cand, &c->id, 1, "e2e", &ec, r, err)) {
         side_free(&eb);
         return -1;
     }

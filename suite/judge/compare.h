@@ -158,6 +158,11 @@ struct vb_cmp_row {
     char basis[48]; /* why e2e stands in for the metric ("CPU-only", "no D2H records"), or "" */
     struct vb_cmp_phase phases[VB_CMP_MAX_PHASES];
     int nphases;
+    /* stored samples of the case left out as missing, on either side: not a duration (negative
+     * or infinite: a corrupt or hand-edited database); dropped_col names the samples column of
+     * the first ("kernel_ns"), "" when none was. What is left is judged. */
+    int dropped;
+    char dropped_col[16];
 };
 
 struct vb_cmp_result {

@@ -307,7 +307,10 @@ struct vb_history {
 /* vb_store_history returns every case of the complete suite runs whose "family/variant" matches
  * glob (fnmatch; a glob without '/' also matches the family, as `run --filter`; NULL = all), its
  * metric ("e2e", "gpu", "kernel", "h2d", "d2h"; the cases' *_median_ns columns) per run where the
- * case is ok and has that median (a median of 0, a phase the case lacks, is none); series
+ * case is ok and has that median (a median of 0, a phase the case lacks, is none; a median that
+ * is no time (+Inf, negative, text, a blob) is missing: left out, and a successful call that left
+ * any out says so in err with code VB_E_OK: the first case, run and column, and how many more;
+ * err->msg is "" otherwise); series
  * ordered by variant, axes, gpu. A run that ran the case on several devices gives its device 0's.
  * Malloc'd; free with vb_store_history_free. 0 or -1 (VB_E_USAGE for an unknown metric, VB_E_DB,
  * VB_E_SYS out of memory). */

@@ -3,11 +3,14 @@
  * statement cache, the typed put, the StringIds cache, transactions, URIs of a file, closing
  * and the row readers. Workload: a run writes thousands of samples and records per case through
  * a few dozen statements, so statements are prepared once per store and reused (keyed by the
- * address of their SQL text), and every value is a bound parameter. Opening is store_open.c's;
- * nothing here calls it or the schema's code.
+ * address of their SQL text), and every value is a bound parameter. Also the migration lock
+ * that `varbench migrate` holds and writers check (below). Opening is store_open.c's; nothing
+ * here calls it or the schema's code.
  */
 #include "store_int.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 
 #include <math.h>
 #include <stdarg.h>
@@ -355,4 +358,119 @@ int vb_store_first_id(struct vb_store *s, const char *q, int64_t *id, struct vb_
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) vb_store_fail(s, err, "reading runs");
     sqlite3_reset(st);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+/*
+ * The migration lock. `varbench migrate FILE` holds a POSIX write lock on FILE.migrate-lock
+ * (FILE by its real path) from before it reads FILE until the new file is renamed over it, in
+ * any journal mode: a second migrate of the file, and a writer (vb_store_open) starting
+ * meanwhile, are refused naming the holder's pid (F_GETLK gives it). The lock file is removed
+ * while still locked, then closed (unlocked): one that opened it before the removal and gets
+ * the lock afterwards sees that its file is no longer the name's, and starts again. A migrate
+ * that was killed leaves the file unlocked: it then stops no one, and the next migrate removes
+ * it. A POSIX lock is safe here because SQLite never opens this file and the migrating process
+ * opens it once (closing any descriptor of a file drops all of the process's POSIX locks on
+ * it: never lock the database itself this way), and F_GETLK names the holder's pid, which a
+ * flock lock would not.
+ */
+
+/* lock_name writes path's lock file name (its real path + ".migrate-lock"); -1 when path does
+ * not resolve (no file: nothing can be migrating it) or the name does not fit. */
+static int lock_name(const char *path, char *buf, size_t n)
+{
+    char real[PATH_MAX];
+    if (!realpath(path, real)) return -1;
+    return (size_t)snprintf(buf, n, "%s.migrate-lock", real) < n ? 0 : -1;
+}
+
+/* holder returns the pid of another process holding a lock on fd's file, 0 when none does and
+ * -1 when one does but its pid is unknown (a lock of another host, over NFS). */
+static long holder(int fd)
+{
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+    if (fcntl(fd, F_GETLK, &fl)) return 0;
+    if (fl.l_type == F_UNLCK) return 0;
+    return fl.l_pid > 0 ? (long)fl.l_pid : -1;
+}
+
+/* busy fills err: path is being migrated by pid (or by a process of unknown pid: -1). */
+static int busy(const char *path, long pid, const char *hint, struct vb_err *err)
+{
+    if (pid > 0)
+        vb_err_set(err, VB_E_DB, "'%s' is being migrated by pid %ld", path, pid);
+    else
+        vb_err_set(err, VB_E_DB, "'%s' is being migrated by another process", path);
+    return vb_err_hint(err, "%s", hint);
+}
+
+int vb_store_migration_busy(const char *path, struct vb_err *err)
+{
+    char name[PATH_MAX + 16];
+    long pid;
+    int fd;
+    if (!strcmp(path, ":memory:") || lock_name(path, name, sizeof name)) return 0;
+    if ((fd = open(name, O_RDONLY | O_CLOEXEC)) < 0) return 0; /* none, or not ours to read */
+    pid = holder(fd);
+    close(fd);
+    if (!pid) return 0;
+    return busy(path, pid,
+                "wait for 'varbench migrate' to finish (it replaces the file with one of this "
+                "schema), then run again",
+                err);
+}
+
+int vb_store_migration_lock(const char *path, int *fd, struct vb_err *err)
+{
+    char name[PATH_MAX + 16], pid[32];
+    int tries;
+    *fd = -1;
+    if (lock_name(path, name, sizeof name))
+        return vb_err_set(err, VB_E_DB, "database '%s': no lock file name for it", path);
+    for (tries = 0; tries < 1000; tries++) {
+        struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+        struct stat a, b;
+        long who;
+        int f = open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (f < 0) {
+            vb_err_set(err, VB_E_DB, "cannot create the lock '%s': %s", name, strerror(errno));
+            return vb_err_hint(err, "migrate writes beside the file: its folder must be writable");
+        }
+        if (!fcntl(f, F_SETLK, &fl)) {
+            /* locked: still the file of that name, or one a finished migrate removed? */
+            if (!fstat(f, &a) && !stat(name, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+                int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+                /* the pid is for a person reading the file (F_GETLK is what others ask): not
+                 * writing it is harmless */
+                ssize_t w = ftruncate(f, 0) ? -1 : write(f, pid, (size_t)n);
+                (void)w;
+                *fd = f;
+                return 0;
+            }
+            close(f);
+            continue;
+        }
+        if (errno != EACCES && errno != EAGAIN) {
+            vb_err_set(err, VB_E_DB, "locking '%s': %s", name, strerror(errno));
+            close(f);
+            return -1;
+        }
+        who = holder(f);
+        close(f);
+        if (who)
+            return busy(path, who,
+                        "wait for it to finish: the file then has this varbench's schema, and "
+                        "needs no migration",
+                        err);
+        usleep(1000); /* released between the two calls: try again */
+    }
+    return vb_err_set(err, VB_E_DB, "cannot lock '%s': it changes hands too often", name);
+}
+
+void vb_store_migration_unlock(const char *path, int fd)
+{
+    char name[PATH_MAX + 16];
+    if (fd < 0) return;
+    /* removed while locked, then unlocked by the close (see above) */
+    if (!lock_name(path, name, sizeof name)) unlink(name);
+    close(fd);
 }

@@ -3,10 +3,18 @@
  * history `varbench history` searches for change points) and the runs a pooled baseline takes
  * (`compare --baseline-runs`). Read-only. Workload: every ok case of every complete suite run
  * of a database, one metric, read in one pass (tens of runs of a few hundred cases).
+ *
+ * A stored median that is no time (+Inf, a negative number, text or a blob: the columns are
+ * REAL, but SQLite keeps what a hand edit or a foreign writer put there) is missing: that run
+ * has no point, as for a median of 0, and the history is read all the same. So that it is not
+ * missed silently, a successful read that left any out says so in err with code VB_E_OK: the
+ * first case, run and column, and how many more (the caller prints it as a warning; err->msg
+ * stays "" when none was left out).
  */
 #include "glob.h"
 #include "store_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +75,45 @@ static int add_point(struct vb_history *s, int *cap, sqlite3_stmt *st)
     return 0;
 }
 
+/* not_time describes in buf (n bytes) the row's value (column 6) when it is no median, "+Inf",
+ * "-3", "text", "a blob", and returns 1; 0, buf untouched, for a finite number not negative (the
+ * query leaves out NULLs and 0s, the phases a case does not have). */
+static int not_time(sqlite3_stmt *st, char *buf, size_t n)
+{
+    double v;
+    switch (sqlite3_column_type(st, 6)) {
+    case SQLITE_INTEGER:
+    case SQLITE_FLOAT:
+        v = sqlite3_column_double(st, 6);
+        if (isfinite(v) && v >= 0) return 0;
+        if (isinf(v))
+            snprintf(buf, n, "%cInf", v > 0 ? '+' : '-');
+        else
+            snprintf(buf, n, "%g", v);
+        return 1;
+    case SQLITE_TEXT:
+        snprintf(buf, n, "text");
+        return 1;
+    default:
+        snprintf(buf, n, "a blob");
+        return 1;
+    }
+}
+
+/* left_out counts a median of metric left out as missing; the first is described in err (see
+ * above). */
+static void left_out(sqlite3_stmt *st, const char *variant, const char *metric, const char *what,
+                     int *nbad, struct vb_err *err)
+{
+    char axes[256];
+    if ((*nbad)++) return;
+    vb_store_col_text(st, 4, axes, sizeof axes);
+    vb_err_set(err, VB_E_OK,
+               "case '%s'%s%s of run %lld: its %s_median_ns is %s, not a time: left out as missing",
+               variant, axes[0] ? " " : "", axes, (long long)sqlite3_column_int64(st, 0), metric,
+               what);
+}
+
 int vb_store_history(struct vb_store *s, const char *glob, const char *metric,
                      struct vb_history **out, int *n, struct vb_err *err)
 {
@@ -78,7 +125,7 @@ int vb_store_history(struct vb_store *s, const char *glob, const char *metric,
     "SELECT r.id, r.start_utc, IFNULL(r.git_commit, ''), v.family || '/' || v.name AS variant, " \
     "c.axes, IFNULL(" VB_STORE_RUN_GPU("r.") ", '') AS gpu, c." col " FROM cases c "               \
     "JOIN runs r ON r.id = c.run_id JOIN variants v ON v.id = c.variant_id "                       \
-    "WHERE r.kind = 'suite' AND r.status = 'complete' AND c.status = 'ok' AND c." col " > 0 "     \
+    "WHERE r.kind = 'suite' AND r.status = 'complete' AND c.status = 'ok' AND c." col " <> 0 "    \
     "ORDER BY variant, c.axes, gpu, " VB_STORE_OLDEST_FIRST("r.") ", IFNULL(c.device_id, -1), c.id"
     static const char *const names[] = {"e2e", "gpu", "kernel", "h2d", "d2h"};
     static const char *const qs[] = {HISTORY_Q("e2e_median_ns"), HISTORY_Q("gpu_median_ns"),
@@ -88,7 +135,7 @@ int vb_store_history(struct vb_store *s, const char *glob, const char *metric,
     /* clang-format on */
     struct vb_history *h = NULL, *cur = NULL;
     sqlite3_stmt *st;
-    int nh = 0, cap = 0, pcap = 0, rc;
+    int nh = 0, cap = 0, pcap = 0, rc, nbad = 0;
     size_t k;
     *out = NULL;
     *n = 0;
@@ -99,9 +146,13 @@ int vb_store_history(struct vb_store *s, const char *glob, const char *metric,
                           metric);
     if (!(st = vb_store_stmt(s, qs[k], err))) return -1;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        char variant[160], axes[256], gpu[256];
+        char variant[160], axes[256], gpu[256], what[32];
         vb_store_col_text(st, 3, variant, sizeof variant);
         if (!matches(glob, variant)) continue;
+        if (not_time(st, what, sizeof what)) {
+            left_out(st, variant, names[k], what, &nbad, err);
+            continue;
+        }
         vb_store_col_text(st, 4, axes, sizeof axes);
         vb_store_col_text(st, 5, gpu, sizeof gpu);
         if (!cur || strcmp(cur->variant, variant) || strcmp(cur->axes, axes) ||
@@ -124,6 +175,11 @@ int vb_store_history(struct vb_store *s, const char *glob, const char *metric,
         sqlite3_reset(st);
         *out = h;
         *n = nh;
+        if (nbad > 1 && err) {
+            size_t used = strlen(err->msg);
+            snprintf(err->msg + used, sizeof err->msg - used, " (and %d more such median%s)",
+                     nbad - 1, nbad == 2 ? "" : "s");
+        }
         return 0;
     }
     sqlite3_reset(st);

@@ -97,6 +97,30 @@ int vb_store_string_id(struct vb_store *s, const char *text, int64_t *id, struct
 /* vb_store_forget_strings empties the StringIds cache. This can't fail. */
 void vb_store_forget_strings(struct vb_store *s);
 
+/* The migration lock (store_conn.c says how it works). */
+
+/* vb_store_migration_lock takes path's migration lock (an existing file, named by its real
+ * path) for a migration, without waiting; *fd is the caller's, for vb_store_migration_unlock.
+ * 0, or -1 with err (VB_E_DB): "'path' is being migrated by pid N" when another process holds
+ * it, or the lock file could not be made. */
+int vb_store_migration_lock(const char *path, int *fd, struct vb_err *err);
+/* vb_store_migration_unlock removes path's lock file and releases the lock (fd -1: nothing to
+ * do). This can't fail. */
+void vb_store_migration_unlock(const char *path, int fd);
+/* vb_store_migration_busy: 0 when no process is migrating path (no such file, no lock file, or
+ * an unlocked one: that of a migrate that was killed), -1 with err (VB_E_DB, "'path' is being
+ * migrated by pid N", a hint) when one is. Takes no lock: a writer asks before and after it
+ * opens the file. */
+int vb_store_migration_busy(const char *path, struct vb_err *err);
+
+/* vb_store_check_size refuses (VB_E_DB: the file, its size, what its header says, a hint) an
+ * opened database file shorter than its header's page count times its page size: a file cut
+ * short, whose missing bytes SQLite would read as zeros when the cut is inside the last page.
+ * Checked under a read transaction (no writer is writing the file meanwhile), and only where
+ * the file alone is the database: not with a -wal or -journal holding content (store_open.c
+ * says why). 0 when the sizes agree or cannot be checked; -1 with err. */
+int vb_store_check_size(struct vb_store *s, struct vb_err *err);
+
 /* Transactions (store_conn.c). begin takes the write lock at once (BEGIN IMMEDIATE, waiting for
  * other writers up to the busy timeout), so no transaction fails later on upgrading its lock.
  * rollback also empties the StringIds cache (its ids may have been rolled back); it can't

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "escape.h"
 #include "ptable.h"
 #include "store.h"
 #include "summary.h"
@@ -214,8 +215,12 @@ static int trace_case(FILE *out, struct vb_store *s, const struct vb_case_row *c
     sec.names = names;
     case_tag(c, tag, sizeof tag);
     if (vb_store_case_origin(s, c->id, &sec.t0, err)) return -1;
-    fprintf(out, "==%s== Profiling application: %s%s%s\n", tag, c->variant, c->axes[0] ? " " : "",
-            c->axes);
+    /* the stored names shown (escape.h): a section line stays one line, whatever they hold */
+    fprintf(out, "==%s== Profiling application: ", tag);
+    vb_put_term(out, c->variant);
+    fputs(c->axes[0] ? " " : "", out);
+    vb_put_term(out, c->axes);
+    fputc('\n', out);
     sec.tag = tag;
     sec.head = api ? api_names : csv ? gpu_csv_names : gpu_names;
     sec.units = api ? api_csv_units : gpu_csv_units;
@@ -233,9 +238,11 @@ static int trace_case(FILE *out, struct vb_store *s, const struct vb_case_row *c
             return -1;
     }
     *rows = sec.t.rows;
-    if (!sec.t.rows)
-        fprintf(out, "==%s== Warning: No profile data collected%s%s%s\n", tag,
-                c->reason[0] ? " (" : ".", c->reason, c->reason[0] ? ")." : "");
+    if (!sec.t.rows) {
+        fprintf(out, "==%s== Warning: No profile data collected%s", tag, c->reason[0] ? " (" : ".");
+        vb_put_term(out, c->reason);
+        fputs(c->reason[0] ? ").\n" : "\n", out);
+    }
     return 0;
 }
 

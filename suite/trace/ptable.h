@@ -42,7 +42,9 @@ void vb_ptable_units(struct vb_ptable *t, const char *const *units);
 /* vb_ptable_row hands over one row of ncols cells: measured or printed (see above). */
 void vb_ptable_row(struct vb_ptable *t, const char *const *cells);
 
-/* vb_ptable_quote writes s as one quoted CSV field, its quotes doubled (RFC 4180). */
+/* vb_ptable_quote writes s as one quoted CSV field, its quotes doubled (RFC 4180), its control
+ * characters shown escaped (escape.h's vb_put_term_csv): a field never spans lines. Every cell
+ * of a table, aligned or CSV, is shown so. */
 void vb_ptable_quote(FILE *out, const char *s);
 
 #endif

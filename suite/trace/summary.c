@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "ptable.h"
 
 /* libstdc++'s demangler, when the program links it (varbench does, through the CUDA runtime
@@ -91,6 +92,14 @@ long vb_summary_pid(const struct vb_case_row *c)
     if (!p) return -1;
     pid = strtol(p + 5, &end, 10);
     return end != p + 5 && *end == ')' && pid > 0 ? pid : -1;
+}
+
+/* put_line writes s shown for a terminal (escape.h: a stored string may hold a newline or ESC)
+ * and ends the line. */
+static void put_line(FILE *out, const char *s)
+{
+    vb_put_term(out, s);
+    fputc('\n', out);
 }
 
 /* display_name writes what the Name column shows for row r. */
@@ -221,10 +230,11 @@ static int timed_table(FILE *out, struct vb_ptable *csv, const char *type,
             vb_ptable_row(csv, cells);
             continue;
         }
-        fprintf(out, "%16s%8.2f%%%10s%10lld%10s%10s%10s  %s\n", i ? "" : type, pc,
+        fprintf(out, "%16s%8.2f%%%10s%10lld%10s%10s%10s  ", i ? "" : type, pc,
                 vb_summary_time(l[i].total_ns, t, sizeof t), (long long)l[i].calls,
                 vb_summary_time(a, avg, sizeof avg), vb_summary_time(l[i].min_ns, mn, sizeof mn),
-                vb_summary_time(l[i].max_ns, mx, sizeof mx), l[i].name);
+                vb_summary_time(l[i].max_ns, mx, sizeof mx));
+        put_line(out, l[i].name);
     }
     free(l);
     return m;
@@ -267,8 +277,9 @@ static int bytes_table(FILE *out, int csv, const struct vb_summary_row *rows, in
             snprintf(gbps, sizeof gbps, "%.2fGB/s", (double)l[i].bytes / l[i].total_ns);
         else
             snprintf(gbps, sizeof gbps, "-");
-        fprintf(out, "%16s%10lld%16lld%14lld%14lld%14lld%13s  %s\n", "", v[0], v[1], v[2], v[3],
-                v[4], gbps, l[i].name);
+        fprintf(out, "%16s%10lld%16lld%14lld%14lld%14lld%13s  ", "", v[0], v[1], v[2], v[3], v[4],
+                gbps);
+        put_line(out, l[i].name);
     }
     free(l);
     return m;
@@ -322,15 +333,19 @@ static void trace_costs(FILE *out, int csv, const struct vb_case_row *c, int n)
                     "==varbench== tracing cost (%s): CUPTI start %s, CUPTI overhead records %s "
                     "(%s), flush at exit %s, writing %s, %s record%s dropped\n",
                     who, a, b, cnt, f, w, drop, x->dropped_records == 1 ? "" : "s");
-            if (x->overhead_detail[0])
-                fprintf(out, "==varbench== CUPTI overhead (%s): %s\n", who, x->overhead_detail);
-            if (x->client[0])
+            if (x->overhead_detail[0]) {
+                fprintf(out, "==varbench== CUPTI overhead (%s): ", who);
+                put_line(out, x->overhead_detail);
+            }
+            if (x->client[0]) {
+                fprintf(out, "==varbench== the program's own CUPTI client (%s, ", who);
+                vb_put_term(out, x->client);
                 fprintf(out,
-                        "==varbench== the program's own CUPTI client (%s, %s) shared CUPTI: it was "
-                        "handed %lld kernels, %lld copies, %lld memsets (%lld records); varbench "
-                        "kept its own\n",
-                        who, x->client, (long long)x->client_kernels, (long long)x->client_copies,
+                        ") shared CUPTI: it was handed %lld kernels, %lld copies, %lld memsets "
+                        "(%lld records); varbench kept its own\n",
+                        (long long)x->client_kernels, (long long)x->client_copies,
                         (long long)x->client_memsets, (long long)x->client_records);
+            }
             continue;
         }
         if (!shown++) {
@@ -356,12 +371,25 @@ static int processes(FILE *out, int csv, struct vb_store *s, int64_t run_id, str
     for (i = 0; i < n; i++) {
         char e2e[32];
         const char *cap = strstr(c[i].stop_reason, "; capture ");
-        fprintf(out, "%s%s: %s, %s %s", csv ? "==varbench== " : "  ", c[i].variant, c[i].status,
-                vb_summary_time(c[i].e2e_median_ns, e2e, sizeof e2e),
+        fputs(csv ? "==varbench== " : "  ", out);
+        vb_put_term(out, c[i].variant);
+        fputs(": ", out);
+        vb_put_term(out, c[i].status);
+        fprintf(out, ", %s %s", vb_summary_time(c[i].e2e_median_ns, e2e, sizeof e2e),
                 strcmp(c[i].family, "trace") ? "end to end (median)" : "traced");
-        if (c[i].device[0] && strcmp(c[i].device, "?")) fprintf(out, " on %s", c[i].device);
-        if (cap) fprintf(out, " (%s)", cap + 2); /* what --capture-range kept */
-        if (c[i].reason[0]) fprintf(out, ": %s", c[i].reason);
+        if (c[i].device[0] && strcmp(c[i].device, "?")) {
+            fputs(" on ", out);
+            vb_put_term(out, c[i].device);
+        }
+        if (cap) { /* what --capture-range kept */
+            fputs(" (", out);
+            vb_put_term(out, cap + 2);
+            fputs(")", out);
+        }
+        if (c[i].reason[0]) {
+            fputs(": ", out);
+            vb_put_term(out, c[i].reason);
+        }
         fprintf(out, "\n");
     }
     trace_costs(out, csv, c, n);
@@ -394,7 +422,7 @@ static int metric_table(FILE *out, int csv, struct vb_store *s, int64_t run_id, 
         const struct vb_metric_def *d = vb_metric_def_find(m[i].metric);
         const char *pc = d && d->is_pct ? "%" : "",
                    *mname = d && d->nvprof ? d->nvprof : m[i].metric;
-        char name[2048];
+        char name[2048], shown[4 * 128 + 1];
         vb_summary_kernel_name(m[i].kernel, name, sizeof name);
         if (csv) {
             char inv[32], mn[32], mx[32], avg[32];
@@ -406,9 +434,12 @@ static int metric_table(FILE *out, int csv, struct vb_store *s, int64_t run_id, 
             vb_ptable_row(&t, cells);
             continue;
         }
-        if (!i || strcmp(m[i].kernel, m[i - 1].kernel)) fprintf(out, "    Kernel: %s\n", name);
+        if (!i || strcmp(m[i].kernel, m[i - 1].kernel)) {
+            fputs("    Kernel: ", out);
+            put_line(out, name);
+        }
         fprintf(out, "%12lld %-72s %13.6g%s %13.6g%s %13.6g%s\n", (long long)m[i].invocations,
-                mname, m[i].min, pc, m[i].max, pc, m[i].avg, pc);
+                vb_term_str(mname, shown, sizeof shown), m[i].min, pc, m[i].max, pc, m[i].avg, pc);
     }
     free(m);
     return n;
@@ -418,11 +449,22 @@ int vb_summary_head(FILE *out, struct vb_store *s, int64_t run_id, int csv, stru
 {
     struct vb_run_info_row run;
     if (vb_store_run_info(s, run_id, &run, err)) return -1;
-    fprintf(out, "==varbench== run %lld (%s, %s", (long long)run.id, run.kind, run.status);
+    /* every stored string shown (escape.h): each line stays one "==" line, in text and CSV */
+    fprintf(out, "==varbench== run %lld (", (long long)run.id);
+    vb_put_term(out, run.kind);
+    fputs(", ", out);
+    vb_put_term(out, run.status);
     if (run.has_exit_code) fprintf(out, ", exit code %d", run.exit_code);
-    fprintf(out, "), started %s%s%s\n", run.start_utc, run.gpu[0] ? ", GPU " : "", run.gpu);
-    fprintf(out, "==varbench== command: %s\n", run.command_line);
-    if (run.message[0]) fprintf(out, "==varbench== %s\n", run.message);
+    fputs("), started ", out);
+    vb_put_term(out, run.start_utc);
+    fputs(run.gpu[0] ? ", GPU " : "", out);
+    put_line(out, run.gpu);
+    fputs("==varbench== command: ", out);
+    put_line(out, run.command_line);
+    if (run.message[0]) {
+        fputs("==varbench== ", out);
+        put_line(out, run.message);
+    }
     if (!strcmp(run.kind, "trace"))
         fprintf(out, "==varbench== %d traced process%s\n", run.ncases, run.ncases == 1 ? "" : "es");
     else
