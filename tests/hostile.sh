@@ -128,7 +128,8 @@ compare-not-duration)
   load b.db mesh-h100-b.sql.gz
   sqlite3 b.db "UPDATE samples SET d2h_ns = -d2h_ns WHERE case_id = 1;
     UPDATE samples SET gpu_ns = 9e999 WHERE case_id = 2;
-    UPDATE samples SET e2e_ns = 9e999 WHERE case_id = 4" || fail "update"
+    UPDATE samples SET e2e_ns = 9e999 WHERE case_id = 4;
+    UPDATE samples SET kernel_ns = 'fast' WHERE case_id = 3 AND idx = 12" || fail "update"
   expect 7 "$vb" compare a.db b.db
   grep -qi "nan" out err && fail "nan printed"
   grep -q "(limit -)" out || fail "a phase without samples has no limit shown"

@@ -287,7 +287,8 @@ int vb_store_ceiling_rows(struct vb_store *s, struct vb_ceiling_row **rows, int 
 /* vb_store_samples returns the case's timed samples of one phase in ns, in the order taken, as
  * a malloc'd array (caller frees): "e2e" (host clock), or from CUPTI's records "gpu" (the sum
  * of the others), "kernel", "h2d", "d2h", "memset" (these exist only with records). Samples
- * dropped for a low SM clock are left out. VB_E_USAGE for another name. */
+ * dropped for a low SM clock are left out, and so is a stored value that is no number (text, a
+ * blob: what varbench never writes). VB_E_USAGE for another name. */
 int vb_store_samples(struct vb_store *s, int64_t case_id, const char *metric, double **x, int *n,
                      struct vb_err *err);
 

@@ -166,7 +166,7 @@ int vb_store_samples(struct vb_store *s, int64_t case_id, const char *metric, do
     /* one statement per phase: the column name cannot be a bound parameter */
 #define PHASE_Q(col)                                                                               \
     "SELECT " col " FROM samples WHERE case_id = ? AND kind = 'timed' AND NOT dropped "            \
-    "AND " col " IS NOT NULL ORDER BY idx"
+    "AND typeof(" col ") IN ('integer', 'real') ORDER BY idx" /* text, a blob: missing */
     static const char *const names[] = {"e2e", "gpu", "kernel", "h2d", "d2h", "memset"};
     static const char *const qs[] = {PHASE_Q("e2e_ns"), PHASE_Q("gpu_ns"), PHASE_Q("kernel_ns"),
                                      PHASE_Q("h2d_ns"), PHASE_Q("d2h_ns"), PHASE_Q("memset_ns")};
