@@ -2,6 +2,7 @@
 #include "fixtures.h"
 
 #include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "varbench.h"
+#include "test.h"
 #include "trace.h"
 
 const struct vb_family *fx_family(const char *name)
@@ -474,4 +476,31 @@ int fx_write_export_runs(struct vb_store *s, int64_t *trace_run, struct fx_expor
     suite->n[VB_EXPORT_MEMCPY] = 4;
     suite->cases = 2;
     return write_export_trace(s, trace_run, err) || write_export_suite(s, suite_run, err) ? -1 : 0;
+}
+
+int fx_write_v1(const char *sqlfile, const char *path)
+{
+    FILE *fp = fopen(sqlfile, "rb");
+    char *sql;
+    long len;
+    sqlite3 *db;
+    ASSERT(fp);
+    ASSERT_INT_EQ(fseek(fp, 0, SEEK_END), 0);
+    len = ftell(fp);
+    rewind(fp);
+    ASSERT((sql = calloc(1, (size_t)len + 1)));
+    ASSERT_INT_EQ(fread(sql, 1, (size_t)len, fp), len);
+    fclose(fp);
+    unlink(path);
+    ASSERT_INT_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    ASSERT_INT_EQ(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    ASSERT_INT_EQ(sqlite3_exec(db,
+                               "INSERT INTO runs(uuid, kind, status, command_line, start_utc) "
+                               "VALUES ('u-1', 'suite', 'complete', 'varbench run', "
+                               "'2026-11-01T00:00:00Z')",
+                               NULL, NULL, NULL),
+                  SQLITE_OK);
+    sqlite3_close(db);
+    free(sql);
+    return 0;
 }

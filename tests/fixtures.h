@@ -29,6 +29,9 @@ const struct vb_family *fx_family(const char *name);
 const struct vb_problem *fx_problem(const char *fam, const char *name);
 /* fx_variant finds "family/variant"; 0, or -1 when the catalog has no such variant. */
 int fx_variant(const char *full, const struct vb_family **f, const struct vb_variant **v);
+/* fx_write_v1 writes a schema-1 database at path from the SQL file sql (tests/schema_v1.sql)
+ * with one complete run; what was at path is replaced. 0, or 1 (a failed ASSERT). */
+int fx_write_v1(const char *sql, const char *path);
 /* fx_tmp_path writes a fresh path for `name` in $TMPDIR (or /tmp), removing what was there. */
 void fx_tmp_path(char *buf, size_t n, const char *name);
 

@@ -21,18 +21,13 @@ if [ -z "$case" ] || [ ! -x "$vb" ]; then
 fi
 vb=$(cd "$(dirname "$vb")" && pwd)/$(basename "$vb")
 command -v sqlite3 >/dev/null || { echo "skip: no sqlite3 shell" >&2; exit 77; }
-fixtures=$(cd "$(dirname "$0")" && pwd)/fixtures
+here=$(cd "$(dirname "$0")" && pwd)
+fixtures=$here/fixtures
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-fail() { echo "FAIL ($case): $*" >&2; echo "--- stdout" >&2; cat out >&2 2>/dev/null; echo "--- stderr" >&2; cat err >&2 2>/dev/null; exit 1; }
-# expect CODE TEXT CMD...: CMD exits CODE and says TEXT (stdout or stderr)
-expect() {
-  local code=$1 text=$2; shift 2
-  "$@" >out 2>err; local rc=$?
-  [ "$rc" -eq "$code" ] || fail "'$*' exited $rc, expected $code"
-  grep -qF -- "$text" out err || fail "'$*' did not say '$text'"
-}
+# shellcheck source=tests/expect.sh
+. "$here/expect.sh" # fail, expect
 # counts FILE: every table's row count, one "table n" line each (for equal-content checks)
 counts() {
   local t

@@ -104,33 +104,15 @@ static int fail_row(void *u, int n, char **v, char **c)
 
 int test_store_migrates_v1(const char *arg)
 {
-    char path[512], *sql = NULL;
-    FILE *fp = fopen(arg, "rb");
-    long len;
+    char path[512];
     sqlite3 *db;
     struct vb_store *s;
     struct vb_err err;
     struct vb_run_row *runs = NULL;
     int n = 0;
     int64_t count;
-    ASSERT(fp);
-    ASSERT_INT_EQ(fseek(fp, 0, SEEK_END), 0);
-    len = ftell(fp);
-    rewind(fp);
-    ASSERT((sql = calloc(1, (size_t)len + 1)));
-    ASSERT_INT_EQ(fread(sql, 1, (size_t)len, fp), len);
-    fclose(fp);
     fx_tmp_path(path, sizeof path, "vb_migrate_v1.db");
-    ASSERT_INT_EQ(sqlite3_open(path, &db), SQLITE_OK);
-    ASSERT_INT_EQ(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-    ASSERT_INT_EQ(sqlite3_exec(db,
-                               "INSERT INTO runs(uuid, kind, status, command_line, start_utc) "
-                               "VALUES ('u-1', 'suite', 'complete', 'varbench run', "
-                               "'2026-11-01T00:00:00Z')",
-                               NULL, NULL, NULL),
-                  SQLITE_OK);
-    sqlite3_close(db);
-    free(sql);
+    ASSERT_OK(fx_write_v1(arg, path));
     /* read-only stages read a migrated copy in memory; the file stays as it was */
     ASSERT_OK(vb_store_open_ro(path, &s, &err));
     ASSERT_OK(vb_store_count(s, "metrics", 0, &count, &err));

@@ -75,29 +75,8 @@ static void remove_all(const char *path)
 /* write_v1 writes a schema-1 database with one complete run at path (tests/schema_v1.sql). */
 static int write_v1(const char *path)
 {
-    FILE *fp = fopen(VB_TESTS_DIR "/schema_v1.sql", "rb");
-    char *sql;
-    long len;
-    sqlite3 *db;
-    ASSERT(fp);
-    ASSERT_INT_EQ(fseek(fp, 0, SEEK_END), 0);
-    len = ftell(fp);
-    rewind(fp);
-    ASSERT((sql = calloc(1, (size_t)len + 1)));
-    ASSERT_INT_EQ(fread(sql, 1, (size_t)len, fp), len);
-    fclose(fp);
     remove_all(path);
-    ASSERT_INT_EQ(sqlite3_open(path, &db), SQLITE_OK);
-    ASSERT_INT_EQ(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-    ASSERT_INT_EQ(sqlite3_exec(db,
-                               "INSERT INTO runs(uuid, kind, status, command_line, start_utc) "
-                               "VALUES ('u-1', 'suite', 'complete', 'varbench run', "
-                               "'2026-11-01T00:00:00Z')",
-                               NULL, NULL, NULL),
-                  SQLITE_OK);
-    sqlite3_close(db);
-    free(sql);
-    return 0;
+    return fx_write_v1(VB_TESTS_DIR "/schema_v1.sql", path);
 }
 
 /* write_current writes a database of this schema with one fixture run at path. */

@@ -7,17 +7,12 @@
 # pass, 1 fail, 77 skip (gpu-* cases without a GPU).
 set -u
 case=$1 user=$2 vb=$3
+here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-fail() { echo "FAIL ($case): $*" >&2; echo "--- stdout" >&2; cat out >&2 2>/dev/null; echo "--- stderr" >&2; cat err >&2 2>/dev/null; exit 1; }
-# expect CODE TEXT CMD...: CMD exits CODE and says TEXT (stdout or stderr)
-expect() {
-  local code=$1 text=$2; shift 2
-  "$@" >out 2>err; local rc=$?
-  [ "$rc" -eq "$code" ] || fail "'$*' exited $rc, expected $code"
-  grep -qF -- "$text" out err || fail "'$*' did not say '$text'"
-}
+# shellcheck source=tests/expect.sh
+. "$here/expect.sh" # fail, expect
 # gpu: the exit code of a run that had a GPU (0), or not (4: no CUDA device)
 have_gpu() { command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; }
 nogpu=4; have_gpu && nogpu=0
