@@ -527,7 +527,8 @@ migrate-refusals)
 readme-drift)
   # the README held to the code (tests/readme_check.py): the catalog to 'varbench list', the
   # install list to ci/common.sh, the commands to 'varbench --help', the exit codes to
-  # suite/base/err.h, the test labels to ctest's. The README passes; each planted drift fails, named.
+  # include/varbench.h, the 20-line example to examples/minimal.cu, the test labels to ctest's.
+  # The README passes; each planted drift fails, named.
   command -v python3 >/dev/null || { echo "skip: no python3" >&2; exit 77; }
   root=$(cd "$fixtures/../.." && pwd) build=$(cd "$(dirname "$vb")" && pwd)
   check() { python3 "$root/tests/readme_check.py" "$1" "$vb" "$root" "$build"; }
@@ -549,7 +550,9 @@ readme-drift)
   plant "an exit code the code does not have" 's/^| 7 |/| 8 |/' \
     "exit codes: the README names 8"
   plant "a test label removed" 's/ and `slurm` (the fleet/ (the fleet/' \
-    "labels: slurm is missing from the README" ;;
+    "labels: slurm is missing from the README"
+  plant "the 20-line example edited" 's/y\[i\] = 3 \* x\[i\]/y[i] = 2 * x[i]/' \
+    "example: the README's kernel in 20 lines differs from examples/minimal.cu" ;;
 merge-partial)
   # a run merged while it was being written (here: its copy with the status 'running' and its
   # last case missing, what such a merge takes), then the finished file merged again: the

@@ -16,6 +16,7 @@ Checks, each both ways (nothing missing, nothing extra):
   commands   the 'varbench CMD' lines of the block under '## Commands' against the commands
              `varbench --help` lists
   exit codes the table under the Commands section against include/varbench.h's X(NAME, CODE, ...)
+  example    the block under '### Your own kernel in 20 lines' against examples/minimal.cu
   labels     the backticked labels of the sentence 'Tests are labelled ...' against ctest's
 Prints one line per finding and 'readme: N checks, M findings'; exit 0 clean, 1 a finding,
 2 usage or a file that cannot be read.
@@ -130,6 +131,21 @@ def check_labels(text, build, findings):
     both_ways('labels', ticked(m.group(1)), truth, 'ctest --print-labels', findings)
 
 
+def check_example(text, root, findings):
+    """the code block of '### Your own kernel in 20 lines' is examples/minimal.cu from its first
+    #include on, line for line: the README shows the file, and a copy must not drift"""
+    sec = section(text, '### Your own kernel in 20 lines')
+    block = re.search(r'```cuda\n(.*?)```', sec or '', re.S)
+    with open(root + '/examples/minimal.cu') as f:
+        lines = f.read().splitlines()
+    start = next((i for i, l in enumerate(lines) if l.startswith('#include')), 0)
+    if not block:
+        findings.append('example: no cuda block under "### Your own kernel in 20 lines"')
+    elif block.group(1).splitlines() != lines[start:]:
+        findings.append('example: the README\'s kernel in 20 lines differs from '
+                        'examples/minimal.cu')
+
+
 def main(argv):
     if len(argv) not in (3, 4):
         print(__doc__, file=sys.stderr)
@@ -146,7 +162,8 @@ def main(argv):
     check_install(text, root, findings)
     check_commands(text, vb, findings)
     check_codes(text, root, findings)
-    checks = 4
+    check_example(text, root, findings)
+    checks = 5
     if len(argv) == 4:
         check_labels(text, argv[3], findings)
         checks += 1

@@ -76,7 +76,7 @@ static int check_problem(const struct vb_family *f, const struct vb_problem *pb,
                          struct vb_err *err)
 {
     char what[160];
-    int j, refs = 0, others = 0;
+    int j, refs = 0, others = 0, wrong = -1; /* wrong: a variant wrong on purpose */
     if (check_name("problem", pb->name, err)) return vb_err_context(err, "family '%s'", f->name);
     if (!pb->summary || !*pb->summary)
         return vb_err_set(err, VB_E_USAGE, "problem '%s/%s' has no summary", f->name, pb->name);
@@ -96,15 +96,15 @@ static int check_problem(const struct vb_family *f, const struct vb_problem *pb,
             refs++;
         else
             others++;
+        if ((f->variants[j].flags & VB_EXPECT_WRONG) && wrong < 0) wrong = j;
     }
     if (refs && !pb->reference)
         return vb_err_set(err, VB_E_USAGE, "%s has a reference variant but no reference", what);
-    for (j = 0; j < f->nvariants && pb->reference == NULL; j++)
-        if (f->variants[j].problem == pb && (f->variants[j].flags & VB_EXPECT_WRONG))
-            return vb_err_set(err, VB_E_USAGE,
-                              "variant '%s/%s' is wrong on purpose, but %s has no reference to "
-                              "be wrong against",
-                              f->name, f->variants[j].name, what);
+    if (wrong >= 0 && !pb->reference)
+        return vb_err_set(err, VB_E_USAGE,
+                          "variant '%s/%s' is wrong on purpose, but %s has no reference to "
+                          "be wrong against",
+                          f->name, f->variants[wrong].name, what);
     if (others < 1 || (strict && refs + others < 2))
         return vb_err_set(err, VB_E_USAGE, "%s needs a reference and a variant", what);
     if (refs > 1 || (strict && refs != 1))

@@ -13,10 +13,6 @@
 #include "opt.h"
 #include "registry.h"
 
-static const char *const readers[] = {"compare", "diagnose", "history", "runs",
-                                      "merge",   "migrate",  "export",  "report",
-                                      "trace",   "summary",  "fleet",   NULL};
-
 static void usage(FILE *out, const char *prog)
 {
     int i;
@@ -62,9 +58,9 @@ int vb_main(int argc, char **argv, const struct vb_family *const *families)
         return 0;
     }
     if (strcmp(argv[1], "list") && strcmp(argv[1], "run")) {
-        for (i = 0; readers[i] && strcmp(readers[i], argv[1]); i++) {
+        for (i = 0; i < VB_NCOMMANDS && strcmp(vb_commands[i].name, argv[1]); i++) {
         }
-        if (readers[i])
+        if (i < VB_NCOMMANDS) /* one of varbench's other commands: they read the database */
             fprintf(stderr,
                     "%s: '%s' is varbench's: run 'varbench %s --db FILE' on the database this "
                     "program wrote\n",

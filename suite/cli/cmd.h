@@ -24,6 +24,16 @@ int vb_cmd_fleet(int argc, char **argv);
 /* vb_cmd_fleet_merge: `varbench fleet merge DIR` (argv[0] is "merge"), the fleet's merge job. */
 int vb_cmd_fleet_merge(int argc, char **argv);
 
+/* The command table (commands.c): each command's name, function and line of help, in the order
+ * `varbench --help` lists them. */
+struct vb_command {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *help;
+};
+#define VB_NCOMMANDS 13
+extern const struct vb_command vb_commands[VB_NCOMMANDS];
+
 /* What every command shares (cmd.c, called by the commands, never calling them). */
 
 /* vb_report_error prints "varbench <cmd>: <msg>" and its "hint:" line to stderr, and returns the
