@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 
+#include "ranks.h"
 #include "report_int.h"
 
 #define NCOL 9
@@ -28,7 +29,7 @@ static void table_of(struct ctx *c, struct vb_case_row *const *cs,
     vb_page_table(&c->page, NCOL, head, "llllrlrrl");
     for (i = 0; i < n; i++) {
         const struct vb_case_row *r = cs[i];
-        snprintf(cell[0], sizeof cell[0], "%s", r->name);
+        snprintf(cell[0], sizeof cell[0], "%s%s%s", r->name, r->axes[0] ? " " : "", r->axes);
         snprintf(cell[1], sizeof cell[1], "%lld", (long long)run[i]->run.id);
         snprintf(cell[2], sizeof cell[2], "%s", run[i]->run.gpu[0] ? run[i]->run.gpu : "-");
         snprintf(cell[3], sizeof cell[3], "%.3f (%lld)", ms(r->h2d_median_ns),
@@ -102,6 +103,55 @@ static int metrics(struct ctx *c, const struct run_data *rd)
     return 0;
 }
 
+/* sampled_table writes one row per sampled case (an NVTX range's instances, a kernel's launches)
+ * of the traced runs rd[0..nr), and each run's straggler lines (judge/ranks.h). */
+static int sampled_table(struct ctx *c, const struct run_data *rd, int nr)
+{
+    static const char *const head[] = {"program", "samples of", "run",       "samples",
+                                       "e2e ms",  "GPU ms",     "kernel ms", "GPU"};
+    char cell[8][300], line[1024];
+    const char *row[8];
+    struct vb_rank_spread *x;
+    int i, k, j, nx, shown = 0;
+    for (k = 0; k < 8; k++)
+        row[k] = cell[k];
+    for (k = 0; k < nr; k++)
+        for (i = 0; i < rd[k].n; i++) {
+            const struct vb_case_row *r = &rd[k].cases[i];
+            if (vb_store_whole_process(r->family, r->axes)) continue;
+            if (!shown++) {
+                vb_page_para(&c->page, NULL,
+                             "Samples: each instance of an NVTX range (a step) or each launch of "
+                             "a kernel asked for is a sample of its case, judged by compare and "
+                             "followed by history as a suite case is; medians. e2e is the range's "
+                             "host time, GPU and kernel the work launched inside it.");
+                vb_page_table(&c->page, 8, head, "llrrrrrl");
+            }
+            snprintf(cell[0], sizeof cell[0], "%s", r->name);
+            snprintf(cell[1], sizeof cell[1], "%s", r->axes);
+            snprintf(cell[2], sizeof cell[2], "%lld", (long long)rd[k].run.id);
+            snprintf(cell[3], sizeof cell[3], "%d", r->samples);
+            snprintf(cell[4], sizeof cell[4], "%.3f", ms(r->e2e_median_ns));
+            snprintf(cell[5], sizeof cell[5], "%s", r->have_records ? "" : "-");
+            snprintf(cell[6], sizeof cell[6], "%s", r->have_records ? "" : "-");
+            if (r->have_records) {
+                snprintf(cell[5], sizeof cell[5], "%.3f", ms(r->gpu_median_ns));
+                snprintf(cell[6], sizeof cell[6], "%.3f", ms(r->kernel_median_ns));
+            }
+            snprintf(cell[7], sizeof cell[7], "%s", r->have_records ? r->device : "-");
+            vb_page_row(&c->page, is_bad(r), row);
+        }
+    if (shown) vb_page_table_end(&c->page);
+    for (k = 0; k < nr; k++) {
+        if (vb_rank_spreads(c->store, rd[k].run.id, &x, &nx, c->err)) return -1;
+        for (j = 0; j < nx; j++)
+            vb_page_para(&c->page, NULL, "Ranks of run %lld: %s", (long long)rd[k].run.id,
+                         vb_rank_spread_text(&x[j], line, sizeof line));
+        free(x);
+    }
+    return 0;
+}
+
 int vb_section_traced(struct ctx *c, const struct run_data *rd, int nr)
 {
     struct vb_case_row **cs;
@@ -121,6 +171,7 @@ int vb_section_traced(struct ctx *c, const struct run_data *rd, int nr)
         for (i = 0; i < rd[k].n; i++) {
             const struct vb_case_row *r = &rd[k].cases[i];
             int pos = n;
+            if (!vb_store_whole_process(r->family, r->axes)) continue; /* sampled: a table below */
             for (j = n - 1; j >= 0; j--)
                 if (!strcmp(cs[j]->name, r->name)) {
                     pos = j + 1;
@@ -150,6 +201,7 @@ int vb_section_traced(struct ctx *c, const struct run_data *rd, int nr)
                                 "gaps over 10 ms cut to 0.5 ms",
                                 cs, n))
         goto out;
+    if (sampled_table(c, rd, nr)) goto out;
     for (k = 0; k < nr; k++)
         if (metrics(c, &rd[k])) goto out;
     rc = 0;

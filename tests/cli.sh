@@ -61,6 +61,7 @@ trace-not-found      cpu  trace
 trace-exit-paths     cpu  trace
 trace-foreign        cpu  trace
 trace-nvtx           cpu  trace
+trace-samples        cpu  trace
 summary              cpu  trace
 summary-errors       cpu  trace
 summary-gputrace     cpu  trace
@@ -78,6 +79,9 @@ gpu-fw-jax           gpu  trace
 gpu-fw-cupy          gpu  trace
 gpu-fw-numba         gpu  trace
 gpu-fw-triton        gpu  trace
+gpu-fw-samples       gpu  trace
+gpu-fw-ddp           gpu  trace
+gpu-fw-peer          gpu  trace
 '
 
 # list_cases prints "TEST CASE LABEL NEEDS" for each line of the table; it prints nothing and
@@ -1309,6 +1313,49 @@ trace-nvtx)
   # under a tool of the user's own, NVTX goes to that tool, and varbench says so
   NVTX_INJECTION64_PATH=/nonexistent/libtool.so "$vb" trace --db n.db -- "$VB_FAKE_DRIVER" nvtx-only >out 2>err
   grep -q "NVTX_INJECTION64_PATH=/nonexistent/libtool.so is kept" err || fail "the user's NVTX tool is not named" ;;
+trace-samples)
+  # a traced program's NVTX ranges as samples (trace/samples.h), with no GPU: fake_driver's
+  # training loop without CUDA ("steps N MS": N ranges 'step' of MS ms); a slower version, the
+  # history of the traces, a job of 3 ranks with a straggler, and bad input
+  [ -x "${VB_FAKE_DRIVER:-}" ] || { echo "trace_fake_driver not built"; exit 77; }
+  f=$VB_FAKE_DRIVER
+  for i in 1 2 3; do "$vb" trace -q --db s.db -- "$f" steps 20 2 2>err || fail "trace $i: exit $?"; done
+  expect 0 "range=step" "$vb" summary --db s.db
+  grep -qF "trace/trace_fake_driver range=step: 20 samples, e2e" out || fail "the step case in summary"
+  grep -qF "==varbench== 1 traced process" out || fail "the sampled case counted as a process"
+  expect 0 "1 same, 1 not-compared" "$vb" compare s.db s.db --base-run 1 --cand-run 2
+  grep -qE "^trace/trace_fake_driver +range=step .* same$" out || fail "the step case is not the same"
+  grep -qF "not-compared (a whole traced process: one sample)" out || fail "the process case was judged"
+  "$vb" trace -q --db s.db -- "$f" steps 20 50 2>err || fail "the slow trace: exit $?"
+  expect 1 "slower (e2e +" "$vb" compare s.db s.db --base-run 3 --cand-run 4
+  grep -qE "^trace/trace_fake_driver +range=step .* slower \(e2e \+" out || fail "not slower by e2e"
+  expect 1 "base runs 3, 2, 1 pooled" "$vb" compare s.db s.db --cand-run 4 --base-run 3 --baseline-runs 3
+  grep -qE " 60/20 " out || fail "the pooled traces' samples are not 60"
+  expect 0 "4 runs" "$vb" history --db s.db --all --filter trace
+  grep -qF "trace/trace_fake_driver range=step on no GPU: e2e median" out || fail "history lacks the step case"
+  # --range chooses; none takes all away; a name without instances is said
+  expect 0 "range 'nope': no instance" "$vb" trace --db r.db --range nope --range setup -- "$f" steps 6 1
+  [ "$(sqlite3 r.db "SELECT group_concat(axes) FROM cases WHERE run_id = 1 AND axes <> ''")" = "range=setup" ] ||
+    fail "--range setup did not make exactly the setup case"
+  "$vb" trace -q --db r.db --range none -- "$f" steps 6 1 2>err || fail "--range none: exit $?"
+  [ "$(sqlite3 r.db "SELECT count(*) FROM cases WHERE run_id = 2")" = 1 ] || fail "--range none sampled"
+  expect 2 "--range: an empty name" "$vb" trace --db r.db --range '' -- "$f" steps 6 1
+  # a job of 3 ranks (RANK, as torchrun sets it), rank 1 the straggler; then rank 1 slower still
+  for ms in 20 80; do
+    "$vb" trace -q --db j.db -- bash -c "RANK=0 '$f' steps 10 2 & RANK=1 '$f' steps 10 $ms & \
+      RANK=2 '$f' steps 10 2 & wait" 2>err || fail "the job: exit $?"
+  done
+  expect 0 "==varbench== 3 traced processes" "$vb" summary --db j.db --run 1
+  for r in 0 1 2; do grep -qF "trace/bash rank=$r: ok" out || fail "rank $r is not named"; done
+  grep -qE "^==varbench== ranks: trace/bash range 'step': 3 ranks, 10 steps; slowest rank 1 in [0-9]+ of 10 steps" out ||
+    fail "no straggler line naming rank 1"
+  expect 0 "Profiling result (rank 2)" "$vb" summary --db j.db --run 1 --rank 2
+  grep -qE " 10 +[0-9.]+ms .* step$" out || fail "rank 2's table"
+  "$vb" export --db j.db --run 1 --format json -o j.json >out 2>err || fail "export: exit $?"
+  grep -qF '"varbench_ranks": "trace/bash range '"'"'step'"'"': 3 ranks' j.json || fail "no ranks in export"
+  expect 1 "1 slower" "$vb" compare j.db j.db --base-run 1 --cand-run 2
+  grep -qE "^trace/bash +range=step,rank=1 .* slower" out || fail "rank 1 is not the slower one"
+  grep -qE "^trace/bash +range=step,rank=0 .* same" out || fail "rank 0 is not the same" ;;
 summary)
   "$vbtest" make_trace_fixture "$tmp" >/dev/null || fail "fixture"
   expect 0 "==varbench== 2 traced processes" "$vb" summary --db trace.db
@@ -1644,7 +1691,7 @@ gpu-trace-neighbours)
   [ "$rc" -eq 3 ] || fail "the program's exit $rc, expected its 3 (no CUDA device)"
   grep -q "CUDA could not start in the process (cuInit: CUDA_ERROR_NO_DEVICE" err || fail "no CUDA start failure said"
   grep -q "made no CUDA calls" err && fail "reported as no CUDA calls" ;;
-gpu-fw-torch|gpu-fw-jax|gpu-fw-cupy|gpu-fw-numba|gpu-fw-triton)
+gpu-fw-torch|gpu-fw-jax|gpu-fw-cupy|gpu-fw-numba|gpu-fw-triton|gpu-fw-samples|gpu-fw-ddp|gpu-fw-peer)
   # varbench trace on a framework's own program, held against the framework's profiler (or
   # ncu): one row of the matrix (tests/trace/fw_matrix.py), 77 where the framework is missing
   command -v python3 >/dev/null || { echo "no python3: skipped"; exit 77; }

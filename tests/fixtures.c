@@ -265,7 +265,7 @@ static const struct fx_xrec {
     {'a', 1, 21, 0, 0, 43000, 43030, 4, 0, "cudaLaunchKernel_v7000"},
     {'k', 1, 0, 1, 7, 43100, 44000, 4, 0, "_Z4reluPfi"},
     {'a', 1, 21, 0, 0, 44000, 45100, 5, 0, "cudaMemcpyPeer_v4000"},
-    {'c', 1, 0, 1, 7, 44100, 45000, 5, 1033, NULL}, /* PtoP, device -> device */
+    {'c', 1, 0, 1, 7, 44100, 45000, 5, 1033, NULL}, /* PtoP, GPU 1 -> GPU 0 */
 };
 #define NXRECS (sizeof xrecs / sizeof xrecs[0])
 
@@ -309,6 +309,9 @@ static int add_xrec(struct vb_activity *a, const struct fx_xrec *x, uint64_t bas
         c->context = 1, c->stream = (uint32_t)x->stream, c->correlation = x->corr;
         c->copy_kind = (uint8_t)(x->sub / 100), c->src_kind = (uint8_t)(x->sub / 10 % 10);
         c->dst_kind = (uint8_t)(x->sub % 10);
+        /* a peer copy: from its device to the other one */
+        c->src_device = c->copy_kind == VB_COPY_PTOP ? x->dev : -1;
+        c->dst_device = c->copy_kind == VB_COPY_PTOP ? 1 - x->dev : -1;
     } else if (x->kind == 'm') {
         struct vb_memset_rec *m =
             grow_one((void **)&a->memsets, a->nmemsets, &a->cap_memsets, sizeof *m);

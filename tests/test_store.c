@@ -655,7 +655,7 @@ int test_store_string_columns(const char *arg)
     ASSERT_OK(vb_store_merge(st, src, &added, NULL, &err));
     ASSERT_INT_EQ(added, 1);
     ASSERT_OK(vb_store_latest_run(st, &merged, &err));
-    ASSERT_OK(vb_store_summary(st, merged, &sum, &nsum, &err));
+    ASSERT_OK(vb_store_summary(st, merged, -1, &sum, &nsum, &err));
     for (i = 0; i < nsum; i++) {
         static const char *const names[] = {[VB_SUM_KERNEL] =
                                                 "_Z21mesh_host_mesh_kernelPKdS0_S0_S0_Pdm",

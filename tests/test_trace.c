@@ -1,6 +1,7 @@
 /* Trace tests (no GPU): the default names of traced programs, a traced process as a case, the
  * store's summary readers, and `varbench summary`'s exact tables on a fixture run. The
  * injection's exit paths are tested by cli.sh through trace_fake_driver. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include "summary.h"
 #include "test.h"
 #include "tests.h"
+#include "samples.h"
 #include "trace.h"
 
 #define T0 1700000000000000000ull /* a CLOCK_REALTIME ns timestamp */
@@ -327,7 +329,7 @@ int test_trace_summary(const char *arg)
     ASSERT_INT_EQ(info.ncases, 2);
     ASSERT_STR_EQ(info.gpu, "NVIDIA H100 80GB HBM3");
     ASSERT(vb_store_run_info(s, 99, &info, &err) == -1 && err.code == VB_E_USAGE);
-    ASSERT_OK(vb_store_summary(s, trace_run, &rows, &nrows, &err));
+    ASSERT_OK(vb_store_summary(s, trace_run, -1, &rows, &nrows, &err));
     ASSERT_INT_EQ(nrows, 2 + 2 + 1 + 5 + 2); /* kernels, copy kinds, memsets, API names, ranges */
     free(rows);
     f = tmpfile();
@@ -351,5 +353,150 @@ int test_make_trace_fixture(const char *dir)
     ASSERT_OK(vb_store_open(path, &s, &err));
     ASSERT_OK(write_trace_run(s, &run, &err));
     vb_store_close(s);
+    return 0;
+}
+
+/* A process of three steps (NVTX 'step' at 0-10, 10-20, 20-30 us): in each step a runtime launch
+ * and the driver call under it (one correlation id), a kernel and an NCCL kernel launched there;
+ * step 2's work runs after the step's end (it counts for step 2); an H2D copy in step 1; a
+ * range 'rare' of 2 instances, a mark. */
+static int three_steps(struct vb_activity *a)
+{
+    static const struct {
+        uint64_t at;
+        uint32_t corr;
+    } calls[] = {{1000, 1}, {1100, 1}, {2000, 2}, {12000, 3}, {12100, 3}, {22000, 4}, {22500, 5}};
+    size_t k;
+    memset(a, 0, sizeof *a);
+    a->apis = calloc(7, sizeof *a->apis);
+    a->kernels = calloc(5, sizeof *a->kernels);
+    a->copies = calloc(1, sizeof *a->copies);
+    a->ranges = calloc(6, sizeof *a->ranges);
+    if (!a->apis || !a->kernels || !a->copies || !a->ranges) return -1;
+    for (k = 0; k < 7; k++) {
+        a->apis[k] = (struct vb_api_rec){.start = T0 + calls[k].at,
+                                         .end = T0 + calls[k].at + 50,
+                                         .correlation = calls[k].corr,
+                                         .driver = (uint8_t)(k == 1 || k == 4)};
+        a->apis[k].name = strdup(k == 1 || k == 4 ? "cuLaunchKernel" : "cudaLaunchKernel");
+    }
+    a->napis = 7;
+    /* kernels: corr 1 (1000 ns), 3 (2000 ns), 4 (NCCL 4000 ns, after step 2 ends), 5 (500) */
+    a->kernels[0] = (struct vb_kernel_rec){.start = T0 + 3000, .end = T0 + 4000, .correlation = 1};
+    a->kernels[1] =
+        (struct vb_kernel_rec){.start = T0 + 14000, .end = T0 + 16000, .correlation = 3};
+    a->kernels[2] =
+        (struct vb_kernel_rec){.start = T0 + 29000, .end = T0 + 33000, .correlation = 4};
+    a->kernels[3] =
+        (struct vb_kernel_rec){.start = T0 + 33000, .end = T0 + 33500, .correlation = 5};
+    a->kernels[0].name = strdup("_Z6matmulPKfS0_Pfi");
+    a->kernels[1].name = strdup("_Z6matmulPKfS0_Pfi");
+    a->kernels[2].name = strdup("ncclDevKernel_AllReduce_Sum_f32_RING_LL");
+    a->kernels[3].name = strdup("_Z4axpyfPKfPf");
+    a->nkernels = 4;
+    a->copies[0] = (struct vb_copy_rec){.start = T0 + 2500,
+                                        .end = T0 + 2900,
+                                        .bytes = 64,
+                                        .correlation = 2,
+                                        .copy_kind = VB_COPY_HTOD};
+    a->ncopies = 1;
+    for (k = 0; k < 3; k++)
+        a->ranges[k] = (struct vb_range_rec){.start = T0 + 10000 * k,
+                                             .end = T0 + 10000 * (k + 1),
+                                             .type = VB_NVTX_PUSHPOP,
+                                             .text = strdup("step")};
+    a->ranges[3] = (struct vb_range_rec){
+        .start = T0, .end = T0 + 100, .type = VB_NVTX_PUSHPOP, .text = strdup("rare")};
+    a->ranges[4] = (struct vb_range_rec){
+        .start = T0 + 200, .end = T0 + 300, .type = VB_NVTX_PUSHPOP, .text = strdup("rare")};
+    a->ranges[5] = (struct vb_range_rec){
+        .start = T0 + 5, .end = T0 + 5, .type = VB_NVTX_MARK, .text = strdup("mark")};
+    a->nranges = 6;
+    return 0;
+}
+
+int test_trace_samples(const char *arg)
+{
+    struct vb_activity a;
+    struct vb_trace_pick p;
+    struct vb_trace_case *x;
+    struct vb_trace_who who = {"rank", 3};
+    struct vb_err err;
+    char note[512], buf[600];
+    size_t n, i;
+    (void)arg;
+    ASSERT(three_steps(&a) == 0);
+    /* auto: 'step' has 3 instances, under VB_TRACE_MIN_INSTANCES: nothing; named: the case */
+    ASSERT_OK(vb_trace_pick_parse(NULL, NULL, &p, &err));
+    ASSERT(p.automatic == 1);
+    ASSERT_OK(vb_trace_sampled(&a, &p, "train.py", &who, 1, 1, 0, "exit (pid 9)", &x, &n, note,
+                               sizeof note));
+    ASSERT_INT_EQ(n, 0);
+    ASSERT_OK(vb_trace_pick_parse("step\nnope", "*matmul*\nzz*", &p, &err));
+    ASSERT_STR_EQ(vb_trace_pick_format(&p, 0, buf, sizeof buf), "step\nnope");
+    ASSERT_OK(vb_trace_sampled(&a, &p, "train.py", &who, 1, 1, 0, "exit (pid 9)", &x, &n, note,
+                               sizeof note));
+    ASSERT_INT_EQ(n, 2);
+    ASSERT_CONTAINS(note, "range 'nope': no instance");
+    ASSERT_CONTAINS(note, "--kernel 'zz*': no kernel matched");
+    ASSERT_STR_EQ(x[0].r.axes, "range=step,rank=3");
+    ASSERT_INT_EQ(x[0].r.nsamples, 3);
+    ASSERT_INT_EQ(x[0].r.device, 1);
+    ASSERT_CONTAINS(x[0].r.stop_reason, "(pid 9)");
+    ASSERT_INT_EQ(x[0].r.variant->problem->naxes, 2);
+    /* step 1: corr 1 (once, though two calls carry it) and the copy; step 2: corr 3; step 3:
+     * corr 4 and 5, run after the step's end */
+    ASSERT_NEAR(x[0].samples[0].kernel_ns, 1000, 1e-9);
+    ASSERT_INT_EQ(x[0].samples[0].kernel_count, 1);
+    ASSERT_INT_EQ(x[0].samples[0].h2d_count, 1);
+    ASSERT_NEAR(x[0].samples[0].h2d_ns, 400, 1e-9);
+    ASSERT_NEAR(x[0].samples[1].kernel_ns, 2000, 1e-9);
+    ASSERT_NEAR(x[0].samples[2].kernel_ns, 4500, 1e-9);
+    ASSERT_NEAR(x[0].samples[2].comm_ns, 4000, 1e-9);
+    ASSERT_NEAR(x[0].samples[2].gpu_ns, 4500, 1e-9);
+    ASSERT_NEAR(x[0].samples[1].e2e_ns, 10000, 1e-9);
+    ASSERT_NEAR(x[0].r.kernel_ms.median, 2000 / 1e6, 1e-12);
+    /* the kernel glob: matmul's two launches, by its demangled name */
+    ASSERT_STR_EQ(x[1].r.axes, "kernel=matmul,rank=3");
+    ASSERT_INT_EQ(x[1].r.nsamples, 2);
+    ASSERT_NEAR(x[1].samples[1].kernel_ns, 2000, 1e-9);
+    for (i = 0; i < n; i++)
+        vb_trace_case_free(&x[i]);
+    free(x);
+    /* CUPTI's records taken from 21 us on: step 3 (20-30 us) has no GPU times, the medians are
+     * the two others' */
+    ASSERT_OK(vb_trace_pick_parse("step", NULL, &p, &err));
+    ASSERT_OK(vb_trace_sampled(&a, &p, "train.py", &who, 1, 1, T0 + 21000, "exit (pid 9)", &x, &n,
+                               note, sizeof note));
+    ASSERT_INT_EQ(n, 1);
+    ASSERT_CONTAINS(note, "range 'step': 1 of 3 instances end after CUPTI's last record");
+    ASSERT(isnan(x[0].samples[2].kernel_ns) && isnan(x[0].samples[2].gpu_ns));
+    ASSERT_NEAR(x[0].samples[2].e2e_ns, 10000, 1e-9);
+    ASSERT_NEAR(x[0].r.kernel_ms.median, 1500 / 1e6, 1e-12);
+    ASSERT_INT_EQ((int)x[0].r.kernel_ms.n, 2);
+    /* without records (a process without CUDA): host times only */
+    for (i = 0; i < n; i++)
+        vb_trace_case_free(&x[i]);
+    free(x);
+    ASSERT_OK(vb_trace_pick_parse("step", NULL, &p, &err));
+    ASSERT_OK(vb_trace_sampled(&a, &p, "train.py", NULL, -1, 0, 0, "exit (pid 9)", &x, &n, note,
+                               sizeof note));
+    ASSERT_INT_EQ(n, 1);
+    ASSERT_STR_EQ(x[0].r.axes, "range=step");
+    ASSERT_INT_EQ(x[0].r.have_records, 0);
+    ASSERT_NEAR(x[0].samples[0].kernel_ns, 0, 1e-9);
+    vb_trace_case_free(&x[0]);
+    free(x);
+    /* bad names */
+    ASSERT(vb_trace_pick_add(&p, 0, "", &err) == -1 && err.code == VB_E_USAGE);
+    ASSERT_OK(vb_trace_pick_parse("none", NULL, &p, &err));
+    ASSERT(!vb_trace_pick_any(&p));
+    ASSERT_STR_EQ(vb_trace_pick_format(&p, 0, buf, sizeof buf), "none");
+    /* which processes are whole */
+    ASSERT(vb_store_whole_process("trace", "rank=1") && vb_store_whole_process("trace", ""));
+    ASSERT(!vb_store_whole_process("trace", "range=step,rank=1"));
+    ASSERT(!vb_store_whole_process("trace", "kernel=matmul"));
+    ASSERT(!vb_store_whole_process("mesh", "nx=1000"));
+    vb_activity_free(&a);
     return 0;
 }

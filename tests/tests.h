@@ -84,6 +84,7 @@
     T(store_columns_distinct, cpu)                                                                 \
     T(trace_label, cpu)                                                                            \
     T(trace_case, cpu)                                                                             \
+    T(trace_samples, cpu)                                                                          \
     T(capture, cpu)                                                                                \
     T(api_set, cpu)                                                                                \
     T(attribute, cpu)                                                                              \

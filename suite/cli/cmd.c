@@ -1,5 +1,6 @@
 /*
- * cmd: what every command shares (see cmd.h): the error report and the command line. Apart from
+ * cmd: what every command shares (see cmd.h): the error report, the command line and the ranks'
+ * lines of summary and trace. Apart from
  * main.c, so that the commands call into it and main.c into them, one way.
  */
 #include "cmd.h"
@@ -9,6 +10,8 @@
 #include <string.h>
 
 #include "err.h"
+#include "escape.h"
+#include "ranks.h"
 
 const char *vb_command_line = "";
 const char *vb_program = "varbench";
@@ -38,4 +41,20 @@ char *vb_command_line_join(int argc, char **argv)
         strcat(s, q ? "'" : "");
     }
     return s;
+}
+
+int vb_print_ranks(FILE *out, struct vb_store *s, int64_t run_id, int csv, struct vb_err *err)
+{
+    struct vb_rank_spread *x;
+    char line[1024];
+    int n, i;
+    (void)csv; /* a section line in both */
+    if (vb_rank_spreads(s, run_id, &x, &n, err)) return -1;
+    for (i = 0; i < n; i++) {
+        fputs("==varbench== ranks: ", out);
+        vb_put_term(out, vb_rank_spread_text(&x[i], line, sizeof line));
+        fputc('\n', out);
+    }
+    free(x);
+    return 0;
 }

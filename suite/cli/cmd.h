@@ -41,6 +41,14 @@ extern const struct vb_command vb_commands[VB_NCOMMANDS];
 struct vb_err;
 int vb_report_error(const char *cmd, const struct vb_err *err);
 
+/* vb_print_ranks writes the straggler line of each range a multi-rank traced run sampled
+ * (judge/ranks.h): "==varbench== ranks: ...", one a range; nothing for other runs. The
+ * after_head of summary's and trace's printing. 0 or -1 with err. */
+#include <stdint.h>
+#include <stdio.h>
+struct vb_store;
+int vb_print_ranks(FILE *out, struct vb_store *s, int64_t run_id, int csv, struct vb_err *err);
+
 /* The program's name in messages: "varbench", or a benchmark program's own (vb_main). */
 extern const char *vb_program;
 

@@ -18,6 +18,7 @@
 
 #include "cmd.h"
 #include "crossover.h"
+#include "ranks.h"
 #include "escape.h"
 #include "export_trace.h"
 #include "opt.h"
@@ -293,10 +294,27 @@ static void json_cells(FILE *f, const struct vb_case_row *r, const int *order, i
         }
 }
 
+/* rank_lines writes the run's straggler lines (judge/ranks.h), "; " between them ("" for
+ * none). 0 or -1 with err. */
+static int rank_lines(struct vb_store *s, int64_t run_id, char *buf, size_t n, struct vb_err *err)
+{
+    struct vb_rank_spread *x;
+    char line[1024];
+    size_t used = 0;
+    int nx, i;
+    buf[0] = '\0';
+    if (vb_rank_spreads(s, run_id, &x, &nx, err)) return -1;
+    for (i = 0; i < nx && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? "; " : "",
+                                 vb_rank_spread_text(&x[i], line, sizeof line));
+    free(x);
+    return 0;
+}
+
 /* export_json writes run's cases c[0..n) with their summaries sm as Google Benchmark's JSON. 0
  * or -1 with err. */
 static int export_json(FILE *f, const struct vb_run_row *run, const struct vb_case_row *c, int n,
-                       const struct sums *sm, struct vb_err *err)
+                       const struct sums *sm, const char *ranks, struct vb_err *err)
 {
     static const char *const aggs[] = {"mean", "median", "stddev", "cv"};
     int *order = malloc(sizeof *order * (size_t)vb_case_ncolumns);
@@ -324,6 +342,10 @@ static int export_json(FILE *f, const struct vb_run_row *run, const struct vb_ca
             vb_put_json(f, line);
             vb_crossover_run_free(&cr);
         }
+    }
+    if (ranks[0]) { /* a multi-rank traced job: its straggler per range (judge/ranks.h) */
+        fprintf(f, "\",\n    \"varbench_ranks\": \"");
+        vb_put_json(f, ranks);
     }
     fprintf(f, "\"\n  },\n  \"benchmarks\": [");
     for (i = 0; i < n; i++) {
@@ -454,6 +476,7 @@ int vb_cmd_export(int argc, char **argv)
 {
     static const char *const formats[] = {"csv", "json", "trace", NULL};
     const char *db = VB_DEFAULT_DB, *outpath = NULL, *glob = NULL;
+    static char ranks[8192]; /* the straggler lines of a multi-rank traced run */
     struct vb_store *s;
     struct vb_err err;
     struct vb_run_row *runs = NULL, *run = NULL;
@@ -492,14 +515,15 @@ int vb_cmd_export(int argc, char **argv)
         if (export_trace(outpath, s, run, glob, &err)) goto fail;
         goto out;
     }
-    if (vb_store_cases(s, run->id, &cases, &nc, &err) || read_sums(s, cases, nc, &sm, &err))
+    if (vb_store_cases(s, run->id, &cases, &nc, &err) || read_sums(s, cases, nc, &sm, &err) ||
+        rank_lines(s, run->id, ranks, sizeof ranks, &err))
         goto fail;
     if (outpath && !(f = fopen(outpath, "w"))) {
         vb_err_set(&err, VB_E_SYS, "cannot write '%s'", outpath);
         goto fail;
     }
     i = format == 0 ? export_csv(f, run, cases, nc, &sm, &err)
-                    : export_json(f, run, cases, nc, &sm, &err);
+                    : export_json(f, run, cases, nc, &sm, ranks, &err);
     if (f != stdout && fclose(f) && !i)
         i = vb_err_set(&err, VB_E_SYS, "cannot write '%s'", outpath);
     if (i) goto fail;

@@ -56,6 +56,9 @@ int vb_cmd_summary(int argc, char **argv)
                     "every CUDA API call of each process in start order"),
         VB_OPT_FLAG(0, "print-summary", &po.summary,
                     "the summary too, after a trace (the default without one)"),
+        VB_OPT_INT(0, "rank", "N", &po.rank, 0, 1000000,
+                   "the tables of rank N's processes only (a multi-process job's ranks:\n"
+                   "RANK, OMPI_COMM_WORLD_RANK, ...; default: the whole job)"),
         VB_OPT_FLAG(0, "csv", &po.csv,
                     "every table as nvprof --csv: a quoted header, a units row, rows in\n"
                     "those units; other lines start with ==...=="),
@@ -64,6 +67,8 @@ int vb_cmd_summary(int argc, char **argv)
                    "patterns below"),
         VB_OPT_END()};
     memset(&po, 0, sizeof po);
+    po.rank = -1;
+    po.after_head = vb_print_ranks;
     if ((rc = vb_opt_parse(&usage, opts, argc, argv, &n))) return rc == 1 ? 0 : rc;
     vb_err_clear(&err);
     if (vb_store_open_ro(db, &s, &err)) return vb_report_error("summary", &err);

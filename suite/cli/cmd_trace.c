@@ -94,7 +94,11 @@ static int spawn(char **cmd, int *status, int *exec_errno, struct vb_err *err)
         return vb_err_set(err, VB_E_SYS, "fork: %s", strerror(errno));
     }
     if (pid == 0) {
+        char root[32]; /* the process COMMAND is: needs no pid to be told from its children */
         close(pfd[0]);
+        snprintf(root, sizeof root, "%ld", (long)getpid());
+        if (setenv(VB_TRACE_ENV_ROOT, root, 1)) {
+        } /* without it, the process is named by its pid like its children */
         execvp(cmd[0], cmd);
         e = errno;
         if (write(pfd[1], &e, sizeof e) < 0) {
@@ -125,13 +129,15 @@ static int tally(struct vb_store *st, int64_t run_id, int *ncases, int *nuntrace
     struct vb_case_row *c;
     int k, i;
     if (vb_store_cases(st, run_id, &c, &k, err)) return -1;
-    *ncases = k;
-    *nuntraced = 0;
+    *ncases = *nuntraced = 0;
     why[0] = '\0';
-    for (i = 0; i < k; i++)
+    for (i = 0; i < k; i++) {
+        if (!vb_store_whole_process(c[i].family, c[i].axes)) continue; /* a process's ranges */
+        ++*ncases;
         if (strcmp(c[i].status, "ok")) {
             if (!(*nuntraced)++) snprintf(why, n, "%s", c[i].reason);
         }
+    }
     free(c);
     return 0;
 }
@@ -230,7 +236,8 @@ static int child_env(const struct vb_trace_opts *o, const char *lib, const char 
                      int64_t run_id, const char *label, struct vb_err *err)
 {
     const char *user_nvtx = vb_nvtx_user_injection();
-    char runbuf[32], form[160];
+    char runbuf[32], form[160], ranges[VB_TRACE_MAX_NAMED * 130 + 8],
+        kernels[VB_TRACE_MAX_NAMED * 258];
     snprintf(runbuf, sizeof runbuf, "%lld", (long long)run_id);
     /* NVTX goes to varbench's own recorder (nvtx_record.h), unless the user named a tool */
     if (user_nvtx)
@@ -246,6 +253,9 @@ static int child_env(const struct vb_trace_opts *o, const char *lib, const char 
         setenv(VB_TRACE_ENV_KINDS, o->kinds, 1) ||
         setenv(VB_TRACE_ENV_CAPTURE, vb_capture_format(&o->capture, form, sizeof form), 1) ||
         (o->all_apis ? setenv(VB_TRACE_ENV_ALL_APIS, "1", 1) : unsetenv(VB_TRACE_ENV_ALL_APIS)) ||
+        setenv(VB_TRACE_ENV_RANGES, vb_trace_pick_format(&o->pick, 0, ranges, sizeof ranges), 1) ||
+        setenv(VB_TRACE_ENV_KERNELS, vb_trace_pick_format(&o->pick, 1, kernels, sizeof kernels),
+               1) ||
         (o->metrics ? setenv(VB_TRACE_ENV_METRICS, o->metric_names, 1)
                     : unsetenv(VB_TRACE_ENV_METRICS)))
         return vb_err_set(err, VB_E_SYS, "cannot set the environment of the command: %s",
@@ -316,8 +326,12 @@ static void outcome(char *msg, size_t n, int sig, int code, const char *tool, in
 static int print_results(const struct vb_trace_opts *o, struct trace_run *r)
 {
     struct vb_err err;
-    struct vb_print_opts p = {
-        .summary = o->summary, .gpu_trace = o->gpu_trace, .api_trace = o->api_trace, .csv = o->csv};
+    struct vb_print_opts p = {.summary = o->summary,
+                              .gpu_trace = o->gpu_trace,
+                              .api_trace = o->api_trace,
+                              .csv = o->csv,
+                              .rank = -1,
+                              .after_head = vb_print_ranks};
     char path[PATH_MAX];
     FILE *out = stderr;
     int rc;

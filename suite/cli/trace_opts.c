@@ -17,6 +17,15 @@ static const char notes[] =
     "Capture, as nvprof and nsys: CUPTI traces the whole process either way, and at its exit\n"
     "only the records inside the capture windows are stored (a GPU record with the API call\n"
     "that launched it).\n"
+    "Samples, for compare, history and the report: each instance of an NVTX range (a training\n"
+    "step) is a sample of the case PROGRAM range=NAME (then rank=R for a process its launcher\n"
+    "numbered: RANK, OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID, LOCAL_RANK; or pid=P for a\n"
+    "process other than COMMAND's own): its e2e is the range's host time, its kernel, copy and\n"
+    "memset times those of the work launched inside it (a step's work that runs after it still\n"
+    "counts), its comm time that of NCCL's kernels. By default every range name with 5\n"
+    "instances or more (16 names at most, the ones covering the most time) and the\n"
+    "--capture-range one; --range names others ('auto' adds the default, 'none' takes all\n"
+    "away). --kernel GLOB makes each launch of the kernels it matches a sample as well.\n"
     "Beside other tools: under ncu, nsys, compute-sanitizer or cuda-gdb (CUDA_INJECTION64_PATH\n"
     "set, or the tool among varbench's parents) the program runs under that tool, untraced by\n"
     "varbench, and the run stores one skipped case saying so. A CUPTI client inside the\n"
@@ -37,7 +46,8 @@ static char notes_and_table[sizeof notes + 6144];
 static struct vb_usage usage = {
     .cmd = "trace",
     .synopsis = "[--db FILE | -o FILE [-f]] [--name LABEL] [--metrics LIST] [--trace api,gpu]\n"
-                "[--profile-from-start off | --capture-range nvtx:NAME] [--print-gpu-trace]\n"
+                "[--profile-from-start off | --capture-range nvtx:NAME] [--range NAME]...\n"
+                "[--kernel GLOB]... [--print-gpu-trace]\n"
                 "[--print-api-trace] [--print-summary] [--csv] [--log-file FILE] [-q]\n"
                 "[--] COMMAND [ARGS...]",
     .about =
@@ -75,6 +85,18 @@ static int resolve_metrics(struct vb_trace_opts *o)
     return 0;
 }
 
+static int option_range(void *ctx, const char *arg, struct vb_err *err)
+{
+    struct vb_trace_opts *o = ctx;
+    if (o->pick.automatic == 2) o->pick.automatic = 0; /* the first --range replaces the default */
+    return vb_trace_pick_add(&o->pick, 0, arg, err);
+}
+
+static int option_kernel(void *ctx, const char *arg, struct vb_err *err)
+{
+    return vb_trace_pick_add(&((struct vb_trace_opts *)ctx)->pick, 1, arg, err);
+}
+
 /* check refuses what the option table cannot: 0 or an exit code */
 static int check(struct vb_trace_opts *o, int db_given, int from_start, const char *range)
 {
@@ -97,6 +119,12 @@ static int check(struct vb_trace_opts *o, int db_given, int from_start, const ch
     if (from_start == 1) o->capture.kind = VB_CAPTURE_PROFILER_API;
     if (range && vb_capture_parse(range, &o->capture, &err))
         return vb_opt_error(&usage, "--capture-range: %s\nhint: %s", err.msg, err.hint);
+    if (o->pick.automatic == 2) { /* no --range: the default, with the capture range's */
+        o->pick.automatic = 1;
+        if (o->capture.kind == VB_CAPTURE_NVTX &&
+            vb_trace_pick_add(&o->pick, 0, o->capture.nvtx, &err))
+            return vb_opt_error(&usage, "--capture-range: %s", err.msg);
+    }
     if (o->metrics) return resolve_metrics(o);
     return 0;
 }
@@ -133,6 +161,12 @@ int vb_trace_parse(int argc, char **argv, struct vb_trace_opts *o)
         VB_OPT_STR(0, "capture-range", "RANGE", &range,
                    "nvtx:NAME: store only what runs inside the NVTX ranges called NAME\n"
                    "(nsys -c nvtx -p NAME); cudaProfilerApi: as --profile-from-start off"),
+        VB_OPT_CALL(0, "range", "NAME", o, option_range,
+                    "each instance of the NVTX range NAME is a sample of the case\n"
+                    "PROGRAM range=NAME; repeatable; auto (the default), none"),
+        VB_OPT_CALL(0, "kernel", "GLOB", o, option_kernel,
+                    "each launch of the kernels GLOB matches (demangled name) is a sample of\n"
+                    "the case PROGRAM kernel=NAME; repeatable"),
         VB_OPT_FLAG(0, "print-gpu-trace", &o->gpu_trace,
                     "at the end, one line per kernel, copy and memset (nvprof's columns:\n"
                     "grid, block, registers, shared memory, size, throughput, memory kinds,\n"
@@ -149,6 +183,7 @@ int vb_trace_parse(int argc, char **argv, struct vb_trace_opts *o)
     };
     size_t fixed = 0;
     memset(o, 0, sizeof *o);
+    o->pick.automatic = 2; /* untouched: check() makes it the default */
     while (opts[fixed].type != VB_OPT_T_END)
         fixed++;
     fixed += vb_nvprof_rows(opts + fixed, VB_NVPROF_ROWS);

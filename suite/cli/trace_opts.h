@@ -8,6 +8,7 @@
 
 #include "capture.h"
 #include "metric_set.h"
+#include "samples.h"
 
 #define VB_INJECT_LIB  "libvarbench_inject.so"
 #define VB_PRELOAD_LIB "libvarbench_preload.so" /* beside VB_INJECT_LIB (cupti_mux.h) */
@@ -24,6 +25,7 @@ struct vb_trace_opts {
     int gpu_trace, api_trace, summary, csv; /* what is printed at the end (nvprof's modes) */
     const char *kinds;                      /* "api,gpu", "api" or "gpu" (--trace) */
     struct vb_capture capture;              /* --profile-from-start off, --capture-range */
+    struct vb_trace_pick pick;              /* --range, --kernel: what makes samples */
     char **cmd;                             /* the command, NULL-terminated */
     int ncmd;
 };

@@ -24,6 +24,7 @@ static int active;
 static const CUpti_ActivityKind kinds[] = {
     CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
     CUPTI_ACTIVITY_KIND_MEMCPY,
+    CUPTI_ACTIVITY_KIND_MEMCPY2, /* peer to peer: a kind of its own, with both devices */
     CUPTI_ACTIVITY_KIND_MEMSET,
     CUPTI_ACTIVITY_KIND_MARKER,
 };
@@ -111,6 +112,32 @@ static void add_copy(const CUpti_ActivityMemcpy6 *m)
     r->copy_kind = m->copyKind;
     r->src_kind = m->srcKind;
     r->dst_kind = m->dstKind;
+    r->src_device = r->dst_device = -1;
+}
+
+/* add_peer keeps a peer-to-peer copy (CUPTI_ACTIVITY_KIND_MEMCPY2) as a copy of kind PtoP with
+ * its two devices; deviceId is the device that ran it */
+static void add_peer(const CUpti_ActivityMemcpyPtoP4 *m)
+{
+    struct vb_copy_rec *r = PUSH(&acc, copies, cap_copies);
+    if (!r) {
+        acc.dropped++;
+        return;
+    }
+    *r = (struct vb_copy_rec){.start = m->start,
+                              .end = m->end,
+                              .bytes = m->bytes,
+                              .device = m->deviceId,
+                              .context = m->contextId,
+                              .stream = m->streamId,
+                              .correlation = m->correlationId,
+                              .graph = m->graphId,
+                              .graph_node = m->graphNodeId,
+                              .copy_kind = m->copyKind,
+                              .src_kind = m->srcKind,
+                              .dst_kind = m->dstKind,
+                              .src_device = (int32_t)m->srcDeviceId,
+                              .dst_device = (int32_t)m->dstDeviceId};
 }
 
 static void add_memset(const CUpti_ActivityMemset4 *m)
@@ -259,6 +286,9 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
             break;
         case CUPTI_ACTIVITY_KIND_MEMCPY:
             add_copy((const CUpti_ActivityMemcpy6 *)rec);
+            break;
+        case CUPTI_ACTIVITY_KIND_MEMCPY2:
+            add_peer((const CUpti_ActivityMemcpyPtoP4 *)rec);
             break;
         case CUPTI_ACTIVITY_KIND_MEMSET:
             add_memset((const CUpti_ActivityMemset4 *)rec);

@@ -1,6 +1,7 @@
 /*
  * activity: the CUPTI activity collector. While started it receives kernel
- * (CONCURRENT_KERNEL, so streams still overlap), memcpy, memset and NVTX marker records
+ * (CONCURRENT_KERNEL, so streams still overlap), memcpy (peer copies too: MEMCPY2), memset and
+ * NVTX marker records
  * (and, for `varbench trace`, CUDA API calls and device descriptions) in 8 MiB buffers, copies
  * them into plain arrays, and hands them over at each flush.
  * Workload: a case of a few thousand samples, each a handful of records, or a traced program's
@@ -26,12 +27,17 @@ struct vb_kernel_rec {
     char *name; /* mangled name as CUPTI reports it; owned */
 };
 
+#define VB_COPY_HTOD 1  /* CUPTI_ACTIVITY_MEMCPY_KIND_HTOD */
+#define VB_COPY_DTOH 2  /* CUPTI_ACTIVITY_MEMCPY_KIND_DTOH */
+#define VB_COPY_PTOP 10 /* CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: between two GPUs */
+
 struct vb_copy_rec {
     uint64_t start, end, bytes;
     uint32_t device, context, stream, correlation;
     uint32_t graph;                        /* the CUDA graph that launched it (0: none) */
     uint64_t graph_node;                   /* its node in that graph (0: none) */
     uint8_t copy_kind, src_kind, dst_kind; /* CUpti_ActivityMemcpyKind / MemoryKind values */
+    int32_t src_device, dst_device; /* a peer copy's (copy_kind PtoP, 10) two devices; else -1 */
 };
 
 struct vb_memset_rec {

@@ -46,6 +46,7 @@ struct vb_sample {
     int h2d_count, d2h_count, kernel_count, memset_count;
     double h2d_ns, d2h_ns, kernel_ns, memset_ns; /* sums of record durations */
     double gpu_ns;       /* h2d + d2h + kernel + memset: the sample's GPU time (NaN unknown) */
+    double comm_ns;      /* of kernel_ns, collective kernels' (NCCL's); 0 without, NaN unknown */
     double sm_clock_mhz; /* SM clock just before the sample (NaN when not measured) */
     int dropped;         /* a timed sample whose clock was under 75% of the peak: kept, not used */
     int records_dropped; /* its CUPTI records are not stored (timed samples past --keep-records);

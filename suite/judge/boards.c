@@ -290,6 +290,47 @@ void vb_boards_keep(struct vb_case_row *rows, int *n, int dev)
     *n = m;
 }
 
+int vb_boards_pick(struct vb_case_row *rows, int *n, int want, int across, const char *side,
+                   int64_t run, int *dev, int *ndev, char *note, size_t nn, struct vb_err *err)
+{
+    const char *opt = strcmp(side, "base") ? "--cand-device" : "--base-device";
+    char list[128];
+    int lowest, i;
+    *ndev = vb_boards_devices(rows, *n, &lowest, list, sizeof list);
+    *dev = lowest;
+    if (want >= 0) {
+        for (i = 0; i < *n && rows[i].device_id != want; i++) {
+        }
+        if (i == *n) {
+            if (!*ndev) {
+                vb_err_set(err, VB_E_USAGE, "%s run %lld has no GPU case, none on device %d", side,
+                           (long long)run, want);
+                return vb_err_hint(err, "leave %s and --device out for a run without GPU cases",
+                                   opt);
+            }
+            vb_err_set(err, VB_E_USAGE,
+                       "%s run %lld has no GPU case on device %d (its devices: %s)", side,
+                       (long long)run, want, list);
+            return vb_err_hint(err, "pass %s with one of its devices", opt);
+        }
+        *dev = want;
+    } else if (*ndev > 1 && !across) {
+        vb_err_set(err, VB_E_USAGE, "%s run %lld has cases on %d devices (%s)", side,
+                   (long long)run, *ndev, list);
+        return vb_err_hint(err,
+                           "pass %s N (or --device N for both sides) to judge one board, or "
+                           "--across-devices for the board table",
+                           opt);
+    } else if (*ndev > 1) {
+        snprintf(note, nn,
+                 "%s run %lld has cases on %d devices (%s): verdicts on device %d (%s N picks "
+                 "another)",
+                 side, (long long)run, *ndev, list, lowest, opt);
+    }
+    vb_boards_keep(rows, n, *dev);
+    return 0;
+}
+
 void vb_boards_src_free(struct vb_boards_src *src)
 {
     int k;

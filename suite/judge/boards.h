@@ -85,6 +85,13 @@ int vb_boards_devices(const struct vb_case_row *rows, int n, int *lowest, char *
 /* vb_boards_keep keeps, in order, the CPU-only cases of rows[0..*n) and the GPU cases on device
  * dev: one board of a run, as a one-GPU run holds it. */
 void vb_boards_keep(struct vb_case_row *rows, int *n, int dev);
+/* vb_boards_pick keeps of a side's cases rows[0..*n) those of the device it is judged on (see
+ * Boards in compare.h): want (>= 0), or the run's only device, or under across its lowest one
+ * (said in note, nn bytes). Sets *dev (-1: the side has no GPU case) and *ndev (its devices).
+ * side ("base" or "candidate") and run name the side in messages. 0, or -1 with err
+ * (VB_E_USAGE: no such device, or several and none named). */
+int vb_boards_pick(struct vb_case_row *rows, int *n, int want, int across, const char *side,
+                   int64_t run, int *dev, int *ndev, char *note, size_t nn, struct vb_err *err);
 
 /* Runs read from a database for vb_boards_compute: their rows (owned) and host names. */
 struct vb_boards_src {

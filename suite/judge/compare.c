@@ -387,6 +387,11 @@ static int judge(struct vb_store *base, const struct vb_case_row *b, const struc
             snprintf(r->why, sizeof r->why, "skipped in the candidate");
         return 0;
     }
+    if (vb_store_whole_process(b->family, b->axes)) { /* its ranges and kernels are judged */
+        r->verdict = VB_VERDICT_NOT_COMPARED;
+        snprintf(r->why, sizeof r->why, "a whole traced process: one sample");
+        return 0;
+    }
     if (strcmp(c->status, "ok")) {
         r->verdict = VB_VERDICT_BROKEN;
         return 0;
@@ -518,50 +523,6 @@ static void conclude(struct vb_cmp_result *res)
              gpu && nc ? " (a run without a GPU skips every GPU case)" : "");
 }
 
-/* pick_device keeps of a side's cases rows[0..*n) those of the device it is judged on (see
- * Boards in compare.h): want (>= 0), or the run's only device, or under across its lowest one
- * (said in note). Sets *dev (-1: the side has no GPU case) and *ndev (its devices). */
-static int pick_device(struct vb_case_row *rows, int *n, int want, int across, const char *side,
-                       int64_t run, int *dev, int *ndev, char *note, size_t nn, struct vb_err *err)
-{
-    const char *opt = strcmp(side, "base") ? "--cand-device" : "--base-device";
-    char list[128];
-    int lowest, i;
-    *ndev = vb_boards_devices(rows, *n, &lowest, list, sizeof list);
-    *dev = lowest;
-    if (want >= 0) {
-        for (i = 0; i < *n && rows[i].device_id != want; i++) {
-        }
-        if (i == *n) {
-            if (!*ndev) {
-                vb_err_set(err, VB_E_USAGE, "%s run %lld has no GPU case, none on device %d", side,
-                           (long long)run, want);
-                return vb_err_hint(err, "leave %s and --device out for a run without GPU cases",
-                                   opt);
-            }
-            vb_err_set(err, VB_E_USAGE,
-                       "%s run %lld has no GPU case on device %d (its devices: %s)", side,
-                       (long long)run, want, list);
-            return vb_err_hint(err, "pass %s with one of its devices", opt);
-        }
-        *dev = want;
-    } else if (*ndev > 1 && !across) {
-        vb_err_set(err, VB_E_USAGE, "%s run %lld has cases on %d devices (%s)", side,
-                   (long long)run, *ndev, list);
-        return vb_err_hint(err,
-                           "pass %s N (or --device N for both sides) to judge one board, or "
-                           "--across-devices for the board table",
-                           opt);
-    } else if (*ndev > 1) {
-        snprintf(note, nn,
-                 "%s run %lld has cases on %d devices (%s): verdicts on device %d (%s N picks "
-                 "another)",
-                 side, (long long)run, *ndev, list, lowest, opt);
-    }
-    vb_boards_keep(rows, n, *dev);
-    return 0;
-}
-
 /* model_of copies into gpu the GPU model of the first GPU case of rows[0..n), if there is one:
  * the model of the device judged, which need not be the run's device 0. */
 static void model_of(const struct vb_case_row *rows, int n, char *gpu, size_t cap)
@@ -572,6 +533,15 @@ static void model_of(const struct vb_case_row *rows, int n, char *gpu, size_t ca
             snprintf(gpu, cap, "%s", rows[i].device);
             return;
         }
+}
+
+/* all_traced: whether rows[0..n) are cases of varbench trace (and there are some) */
+static int all_traced(const struct vb_case_row *rows, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (strcmp(rows[i].family, "trace")) return 0;
+    return n > 0;
 }
 
 /* pool_of fills bp with b's id, then the id of b's match (same variant and axes, ok, not
@@ -596,7 +566,7 @@ int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *ca
                     struct vb_err *err)
 {
     struct vb_case_row *cb = NULL, *cc = NULL, *pr[VB_CMP_MAX_POOL] = {NULL};
-    int nb = 0, nc = 0, i, j, cap = 0, rc = -1, pn[VB_CMP_MAX_POOL] = {0};
+    int nb = 0, nc = 0, i, j, cap = 0, rc = -1, pn[VB_CMP_MAX_POOL] = {0}, traced;
     char *used = NULL;
     memset(res, 0, sizeof *res);
     if (!vb_cmp_metric_ok(o->metric))
@@ -618,12 +588,18 @@ int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *ca
     if (vb_store_cases(base, run_base, &cb, &nb, err) ||
         vb_store_cases(cand, run_cand, &cc, &nc, err))
         goto out;
-    if (pick_device(cb, &nb, o->base_device, o->across_devices, "base", run_base, &res->dev_base,
-                    &res->ndev_base, res->dev_note[0], sizeof res->dev_note[0], err) ||
-        pick_device(cc, &nc, o->cand_device, o->across_devices, "candidate", run_cand,
-                    &res->dev_cand, &res->ndev_cand, res->dev_note[1], sizeof res->dev_note[1],
-                    err))
+    /* two traced runs match their processes by rank (an axis), each on its own device */
+    traced = all_traced(cb, nb) && all_traced(cc, nc);
+    if (traced) {
+        res->dev_base = res->dev_cand = -1;
+    } else if (vb_boards_pick(cb, &nb, o->base_device, o->across_devices, "base", run_base,
+                              &res->dev_base, &res->ndev_base, res->dev_note[0],
+                              sizeof res->dev_note[0], err) ||
+               vb_boards_pick(cc, &nc, o->cand_device, o->across_devices, "candidate", run_cand,
+                              &res->dev_cand, &res->ndev_cand, res->dev_note[1],
+                              sizeof res->dev_note[1], err)) {
         goto out;
+    }
     model_of(cb, nb, res->gpu_base, sizeof res->gpu_base);
     model_of(cc, nc, res->gpu_cand, sizeof res->gpu_cand);
     if (!o->across_devices && strcmp(res->gpu_base, res->gpu_cand)) {
@@ -637,7 +613,7 @@ int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *ca
     if (vb_store_run_pool(base, run_base, res->pool, o->baseline_runs, &res->npool, err)) goto out;
     for (i = 1; i < res->npool; i++) {
         if (vb_store_cases(base, res->pool[i], &pr[i], &pn[i], err)) goto out;
-        vb_boards_keep(pr[i], &pn[i], res->dev_base);
+        if (!traced) vb_boards_keep(pr[i], &pn[i], res->dev_base);
     }
     used = calloc((size_t)nc + 1, 1);
     if (!used) {

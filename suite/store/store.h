@@ -24,7 +24,14 @@ struct vb_host_env;
 struct vb_metric_value;
 struct vb_summary_value;
 
-#define VB_SCHEMA_VERSION 8
+#define VB_SCHEMA_VERSION 9
+
+/* A case of `varbench trace` (family "trace") is a whole process, one sample that no verdict is
+ * drawn from, unless its axes begin with "range=" or "kernel=": one NVTX range's instances or
+ * one kernel's launches, a sample each (trace/samples.h), judged as a suite case is. The rule in
+ * C, and in SQL over the cases table c (an alias with its dot, "c.") of runs of kind 'trace'. */
+int vb_store_whole_process(const char *family, const char *axes);
+#define VB_STORE_SAMPLED_SQL(c) "(" c "axes LIKE 'range=%' OR " c "axes LIKE 'kernel=%')"
 
 /* The device's ceilings as the store keeps them (a row each in `ceilings`), measured by
  * ceilings.h's vb_ceilings_measure and read by the report: their names and one's values. */
@@ -286,7 +293,8 @@ int vb_store_ceiling_rows(struct vb_store *s, struct vb_ceiling_row **rows, int 
                           struct vb_err *err);
 /* vb_store_samples returns the case's timed samples of one phase in ns, in the order taken, as
  * a malloc'd array (caller frees): "e2e" (host clock), or from CUPTI's records "gpu" (the sum
- * of the others), "kernel", "h2d", "d2h", "memset" (these exist only with records). Samples
+ * of the others), "kernel", "h2d", "d2h", "memset" (these exist only with records), "comm" (of
+ * the kernel time, collective kernels': traced samples since schema 9). Samples
  * dropped for a low SM clock are left out, and so is a stored value that is no number (text, a
  * blob: what varbench never writes). VB_E_USAGE for another name. */
 int vb_store_samples(struct vb_store *s, int64_t case_id, const char *metric, double **x, int *n,
@@ -308,21 +316,22 @@ struct vb_history {
 /* vb_store_history returns every case of the complete suite runs whose "family/variant" matches
  * glob (fnmatch; a glob without '/' also matches the family, as `run --filter`; NULL = all), its
  * metric ("e2e", "gpu", "kernel", "h2d", "d2h"; the cases' *_median_ns columns) per run where the
- * case is ok and has that median (a median of 0, a phase the case lacks, is none; a median that
- * is no time (+Inf, negative, text, a blob) is missing: left out, and a successful call that left
- * any out says so in err with code VB_E_OK: the first case, run and column, and how many more;
- * err->msg is "" otherwise); series
- * ordered by variant, axes, gpu. A run that ran the case on several devices gives its device 0's.
- * Malloc'd; free with vb_store_history_free. 0 or -1 (VB_E_USAGE for an unknown metric, VB_E_DB,
- * VB_E_SYS out of memory). */
+ * case is ok and has that median (suite runs' cases, and traced runs' sampled ones) (a median of 0,
+ * a phase the case lacks, is none; a median that is no time (+Inf, negative, text, a blob) is
+ * missing: left out, and a successful call that left any out says so in err with code VB_E_OK: the
+ * first case, run and column, and how many more; err->msg is "" otherwise); series ordered by
+ * variant, axes, gpu. A run that ran the case on several devices gives its device 0's. Malloc'd;
+ * free with vb_store_history_free. 0 or -1 (VB_E_USAGE for an unknown metric, VB_E_DB, VB_E_SYS out
+ * of memory). */
 int vb_store_history(struct vb_store *s, const char *glob, const char *metric,
                      struct vb_history **out, int *n, struct vb_err *err);
 /* vb_store_history_free frees what vb_store_history returned (NULL allowed). */
 void vb_store_history_free(struct vb_history *h, int n);
-/* vb_store_run_pool writes run_id, then the complete suite runs before it by the newest rule on
- * the same GPU model (device 0's name; "" matches "") newest first, into ids: at most cap in all,
- * *n of them. The base side of a pooled baseline (compare --baseline-runs). 0 or -1 (VB_E_USAGE
- * when the database has no run run_id, VB_E_DB). */
+/* vb_store_run_pool writes run_id, then the complete runs of its kind (suite, or trace: a
+ * program's earlier traces) before it by the newest rule on the same GPU model (device 0's name; ""
+ * matches "") newest first, into ids: at most cap in all, *n of them. The base side of a pooled
+ * baseline (compare --baseline-runs). 0 or -1 (VB_E_USAGE when the database has no run run_id,
+ * VB_E_DB). */
 int vb_store_run_pool(struct vb_store *s, int64_t run_id, int64_t *ids, int cap, int *n,
                       struct vb_err *err);
 
@@ -383,6 +392,7 @@ struct vb_run_info_row {
     char kind[16], status[16], command_line[1024], start_utc[40], end_utc[40];
     char message[1024], gpu[256]; /* gpu: device 0's name, "" without one */
     int exit_code, has_exit_code, ncases;
+    int nprocesses; /* of a trace run: its whole-process cases (vb_store_whole_process) */
 };
 
 /* What vb_store_summary aggregates, per run over all its cases. */
@@ -419,8 +429,8 @@ int vb_store_run_info(struct vb_store *s, int64_t run_id, struct vb_run_info_row
                       struct vb_err *err);
 /* vb_store_summary returns a malloc'd array (caller frees) of the run's summary lines, in no
  * particular order: one per kernel, kind of copy, memsets, API function and NVTX text. */
-int vb_store_summary(struct vb_store *s, int64_t run_id, struct vb_summary_row **rows, int *n,
-                     struct vb_err *err);
+int vb_store_summary(struct vb_store *s, int64_t run_id, long rank, struct vb_summary_row **rows,
+                     int *n, struct vb_err *err);
 
 /* One metric of one kernel over a run's metrics passes: nvprof's "Metric result" line. */
 struct vb_metric_row {
@@ -453,6 +463,7 @@ struct vb_gpu_act {
     int src_kind, dst_kind; /* CUpti_ActivityMemoryKind; -1 none (a memset's source,
                                a kernel's); a memset's memory is its dst_kind */
     int device, context, stream;
+    int src_device, dst_device; /* a peer copy's (copy_kind 10) two devices; -1 otherwise */
     int64_t correlation;
     const char *name;        /* a kernel's mangled name; "" otherwise */
     const char *device_name; /* the run's TARGET_INFO_GPU name of device; "" unknown */
@@ -521,6 +532,7 @@ struct vb_export_rec {
     int grid[3], block[3], registers;
     int64_t static_smem, dynamic_smem, bytes, value;
     int copy_kind, src_kind, dst_kind, mem_kind; /* CUPTI's memcpy and memory kinds */
+    int src_device, dst_device;                  /* a peer copy's two devices; -1 otherwise */
     int64_t process, thread;
     int driver, open;          /* open: a range never closed (end is then its case's end) */
     int64_t ret, name_id;      /* name_id: the name's StringIds id (a cache key), 0 for none */

@@ -106,7 +106,9 @@ static int gpu_row(sqlite3_stmt *st, const struct reader *r, struct vb_err *err)
     a.stream = sqlite3_column_int(st, 18);
     a.correlation = sqlite3_column_int64(st, 19);
     a.name = text(st, 20);
-    a.device_name = text(st, 21);
+    a.src_device = int_or(st, 21, -1);
+    a.dst_device = int_or(st, 22, -1);
+    a.device_name = text(st, 23);
     return r->gpu(r->ctx, &a, err);
 }
 
@@ -121,15 +123,18 @@ int vb_store_gpu_trace(struct vb_store *s, int64_t case_id, gpu_fn fn, void *ctx
         "SELECT 0 AS kind, k.start AS start, k.end, k.gridX, k.gridY, k.gridZ, k.blockX, "
         "k.blockY, k.blockZ, k.registersPerThread, k.staticSharedMemory, "
         "k.dynamicSharedMemory, NULL, NULL, NULL, NULL, k.deviceId AS dev, k.contextId, "
-        "k.streamId, k.correlationId AS corr, sn.value FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+        "k.streamId, k.correlationId AS corr, sn.value, NULL, NULL "
+        "FROM CUPTI_ACTIVITY_KIND_KERNEL k "
         "LEFT JOIN StringIds sn ON sn.id = k.mangledName WHERE k.case_id = ?1 "
         "UNION ALL SELECT 1, m.start, m.end, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
         "NULL, m.bytes, m.copyKind, IFNULL(m.srcKind, 0), IFNULL(m.dstKind, 0), m.deviceId, "
-        "m.contextId, m.streamId, m.correlationId, '' FROM CUPTI_ACTIVITY_KIND_MEMCPY m "
+        "m.contextId, m.streamId, m.correlationId, '', m.srcDeviceId, m.dstDeviceId "
+        "FROM CUPTI_ACTIVITY_KIND_MEMCPY m "
         "WHERE m.case_id = ?1 "
         "UNION ALL SELECT 2, x.start, x.end, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
         "NULL, x.bytes, NULL, NULL, IFNULL(x.memKind, 0), x.deviceId, x.contextId, x.streamId, "
-        "x.correlationId, '' FROM CUPTI_ACTIVITY_KIND_MEMSET x WHERE x.case_id = ?1) a "
+        "x.correlationId, '', NULL, NULL FROM CUPTI_ACTIVITY_KIND_MEMSET x "
+        "WHERE x.case_id = ?1) a "
         "LEFT JOIN TARGET_INFO_GPU g ON g.run_id = (SELECT run_id FROM cases WHERE id = ?1) "
         "AND g.id = a.dev ORDER BY a.start, a.corr, a.kind";
     /* clang-format on */

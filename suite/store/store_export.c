@@ -155,7 +155,8 @@ int vb_store_export_counts(struct vb_store *s, const struct vb_export_case *c, i
 
 /* The GPU records, one row shape for the three tables: kind, case, start, end, device, context,
  * stream, correlation, flow, grid, block, shared memory, registers, bytes, copy kind, source
- * and destination kinds, memory kind, value, name id, name. An arrow ends at a GPU record when
+ * and destination kinds, memory kind, value, name id, name, graph and node, a peer copy's source
+ * and destination devices. An arrow ends at a GPU record when
  * an API call of its case has its correlation id. */
 /* clang-format off */
 #define GPU_COMMON(t)                                                                              \
@@ -166,14 +167,16 @@ static const char gpu_q[] = SEL ", ac AS (SELECT DISTINCT case_id, correlationId
     "CUPTI_ACTIVITY_KIND_RUNTIME WHERE case_id IN sel AND correlationId > 0) "
     "SELECT * FROM (SELECT 0 AS kind, " GPU_COMMON("k") ", k.gridX, k.gridY, k.gridZ, k.blockX, "
     "k.blockY, k.blockZ, k.staticSharedMemory, k.dynamicSharedMemory, k.registersPerThread, 0, 0, "
-    "0, 0, 0, 0, k.mangledName, sn.value, k.graphId, k.graphNodeId "
+    "0, 0, 0, 0, k.mangledName, sn.value, k.graphId, k.graphNodeId, NULL, NULL "
     "FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds sn "
     "ON sn.id = k.mangledName WHERE k.case_id IN sel "
     "UNION ALL SELECT 1, " GPU_COMMON("m") ", 0, 0, 0, 0, 0, 0, 0, 0, 0, m.bytes, m.copyKind, "
-    "m.srcKind, m.dstKind, 0, 0, 0, NULL, m.graphId, m.graphNodeId "
+    "m.srcKind, m.dstKind, 0, 0, 0, NULL, m.graphId, m.graphNodeId, m.srcDeviceId, "
+    "m.dstDeviceId "
     "FROM CUPTI_ACTIVITY_KIND_MEMCPY m WHERE m.case_id IN sel "
     "UNION ALL SELECT 2, " GPU_COMMON("x") ", 0, 0, 0, 0, 0, 0, 0, 0, 0, x.bytes, 0, 0, 0, "
-    "x.memKind, x.value, 0, NULL, x.graphId, x.graphNodeId FROM CUPTI_ACTIVITY_KIND_MEMSET x "
+    "x.memKind, x.value, 0, NULL, x.graphId, x.graphNodeId, NULL, NULL "
+    "FROM CUPTI_ACTIVITY_KIND_MEMSET x "
     "WHERE x.case_id IN sel) ORDER BY t0, t1, kind";
 #undef GPU_COMMON
 
@@ -253,6 +256,8 @@ static void fill_gpu_rec(sqlite3_stmt *st, struct vb_export_rec *r)
     vb_store_col_text(st, 25, r->name, sizeof r->name);
     r->graph = sqlite3_column_int64(st, 26);
     r->graph_node = sqlite3_column_int64(st, 27);
+    r->src_device = sqlite3_column_type(st, 28) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 28);
+    r->dst_device = sqlite3_column_type(st, 29) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 29);
     r->process = r->thread = -1;
 }
 

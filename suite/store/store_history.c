@@ -125,7 +125,8 @@ int vb_store_history(struct vb_store *s, const char *glob, const char *metric,
     "SELECT r.id, r.start_utc, IFNULL(r.git_commit, ''), v.family || '/' || v.name AS variant, " \
     "c.axes, IFNULL(" VB_STORE_RUN_GPU("r.") ", '') AS gpu, c." col " FROM cases c "               \
     "JOIN runs r ON r.id = c.run_id JOIN variants v ON v.id = c.variant_id "                       \
-    "WHERE r.kind = 'suite' AND r.status = 'complete' AND c.status = 'ok' AND c." col " <> 0 "    \
+    "WHERE (r.kind = 'suite' OR (r.kind = 'trace' AND " VB_STORE_SAMPLED_SQL("c.") ")) "         \
+    "AND r.status = 'complete' AND c.status = 'ok' AND c." col " <> 0 "                            \
     "ORDER BY variant, c.axes, gpu, " VB_STORE_OLDEST_FIRST("r.") ", IFNULL(c.device_id, -1), c.id"
     static const char *const names[] = {"e2e", "gpu", "kernel", "h2d", "d2h"};
     static const char *const qs[] = {HISTORY_Q("e2e_median_ns"), HISTORY_Q("gpu_median_ns"),
@@ -195,7 +196,8 @@ int vb_store_run_pool(struct vb_store *s, int64_t run_id, int64_t *ids, int cap,
     /* clang-format off */
     static const char q[] =
         "SELECT r.id FROM runs r, (SELECT b.start_utc, b.id, IFNULL(" VB_STORE_RUN_GPU("b.") ", '') "
-        "AS gpu FROM runs b WHERE b.id = ?1) base WHERE r.kind = 'suite' AND r.status = 'complete' "
+        "AS gpu, b.kind FROM runs b WHERE b.id = ?1) base WHERE r.kind = base.kind "
+        "AND r.status = 'complete' "
         "AND (r.start_utc < base.start_utc OR (r.start_utc = base.start_utc AND r.id < base.id)) "
         "AND IFNULL(" VB_STORE_RUN_GPU("r.") ", '') = base.gpu "
         "ORDER BY " VB_STORE_NEWEST_FIRST("r.") " LIMIT ?2";

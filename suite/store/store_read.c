@@ -167,9 +167,10 @@ int vb_store_samples(struct vb_store *s, int64_t case_id, const char *metric, do
 #define PHASE_Q(col)                                                                               \
     "SELECT " col " FROM samples WHERE case_id = ? AND kind = 'timed' AND NOT dropped "            \
     "AND typeof(" col ") IN ('integer', 'real') ORDER BY idx" /* text, a blob: missing */
-    static const char *const names[] = {"e2e", "gpu", "kernel", "h2d", "d2h", "memset"};
+    static const char *const names[] = {"e2e", "gpu", "kernel", "h2d", "d2h", "memset", "comm"};
     static const char *const qs[] = {PHASE_Q("e2e_ns"), PHASE_Q("gpu_ns"), PHASE_Q("kernel_ns"),
-                                     PHASE_Q("h2d_ns"), PHASE_Q("d2h_ns"), PHASE_Q("memset_ns")};
+                                     PHASE_Q("h2d_ns"), PHASE_Q("d2h_ns"), PHASE_Q("memset_ns"),
+                                     PHASE_Q("comm_ns")};
 #undef PHASE_Q
     sqlite3_stmt *st;
     size_t k;
@@ -283,4 +284,9 @@ int vb_store_run_list(struct vb_store *s, struct vb_run_list_row **rows, int *n,
 void vb_store_run_list_free(struct vb_run_list_row *rows)
 {
     free(rows);
+}
+
+int vb_store_whole_process(const char *family, const char *axes)
+{
+    return !strcmp(family, "trace") && strncmp(axes, "range=", 6) && strncmp(axes, "kernel=", 7);
 }

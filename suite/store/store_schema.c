@@ -241,6 +241,12 @@ static const char *const migrations[] = {
     "ALTER TABLE variants ADD COLUMN flags INTEGER;\n"
     "CREATE TABLE case_summaries(case_id INTEGER NOT NULL REFERENCES cases(id),\n"
     "  name TEXT NOT NULL, value REAL, unit TEXT, PRIMARY KEY(case_id, name));\n",
+    /* 8 -> 9: traced programs gated (trace/samples.h): a peer copy's two devices, as in the
+     * Nsight Systems export (NULL for other copies); a sample's time in collective kernels
+     * (NCCL's: the time a rank waited for the others, among others; NULL unmeasured) */
+    "ALTER TABLE CUPTI_ACTIVITY_KIND_MEMCPY ADD COLUMN srcDeviceId INTEGER;\n"
+    "ALTER TABLE CUPTI_ACTIVITY_KIND_MEMCPY ADD COLUMN dstDeviceId INTEGER;\n"
+    "ALTER TABLE samples ADD COLUMN comm_ns REAL;\n",
 };
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == VB_SCHEMA_VERSION - 1,

@@ -63,7 +63,9 @@ int vb_store_run_info(struct vb_store *s, int64_t run_id, struct vb_run_info_row
     static const char q[] =
         "SELECT r.id, r.kind, r.status, r.command_line, r.start_utc, r.end_utc, r.exit_code, "
         "r.message, " VB_STORE_RUN_GPU("r.") ", "
-        "(SELECT count(*) FROM cases c WHERE c.run_id = r.id) FROM runs r WHERE r.id = ?";
+        "(SELECT count(*) FROM cases c WHERE c.run_id = r.id), "
+        "(SELECT count(*) FROM cases c WHERE c.run_id = r.id AND NOT " VB_STORE_SAMPLED_SQL("c.")
+        ") FROM runs r WHERE r.id = ?";
     /* clang-format on */
     sqlite3_stmt *st = vb_store_once(s, q, err);
     int rc;
@@ -87,6 +89,7 @@ int vb_store_run_info(struct vb_store *s, int64_t run_id, struct vb_run_info_row
         vb_store_col_text(st, 7, r->message, sizeof r->message);
         vb_store_col_text(st, 8, r->gpu, sizeof r->gpu);
         r->ncases = sqlite3_column_int(st, 9);
+        r->nprocesses = sqlite3_column_int(st, 10);
     }
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) vb_store_fail(s, err, "reading runs");
     sqlite3_finalize(st);
@@ -112,34 +115,53 @@ static void fill_summary(sqlite3_stmt *st, void *p)
     r->max_bytes = sqlite3_column_int64(st, 9);
 }
 
-int vb_store_summary(struct vb_store *s, int64_t run_id, struct vb_summary_row **rows, int *n,
-                     struct vb_err *err)
+int vb_store_summary(struct vb_store *s, int64_t run_id, long rank, struct vb_summary_row **rows,
+                     int *n, struct vb_err *err)
 {
-    /* one row per kernel (by mangled name), kind of copy, memset, API function and NVTX text
-     * (ranges: a mark, eventType 34, has no duration to sum) */
+    /* one row per kernel (by mangled name), kind of copy (a peer copy's per pair of GPUs),
+     * memset, API function and NVTX text (ranges: a mark, eventType 34, has no duration to sum) */
     /* clang-format off */
+/* the cases of rank ?2's processes (all for -1) */
+#define RANKED                                                                                     \
+    "(?2 < 0 OR EXISTS(SELECT 1 FROM case_axes x2 WHERE x2.case_id = c.id AND x2.name = 'rank' "  \
+    "AND x2.value = ?2))"
 #define DUR(t) "count(*), sum(" t ".end - " t ".start), min(" t ".end - " t ".start), " \
                "max(" t ".end - " t ".start)"
     static const char q[] =
         "SELECT 0, 0, sn.value, " DUR("k") ", 0, 0, 0 FROM CUPTI_ACTIVITY_KIND_KERNEL k "
         "JOIN cases c ON c.id = k.case_id JOIN StringIds sn ON sn.id = k.mangledName "
-        "WHERE c.run_id = ?1 GROUP BY k.mangledName "
-        "UNION ALL SELECT 1, m.copyKind, '', " DUR("m") ", sum(m.bytes), min(m.bytes), "
+        "WHERE c.run_id = ?1 AND " RANKED " GROUP BY k.mangledName "
+        "UNION ALL SELECT 1, m.copyKind, IFNULL('GPU ' || m.srcDeviceId || ' -> GPU ' || "
+        "m.dstDeviceId, ''), " DUR("m") ", sum(m.bytes), min(m.bytes), "
         "max(m.bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY m JOIN cases c ON c.id = m.case_id "
-        "WHERE c.run_id = ?1 GROUP BY m.copyKind "
+        "WHERE c.run_id = ?1 AND " RANKED " GROUP BY m.copyKind, m.srcDeviceId, m.dstDeviceId "
         "UNION ALL SELECT 2, 0, '', " DUR("x") ", sum(x.bytes), min(x.bytes), max(x.bytes) "
         "FROM CUPTI_ACTIVITY_KIND_MEMSET x JOIN cases c ON c.id = x.case_id "
-        "WHERE c.run_id = ?1 GROUP BY c.run_id "
+        "WHERE c.run_id = ?1 AND " RANKED " GROUP BY c.run_id "
         "UNION ALL SELECT 3, a.driver, sn.value, " DUR("a") ", 0, 0, 0 "
         "FROM CUPTI_ACTIVITY_KIND_RUNTIME a JOIN cases c ON c.id = a.case_id "
-        "JOIN StringIds sn ON sn.id = a.nameId WHERE c.run_id = ?1 GROUP BY a.nameId "
+        "JOIN StringIds sn ON sn.id = a.nameId WHERE c.run_id = ?1 AND " RANKED " GROUP BY a.nameId "
         "UNION ALL SELECT 4, 0, IFNULL(t.text, sn.value), " DUR("t") ", 0, 0, 0 "
         "FROM NVTX_EVENTS t JOIN cases c ON c.id = t.case_id LEFT JOIN StringIds sn "
-        "ON sn.id = t.textId WHERE c.run_id = ?1 AND t.end IS NOT NULL AND t.eventType != 34 "
+        "ON sn.id = t.textId WHERE c.run_id = ?1 AND " RANKED " AND t.end IS NOT NULL AND t.eventType != 34 "
         "GROUP BY IFNULL(t.text, sn.value)";
 #undef DUR
+#undef RANKED
     /* clang-format on */
-    return vb_store_run_rows(s, q, run_id, sizeof **rows, fill_summary, (void **)rows, n, err);
+    sqlite3_stmt *st = vb_store_once(s, q, err);
+    int rc;
+    *rows = NULL;
+    *n = 0;
+    if (!st) return -1;
+    if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK ||
+        sqlite3_bind_int64(st, 2, rank) != SQLITE_OK) {
+        vb_store_fail(s, err, "bind");
+        sqlite3_finalize(st);
+        return -1;
+    }
+    rc = vb_store_read_rows(s, st, sizeof **rows, fill_summary, (void **)rows, n, err);
+    sqlite3_finalize(st);
+    return rc;
 }
 
 /* fill_metric_row reads a row of vb_store_metric_summary's query. */

@@ -201,7 +201,7 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
     static const char kq[] = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES "
                              "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     static const char cq[] =
-        "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+        "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     static const char mq[] =
         "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)";
     /* eventType as in the Nsight Systems export (34 mark, 59 push/pop, 60 start/end range); the
@@ -235,10 +235,13 @@ static int put_records(struct vb_store *s, int64_t case_id, const struct vb_case
     for (i = 0; i < a->ncopies; i++) {
         const struct vb_copy_rec *x = &a->copies[i];
         if (SKIP(x->start)) continue;
-        if (vb_store_put(s, cq, NULL, err, "iUuunnnnunnnUU", case_id, (uint64_t)SAMPLE_ID(x->start),
-                         x->start, x->end, (int)x->device, (int)x->context, (int)x->stream,
-                         (int)x->correlation, x->bytes, (int)x->copy_kind, (int)x->src_kind,
-                         (int)x->dst_kind, (uint64_t)x->graph, x->graph_node))
+        int peer = x->copy_kind == VB_COPY_PTOP; /* its two devices; NULL for the others */
+        if (vb_store_put(s, cq, NULL, err, "iUuunnnnunnnUUdd", case_id,
+                         (uint64_t)SAMPLE_ID(x->start), x->start, x->end, (int)x->device,
+                         (int)x->context, (int)x->stream, (int)x->correlation, x->bytes,
+                         (int)x->copy_kind, (int)x->src_kind, (int)x->dst_kind, (uint64_t)x->graph,
+                         x->graph_node, peer ? (double)x->src_device : NAN,
+                         peer ? (double)x->dst_device : NAN))
             return -1;
     }
     for (i = 0; i < a->nmemsets; i++) {
@@ -290,8 +293,8 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
     static const char sq[] =
         "INSERT INTO samples(case_id, idx, kind, start, end, e2e_ns, h2d_bytes, h2d_count, h2d_ns, "
         "d2h_bytes, d2h_count, d2h_ns, kernel_count, kernel_ns, memset_bytes, memset_count, "
-        "memset_ns, gpu_ns, sm_clock_mhz, dropped, records_kept) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+        "memset_ns, gpu_ns, sm_clock_mhz, dropped, records_kept, comm_ns) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     int64_t vid = 0, cid = 0, *sids = NULL;
     int i;
     /* the write lock first (waiting for other writers) and then reads: a concurrent writer can
@@ -319,12 +322,13 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
     for (i = 0; i < r->nsamples; i++) {
         const struct vb_sample *x = &r->samples[i];
         int have = r->have_records;
-        if (vb_store_put(s, sq, &sids[i], err, "intuudundundndundddnn", cid, i,
+        if (vb_store_put(s, sq, &sids[i], err, "intuudundundndundddnnd", cid, i,
                          sample_kinds[x->kind], x->start, x->end, x->e2e_ns, x->h2d_bytes,
                          x->h2d_count, have ? x->h2d_ns : NAN, x->d2h_bytes, x->d2h_count,
                          have ? x->d2h_ns : NAN, x->kernel_count, have ? x->kernel_ns : NAN,
                          x->memset_bytes, x->memset_count, have ? x->memset_ns : NAN,
-                         have ? x->gpu_ns : NAN, x->sm_clock_mhz, x->dropped, !x->records_dropped))
+                         have ? x->gpu_ns : NAN, x->sm_clock_mhz, x->dropped, !x->records_dropped,
+                         have ? x->comm_ns : NAN))
             goto fail;
     }
     if (put_records(s, cid, r, sids, err) || put_summaries(s, cid, r, err)) goto fail;

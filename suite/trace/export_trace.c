@@ -238,8 +238,12 @@ static int gpu_event(struct vb_export_trace *w, const struct vb_export_rec *r, s
     if (r->kind == VB_EXPORT_KERNEL) {
         begin_x(w, "kernel", kernel_name(w, r), t, start, end);
     } else if (r->kind == VB_EXPORT_MEMCPY) {
-        snprintf(name, sizeof name, "Memcpy %s (%s -> %s)", copy_kind(r->copy_kind),
-                 mem_kind(r->src_kind), mem_kind(r->dst_kind));
+        if (r->src_device >= 0 && r->dst_device >= 0) /* a peer copy: its two GPUs */
+            snprintf(name, sizeof name, "Memcpy %s (GPU %d -> GPU %d)", copy_kind(r->copy_kind),
+                     r->src_device, r->dst_device);
+        else
+            snprintf(name, sizeof name, "Memcpy %s (%s -> %s)", copy_kind(r->copy_kind),
+                     mem_kind(r->src_kind), mem_kind(r->dst_kind));
         begin_x(w, "gpu_memcpy", name, t, start, end);
     } else {
         snprintf(name, sizeof name, "Memset (%s)", mem_kind(r->mem_kind));
@@ -260,6 +264,8 @@ static int gpu_event(struct vb_export_trace *w, const struct vb_export_rec *r, s
         fprintf(w->f, ",\"bytes\":%lld", (long long)r->bytes);
         if (dur > 0) /* bytes per ns are GB/s */
             fprintf(w->f, ",\"memory bandwidth (GB/s)\":%.6g", (double)r->bytes / (double)dur);
+        if (r->kind == VB_EXPORT_MEMCPY && r->src_device >= 0 && r->dst_device >= 0)
+            fprintf(w->f, ",\"src device\":%d,\"dst device\":%d", r->src_device, r->dst_device);
         if (r->kind == VB_EXPORT_MEMCPY)
             fprintf(w->f, ",\"src kind\":\"%s\",\"dst kind\":\"%s\"", mem_kind(r->src_kind),
                     mem_kind(r->dst_kind));

@@ -42,6 +42,7 @@
 #include "err.h"
 #include "inject_int.h"
 #include "nvtx_record.h"
+#include "samples.h"
 #include "store.h"
 #include "tools.h"
 #include "trace.h"
@@ -61,7 +62,9 @@ static unsigned kinds = VB_ACTIVITY_API | VB_ACTIVITY_OVERHEAD | VB_ACTIVITY_NO_
 static int keep_apis = 1; /* --trace gpu: API calls serve the capture only and are not stored */
 static int by_function;   /* the API set is on function by function (vb_api_set_enable) */
 static struct vb_capture capture;
-static double init_ns; /* CUPTI's start in this process (monotonic) */
+static double init_ns;            /* CUPTI's start in this process (monotonic) */
+static struct vb_trace_pick pick; /* the ranges and kernels whose instances are samples */
+static struct vb_trace_who who;   /* this process among its job's: its rank, or its pid */
 
 /* ---- The program's CUPTI client ---------------------------------------------------------- */
 
@@ -149,13 +152,15 @@ static void drop_apis(struct vb_activity *a)
     a->napis = 0;
 }
 
-/* last_record: the end of the latest CUPTI record of a (0 when none) */
+/* last_record: the end of the latest GPU record of a (0 when none): a client that takes CUPTI
+ * over may leave some API records coming (measured under torch.profiler's stop: none of the
+ * later steps' kernels came), so where the GPU's records end is what is known */
 static uint64_t last_record(const struct vb_activity *a)
 {
     uint64_t t = 0;
     size_t i;
-    for (i = 0; i < a->napis; i++)
-        if (a->apis[i].end > t) t = a->apis[i].end;
+    for (i = 0; i < a->nmemsets; i++)
+        if (a->memsets[i].end > t) t = a->memsets[i].end;
     for (i = 0; i < a->nkernels; i++)
         if (a->kernels[i].end > t) t = a->kernels[i].end;
     for (i = 0; i < a->ncopies; i++)
@@ -234,13 +239,16 @@ static void cut(struct vb_activity *a, uint64_t *start, uint64_t *end, char *how
              form, cr.windows, cr.windows == 1 ? "" : "s", cr.dropped);
 }
 
-/* write_case stores t and what tracing cost the process; prints why when it cannot. */
-static void write_case(struct vb_trace_case *t, struct vb_trace_cost *cost)
+/* write_case stores t, what tracing cost the process, and the sampled cases x[0..nx) of it;
+ * prints why when it cannot. */
+static void write_case(struct vb_trace_case *t, struct vb_trace_cost *cost, struct vb_trace_case *x,
+                       size_t nx)
 {
     struct vb_store *s = NULL;
     struct vb_err err;
     double t0 = vb_mono_ns();
     int64_t case_id = 0;
+    size_t i;
     vb_err_clear(&err);
     if (vb_store_open(db_path, &s, &err) == 0) {
         store_devices(s, &t->r.activity);
@@ -250,6 +258,8 @@ static void write_case(struct vb_trace_case *t, struct vb_trace_cost *cost)
                 fprintf(stderr, "varbench trace: pid %d: the tracing cost was not stored: %s\n",
                         (int)owner, err.msg);
             vb_err_clear(&err);
+            for (i = 0; i < nx && !err.msg[0]; i++)
+                vb_store_case(s, run_id, &x[i].r, NULL, &err);
         }
         vb_store_close(s);
     }
@@ -289,10 +299,12 @@ static void collect(struct vb_activity *a, struct vb_trace_cost *cost, int *lost
         return;
     }
     /* after a forced flush CUPTI holds none of the collector's buffers, unless it gave them to
-     * a client that took its callbacks; with API calls traced, one call of ours proves that
-     * records still come */
+     * a client that took its callbacks. With API calls traced, one call of ours decides: its
+     * record comes back unless records go elsewhere (a buffer outstanding may be one CUPTI asked
+     * for since the flush, for a record of another thread of the program: nothing is missing
+     * then, though the count alone would say so) */
     vb_activity_buffers(&req, &done);
-    *lost = req > done || ((kinds & VB_ACTIVITY_API) && !canary(a));
+    *lost = (kinds & VB_ACTIVITY_API) ? !canary(a) : req > done;
     /* what the process does from here on is not recorded; a client that took CUPTI over keeps
      * what it enabled (the preload keeps a client's it sees) */
     if (!*lost) {
@@ -344,9 +356,24 @@ static void overhead_detail(const struct vb_activity *a, uint64_t lo, uint64_t h
         snprintf(buf + len, n - len, "; %.1f ms in the traced window", (double)in / 1e6);
 }
 
+/* sample makes the sampled cases of t's process (samples.h) from its records, with their GPU
+ * work when have_records; says on stderr what was left out. *x NULL when none. */
+static void sample(const struct vb_trace_case *t, int have_records, uint64_t lost_after,
+                   struct vb_trace_case **x, size_t *nx)
+{
+    char note[512];
+    if (vb_trace_sampled(&t->r.activity, &pick, label, &who, t->r.device, have_records, lost_after,
+                         t->how, x, nx, note, sizeof note)) {
+        fprintf(stderr, "varbench trace: pid %d: out of memory: no samples of ranges or kernels\n",
+                (int)owner);
+        return;
+    }
+    if (note[0]) fprintf(stderr, "varbench trace: pid %d: %s\n", (int)owner, note);
+}
+
 /* finish_traced makes t the case of a process that started CUDA */
 static void finish_traced(struct vb_trace_case *t, struct vb_trace_cost *cost, char *why,
-                          size_t nwhy)
+                          size_t nwhy, struct vb_trace_case **x, size_t *nx)
 {
     struct vb_activity a;
     char probe[256];
@@ -366,7 +393,9 @@ static void finish_traced(struct vb_trace_case *t, struct vb_trace_cost *cost, c
     if (!traced) {
         vb_activity_free(&a);
         vb_trace_case_untraced(t, label, t_start, end, why, untraced_why);
+        vb_trace_case_who(t, &who);
         vb_nvtx_record_take(&t->r.activity); /* NVTX needs no CUPTI: its ranges are kept */
+        sample(t, 0, 0, x, nx);              /* and so are their host times */
         return;
     }
     cost->init_ns = init_ns;
@@ -377,15 +406,29 @@ static void finish_traced(struct vb_trace_case *t, struct vb_trace_cost *cost, c
     vb_nvtx_record_take(&a);
     cut(&a, &start, &end, why, nwhy);
     overhead_detail(&a, start, end, cost->overhead_detail, sizeof cost->overhead_detail);
-    if (!keep_apis) drop_apis(&a);
     vb_trace_case_init(t, label, &a, start, end, why);
+    vb_trace_case_who(t, &who);
+    /* before the API calls go: they attribute the work to the windows (a window past the last
+     * record, when CUPTI's records were taken, has no GPU time) */
+    sample(t, !(kinds & VB_ACTIVITY_NO_KERNELS), lost ? last : 0, x, nx);
+    if (!keep_apis) drop_apis(&t->r.activity);
     vb_inject_metrics_take(&t->r);
-    if (lost)
+    if (lost && cost->client[0]) /* measured: torch.profiler's stop ends them for varbench too */
+        say(t,
+            "the program's own CUPTI client (%s) took CUPTI's records over: varbench's GPU "
+            "records end %.3f s into the process's %.3f s, the kernels, copies and memsets after "
+            "that are "
+            "missing (the NVTX ranges are all here; a range's instances after it have no GPU "
+            "times)",
+            cost->client, last > t_start ? (double)(last - t_start) / 1e9 : 0.0,
+            (double)(end - t_start) / 1e9);
+    else if (lost)
         say(t,
             "another CUPTI client took CUPTI's records (one that calls libcupti through its own "
-            "pointers, as jax.profiler does, or links CUPTI statically): varbench's end "
-            "%.3f s into the process's %.3f s, later ones are missing (the NVTX ranges are all "
-            "here)",
+            "pointers, as jax.profiler does, or links CUPTI statically): varbench's GPU records "
+            "end %.3f s into the process's %.3f s, the kernels, copies and memsets after that are "
+            "missing (the NVTX ranges are all here; a range's instances after it have no GPU "
+            "times)",
             last > t_start ? (double)(last - t_start) / 1e9 : 0.0, (double)(end - t_start) / 1e9);
     else if (t->r.activity.dropped)
         say(t, "CUPTI dropped %zu records: counts are low", t->r.activity.dropped);
@@ -393,9 +436,10 @@ static void finish_traced(struct vb_trace_case *t, struct vb_trace_cost *cost, c
 
 void vb_inject_finish(const char *how)
 {
-    struct vb_trace_case t;
+    struct vb_trace_case t, *x = NULL;
     struct vb_trace_cost cost = {NAN, NAN, NAN, NAN, 0, 0, "", 0, 0, 0, 0, ""};
     char why[sizeof t.how];
+    size_t nx = 0, i;
     pthread_mutex_lock(&mu);
     if (initialized != 1 || finished || getpid() != owner) {
         pthread_mutex_unlock(&mu);
@@ -404,7 +448,7 @@ void vb_inject_finish(const char *how)
     finished = 1;
     snprintf(why, sizeof why, "%s (pid %d)", how, (int)owner);
     if (cuda_started) {
-        finish_traced(&t, &cost, why, sizeof why);
+        finish_traced(&t, &cost, why, sizeof why, &x, &nx);
     } else if (vb_nvtx_record_count()) {
         /* NVTX only: the process never started CUDA, its ranges are its trace */
         struct vb_activity a;
@@ -413,14 +457,19 @@ void vb_inject_finish(const char *how)
         vb_nvtx_record_take(&a);
         cut(&a, &start, &end, why, sizeof why);
         vb_trace_case_init(&t, label, &a, start, end, why);
+        vb_trace_case_who(&t, &who);
         t.r.device = -1;
         snprintf(t.r.reason, sizeof t.r.reason, "NVTX ranges only: the process did not start CUDA");
+        sample(&t, 0, 0, &x, &nx);
     } else {
         pthread_mutex_unlock(&mu);
         return;
     }
-    write_case(&t, &cost);
+    write_case(&t, &cost, x, nx);
     vb_trace_case_free(&t);
+    for (i = 0; i < nx; i++)
+        vb_trace_case_free(&x[i]);
+    free(x);
     pthread_mutex_unlock(&mu);
 }
 
@@ -539,7 +588,15 @@ static void read_options(void)
     if (c && *c && vb_capture_parse(c, &capture, &err))
         fprintf(stderr, "varbench trace: pid %d: ignoring %s: %s\n", (int)getpid(),
                 VB_TRACE_ENV_CAPTURE, err.msg);
-    if (capture.kind != VB_CAPTURE_ALL) kinds |= VB_ACTIVITY_API; /* the windows need them */
+    vb_err_clear(&err);
+    if (vb_trace_pick_parse(getenv(VB_TRACE_ENV_RANGES), getenv(VB_TRACE_ENV_KERNELS), &pick,
+                            &err)) {
+        fprintf(stderr, "varbench trace: pid %d: ignoring %s and %s: %s\n", (int)getpid(),
+                VB_TRACE_ENV_RANGES, VB_TRACE_ENV_KERNELS, err.msg);
+        memset(&pick, 0, sizeof pick);
+    }
+    /* the capture's windows need the API calls, and so does the work of a sampled range */
+    if (capture.kind != VB_CAPTURE_ALL || vb_trace_pick_any(&pick)) kinds |= VB_ACTIVITY_API;
 }
 
 /* setup reads the environment varbench trace set and catches the process's end, once per
@@ -572,6 +629,10 @@ static int setup(void)
     finished = cuda_started = traced = 0;
     untraced_why[0] = '\0';
     t_start = vb_activity_now();
+    {
+        const char *root = getenv(VB_TRACE_ENV_ROOT); /* the pid varbench trace started */
+        vb_trace_who_get(root && strtol(root, NULL, 10) == (long)getpid(), &who);
+    }
     read_options();
     initialized = 1;
     vb_inject_catch_exits(owner, vb_inject_finish);

@@ -107,7 +107,7 @@ static char *gbps(double v, char *buf, size_t n)
 static int gpu_row(void *ctx, const struct vb_gpu_act *a, struct vb_err *err)
 {
     struct section *sec = ctx;
-    char c[GPU_CSV_COLS][64];
+    char c[GPU_CSV_COLS][64], peer[96];
     const char *cells[GPU_CSV_COLS], *name;
     double dur = (double)(a->end - a->start), start = (double)(a->start - sec->t0);
     int k, kernel = a->kind == VB_ACT_KERNEL;
@@ -117,6 +117,10 @@ static int gpu_row(void *ctx, const struct vb_gpu_act *a, struct vb_err *err)
     name = kernel                     ? kernel_name(sec->names, a->name)
            : a->kind == VB_ACT_MEMCPY ? vb_summary_copy_name(a->copy_kind)
                                       : "[CUDA memset]";
+    if (a->src_device >= 0 && a->dst_device >= 0) { /* a peer copy: nvprof's Src/Dst Dev */
+        snprintf(peer, sizeof peer, "%s (GPU %d -> GPU %d)", name, a->src_device, a->dst_device);
+        name = peer;
+    }
     if (sec->csv) {
         snprintf(c[0], 64, "%.6f", start / 1e6);
         snprintf(c[1], 64, "%.3f", dur / 1e3);
@@ -277,8 +281,9 @@ int vb_nvprof_print(FILE *out, struct vb_store *s, int64_t run_id, const struct 
     struct vb_run_info_row run;
     if (vb_store_run_info(s, run_id, &run, err)) return -1; /* the run exists */
     if (!o->no_head && vb_summary_head(out, s, run_id, o->csv, err)) return -1;
+    if (!o->no_head && o->after_head && o->after_head(out, s, run_id, o->csv, err)) return -1;
     if (o->gpu_trace && traces(out, s, run_id, 0, o->csv, err)) return -1;
     if (o->api_trace && traces(out, s, run_id, 1, o->csv, err)) return -1;
-    if (summary && vb_summary_tables(out, s, run_id, o->csv, err)) return -1;
+    if (summary && vb_summary_tables(out, s, run_id, o->rank, o->csv, err)) return -1;
     return 0;
 }

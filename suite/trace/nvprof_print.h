@@ -22,6 +22,10 @@ struct vb_print_opts {
     int api_trace; /* --print-api-trace */
     int csv;       /* --csv: every table as nvprof --csv writes it */
     int no_head;   /* leave out the run's heading lines (a caller that printed its own) */
+    int rank;      /* the summary tables of this rank's processes only; -1 (set it): all */
+    /* after the heading, what the caller adds to it (the straggler lines of a multi-rank job,
+     * which judge/ reads); NULL: nothing. 0 or -1 with err. */
+    int (*after_head)(FILE *out, struct vb_store *s, int64_t run_id, int csv, struct vb_err *err);
 };
 
 /* vb_nvprof_print writes run run_id to out: its heading (unless o->no_head), then, in nvprof's

@@ -11,11 +11,6 @@
 #include "escape.h"
 #include "ptable.h"
 
-/* libstdc++'s demangler, when the program links it (varbench does, through the CUDA runtime
- * and the profiler's C++); without it kernels keep their mangled names. */
-extern char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status)
-    __attribute__((weak));
-
 char *vb_summary_time(double ns, char *buf, size_t n)
 {
     static const char *const units[] = {"us", "ms", "s"};
@@ -65,17 +60,6 @@ const char *vb_summary_copy_name(int copy_kind)
                                                                                : names[0];
 }
 
-char *vb_summary_demangle(const char *mangled)
-{
-    int st = -1;
-    char *d = __cxa_demangle && !strncmp(mangled, "_Z", 2)
-                  ? __cxa_demangle(mangled, NULL, NULL, &st)
-                  : NULL;
-    if (d && st == 0) return d;
-    free(d);
-    return strdup(mangled);
-}
-
 char *vb_summary_kernel_name(const char *mangled, char *buf, size_t n)
 {
     char *d = vb_summary_demangle(mangled);
@@ -109,8 +93,8 @@ static void display_name(const struct vb_summary_row *r, char *buf, size_t n)
     case VB_SUM_KERNEL:
         vb_summary_kernel_name(r->name, buf, n);
         break;
-    case VB_SUM_MEMCPY:
-        snprintf(buf, n, "%s", vb_summary_copy_name(r->sub));
+    case VB_SUM_MEMCPY: /* a peer copy's row names its two GPUs ("GPU 0 -> GPU 1") */
+        snprintf(buf, n, "%s%s%s", vb_summary_copy_name(r->sub), r->name[0] ? " " : "", r->name);
         break;
     case VB_SUM_MEMSET:
         snprintf(buf, n, "[CUDA memset]");
@@ -342,7 +326,7 @@ static void trace_costs(FILE *out, int csv, const struct vb_case_row *c, int n)
                 vb_put_term(out, x->client);
                 fprintf(out,
                         ") shared CUPTI: it was handed %lld kernels, %lld copies, %lld memsets "
-                        "(%lld records); varbench kept its own\n",
+                        "(%lld records)\n",
                         (long long)x->client_kernels, (long long)x->client_copies,
                         (long long)x->client_memsets, (long long)x->client_records);
             }
@@ -361,8 +345,38 @@ static void trace_costs(FILE *out, int csv, const struct vb_case_row *c, int n)
     }
 }
 
-/* processes prints one line per case: the traced processes of a trace run, and what tracing
- * each cost. In CSV each line is a section line (==varbench==). */
+/* sampled prints one line per sampled case of a traced run (samples.h): its samples, and the
+ * medians of its host time, its GPU phases and its collectives' part */
+static void sampled(FILE *out, int csv, const struct vb_case_row *c, int n)
+{
+    int i, shown = 0;
+    for (i = 0; i < n; i++) {
+        char a[32], b[32], k[32];
+        if (!strcmp(c[i].family, "trace") && !vb_store_whole_process(c[i].family, c[i].axes)) {
+            if (!shown++)
+                fprintf(out, "==varbench== samples (an NVTX range's instances, a kernel's "
+                             "launches; medians):\n");
+            fputs(csv ? "==varbench== " : "  ", out);
+            vb_put_term(out, c[i].variant);
+            fputc(' ', out);
+            vb_put_term(out, c[i].axes);
+            fprintf(out, ": %d samples, e2e %s", c[i].samples,
+                    vb_summary_time(c[i].e2e_median_ns, a, sizeof a));
+            if (c[i].have_records)
+                fprintf(out, ", GPU %s (kernel %s)",
+                        vb_summary_time(c[i].gpu_median_ns, b, sizeof b),
+                        vb_summary_time(c[i].kernel_median_ns, k, sizeof k));
+            if (c[i].device[0] && strcmp(c[i].device, "?") && c[i].have_records) {
+                fputs(" on ", out);
+                vb_put_term(out, c[i].device);
+            }
+            fputc('\n', out);
+        }
+    }
+}
+
+/* processes prints one line per traced process of a trace run (per case of another run), what
+ * tracing each cost, and the sampled cases. In CSV each line is a section line (==varbench==). */
 static int processes(FILE *out, int csv, struct vb_store *s, int64_t run_id, struct vb_err *err)
 {
     struct vb_case_row *c;
@@ -371,8 +385,14 @@ static int processes(FILE *out, int csv, struct vb_store *s, int64_t run_id, str
     for (i = 0; i < n; i++) {
         char e2e[32];
         const char *cap = strstr(c[i].stop_reason, "; capture ");
+        if (!strcmp(c[i].family, "trace") && !vb_store_whole_process(c[i].family, c[i].axes))
+            continue; /* a sampled case: below */
         fputs(csv ? "==varbench== " : "  ", out);
         vb_put_term(out, c[i].variant);
+        if (!strcmp(c[i].family, "trace") && c[i].axes[0]) { /* its rank, or pid */
+            fputc(' ', out);
+            vb_put_term(out, c[i].axes);
+        }
         fputs(": ", out);
         vb_put_term(out, c[i].status);
         fprintf(out, ", %s %s", vb_summary_time(c[i].e2e_median_ns, e2e, sizeof e2e),
@@ -393,6 +413,7 @@ static int processes(FILE *out, int csv, struct vb_store *s, int64_t run_id, str
         fprintf(out, "\n");
     }
     trace_costs(out, csv, c, n);
+    sampled(out, csv, c, n);
     free(c);
     return n;
 }
@@ -466,19 +487,24 @@ int vb_summary_head(FILE *out, struct vb_store *s, int64_t run_id, int csv, stru
         put_line(out, run.message);
     }
     if (!strcmp(run.kind, "trace"))
-        fprintf(out, "==varbench== %d traced process%s\n", run.ncases, run.ncases == 1 ? "" : "es");
+        fprintf(out, "==varbench== %d traced process%s\n", run.nprocesses,
+                run.nprocesses == 1 ? "" : "es");
     else
         fprintf(out, "==varbench== %d case%s\n", run.ncases, run.ncases == 1 ? "" : "s");
     return processes(out, csv, s, run_id, err) < 0 ? -1 : 0;
 }
 
-int vb_summary_tables(FILE *out, struct vb_store *s, int64_t run_id, int csv, struct vb_err *err)
+int vb_summary_tables(FILE *out, struct vb_store *s, int64_t run_id, long rank, int csv,
+                      struct vb_err *err)
 {
     struct vb_summary_row *rows = NULL;
     struct vb_ptable t, *tp = NULL;
     int n = 0, shown, rc = -1;
-    if (vb_store_summary(s, run_id, &rows, &n, err)) return -1;
-    fprintf(out, "==varbench== Profiling result:\n");
+    if (vb_store_summary(s, run_id, rank, &rows, &n, err)) return -1;
+    if (rank >= 0)
+        fprintf(out, "==varbench== Profiling result (rank %ld):\n", rank);
+    else
+        fprintf(out, "==varbench== Profiling result:\n");
     if (csv) {
         vb_ptable_init(&t, out, 1, 8, 0, 1u | 1u << 7);
         vb_ptable_header(&t, timed_names);
@@ -508,6 +534,7 @@ out:
 
 int vb_summary_print(FILE *out, struct vb_store *s, int64_t run_id, struct vb_err *err)
 {
-    return vb_summary_head(out, s, run_id, 0, err) || vb_summary_tables(out, s, run_id, 0, err) ? -1
-                                                                                                : 0;
+    return vb_summary_head(out, s, run_id, 0, err) || vb_summary_tables(out, s, run_id, -1, 0, err)
+               ? -1
+               : 0;
 }

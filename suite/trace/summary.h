@@ -28,9 +28,11 @@ int vb_summary_head(FILE *out, struct vb_store *s, int64_t run_id, int csv, stru
 
 /* vb_summary_tables writes "==varbench== Profiling result:" and the tables: GPU activities,
  * API calls and NVTX ranges, the data moved, the metrics; with csv as nvprof --csv writes them
- * (each table after its section line: a quoted header, a units row, the rows, times in us).
+ * (each table after its section line: a quoted header, a units row, the rows, times in us);
+ * of the processes of that rank (rank >= 0) or of all (-1).
  * 0 or -1 with err, as vb_summary_print. */
-int vb_summary_tables(FILE *out, struct vb_store *s, int64_t run_id, int csv, struct vb_err *err);
+int vb_summary_tables(FILE *out, struct vb_store *s, int64_t run_id, long rank, int csv,
+                      struct vb_err *err);
 
 /* vb_summary_time formats a duration as nvprof does: "864ns", "1.1840us", "11.418ms", "2.5000s"
  * (five significant digits from a microsecond up); "-" when not finite. Returns buf. */

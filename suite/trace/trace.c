@@ -1,12 +1,14 @@
 /* trace: a traced process as a case (see trace.h). */
 #include "trace.h"
 
+#include <unistd.h>
+
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define MEMCPY_HTOD 1 /* CUPTI_ACTIVITY_MEMCPY_KIND_HTOD */
-#define MEMCPY_DTOH 2 /* CUPTI_ACTIVITY_MEMCPY_KIND_DTOH */
+#include "stats.h"
 
 static const char *base(const char *path)
 {
@@ -105,12 +107,56 @@ static int pick_device(const struct vb_activity *a)
     return n ? (int)ids[best] : 0;
 }
 
-/* What a traced program computes, as far as the store asks: nothing with axes. */
-static const struct vb_problem traced = {
-    .name = VB_TRACE_FAMILY,
-    .summary = "an unmodified program, one case per process",
-    .naxes = 0,
-};
+void vb_trace_who_get(int root, struct vb_trace_who *w)
+{
+    static const char *const vars[] = {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID",
+                                       "LOCAL_RANK"};
+    size_t i;
+    w->axis = NULL;
+    w->value = 0;
+    for (i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        char *end = NULL;
+        long x = v && *v ? strtol(v, &end, 10) : -1;
+        if (end && !*end && x >= 0) {
+            w->axis = "rank";
+            w->value = x;
+            return;
+        }
+    }
+    if (!root) {
+        w->axis = "pid";
+        w->value = (long)getpid();
+    }
+}
+
+/* axes sets t's problem, point and axes text: a sampled case's axis `what` (label t->what),
+ * then w's; none for a whole process alone. */
+static void axes(struct vb_trace_case *t, const char *what, const struct vb_trace_who *w)
+{
+    struct vb_problem *p = &t->problem;
+    size_t used = 0;
+    int k = 0;
+    p->name = VB_TRACE_FAMILY;
+    p->summary = "an unmodified program: a case per process, per NVTX range and per kernel asked";
+    p->axes = t->axes;
+    t->r.axes[0] = '\0';
+    if (what) {
+        t->labels[0] = t->what;
+        t->axes[k] = (struct vb_axis){.name = what, .labels = t->labels};
+        t->r.point.v[k++] = 0;
+        used += (size_t)snprintf(t->r.axes, sizeof t->r.axes, "%s=%s", what, t->what);
+    }
+    if (w && w->axis) {
+        t->axes[k] = (struct vb_axis){.name = w->axis};
+        t->r.point.v[k++] = w->value;
+        if (used < sizeof t->r.axes)
+            snprintf(t->r.axes + used, sizeof t->r.axes - used, "%s%s=%ld", used ? "," : "",
+                     w->axis, w->value);
+    }
+    p->naxes = k;
+    t->r.point.problem = p;
+}
 
 static void identity(struct vb_trace_case *t, const char *label, const char *how)
 {
@@ -125,7 +171,8 @@ static void identity(struct vb_trace_case *t, const char *label, const char *how
     t->variant.name = t->label;
     t->variant.summary = "an unmodified program traced with varbench trace";
     t->variant.flags = VB_GPU;
-    t->variant.problem = &traced;
+    t->variant.problem = &t->problem;
+    axes(t, NULL, NULL);
     t->r.family = &t->family;
     t->r.variant = &t->variant;
     t->r.gpu_ci_pct = t->r.clock_min_mhz = t->r.clock_median_mhz = NAN;
@@ -165,16 +212,18 @@ void vb_trace_case_init(struct vb_trace_case *t, const char *label, struct vb_ac
     s->end = hi;
     s->e2e_ns = (double)(hi - lo);
     for (i = 0; i < x->nkernels; i++) {
+        double d = (double)(x->kernels[i].end - x->kernels[i].start);
         s->kernel_count++;
-        s->kernel_ns += (double)(x->kernels[i].end - x->kernels[i].start);
+        s->kernel_ns += d;
+        if (vb_trace_collective(x->kernels[i].name)) s->comm_ns += d;
     }
     for (i = 0; i < x->ncopies; i++) {
         const struct vb_copy_rec *c = &x->copies[i];
-        if (c->copy_kind == MEMCPY_HTOD) {
+        if (c->copy_kind == VB_COPY_HTOD) {
             s->h2d_count++;
             s->h2d_bytes += c->bytes;
             s->h2d_ns += (double)(c->end - c->start);
-        } else if (c->copy_kind == MEMCPY_DTOH) {
+        } else if (c->copy_kind == VB_COPY_DTOH) {
             s->d2h_count++;
             s->d2h_bytes += c->bytes;
             s->d2h_ns += (double)(c->end - c->start);
@@ -223,8 +272,86 @@ void vb_trace_case_untraced(struct vb_trace_case *t, const char *label, uint64_t
     t->sample.gpu_ns = t->sample.sm_clock_mhz = NAN;
 }
 
+int vb_trace_collective(const char *kernel)
+{
+    return kernel && strstr(kernel, "nccl") != NULL;
+}
+
+void vb_trace_case_who(struct vb_trace_case *t, const struct vb_trace_who *w)
+{
+    axes(t, NULL, w);
+}
+
+/* phase_ns is one phase of a sample (0 gpu, 1 h2d, 2 kernel, 3 d2h, 4 memset, 5 e2e) */
+static double phase_ns(const struct vb_sample *s, int ph)
+{
+    const double v[] = {s->gpu_ns, s->h2d_ns, s->kernel_ns, s->d2h_ns, s->memset_ns, s->e2e_ns};
+    return v[ph];
+}
+
+int vb_trace_case_sampled(struct vb_trace_case *t, const char *label, const char *axis,
+                          const char *what, const struct vb_trace_who *w, int dev, int have_records,
+                          struct vb_sample *s, int n, const char *how)
+{
+    struct vb_stats *st[6];
+    double *x = malloc(sizeof *x * (size_t)(n > 0 ? n : 1)), med, lo, hi;
+    const struct vb_sample *pick = NULL;
+    int i, m, ph, pick_ph = have_records ? 0 : 5;
+    identity(t, label, how);
+    snprintf(t->what, sizeof t->what, "%s", what);
+    axes(t, axis, w);
+    t->samples = s;
+    t->r.samples = s;
+    t->r.nsamples = t->r.ntimed = n;
+    t->r.device = dev;
+    t->r.have_records = have_records;
+    t->r.status = VB_STATUS_OK;
+    st[0] = &t->r.gpu_ms, st[1] = &t->r.h2d_ms, st[2] = &t->r.kernel_ms;
+    st[3] = &t->r.d2h_ms, st[4] = &t->r.memset_ms, st[5] = &t->r.e2e_ms;
+    if (!x) return -1;
+    t->r.start_ns = n ? s[0].start : 0;
+    for (i = 0; i < n; i++) {
+        if (s[i].start < t->r.start_ns) t->r.start_ns = s[i].start;
+        if (s[i].end > t->r.end_ns) t->r.end_ns = s[i].end;
+    }
+    for (ph = 0; ph < 6; ph++) { /* as the runner's: a phase without records is unknown */
+        if (ph != 5 && !have_records) {
+            vb_stats_compute(NULL, 0, st[ph]);
+            continue;
+        }
+        for (i = m = 0; i < n; i++) /* a sample whose GPU times are unknown has none */
+            if (isfinite(phase_ns(&s[i], ph))) x[m++] = phase_ns(&s[i], ph) / 1e6;
+        if (vb_stats_compute(x, (size_t)m, st[ph])) {
+            free(x);
+            return -1;
+        }
+        if (ph == pick_ph) t->r.gpu_ci_pct = 100 * vb_stats_median_ci(x, (size_t)m, &lo, &hi);
+    }
+    free(x);
+    med = st[pick_ph]->median;
+    for (i = 0; i < n; i++) {
+        if (pick && (s[i].h2d_bytes != pick->h2d_bytes || s[i].d2h_bytes != pick->d2h_bytes ||
+                     s[i].kernel_count != pick->kernel_count))
+            t->r.traffic_varies = 1;
+        if (!isfinite(phase_ns(&s[i], pick_ph))) continue;
+        if (!pick ||
+            fabs(phase_ns(&s[i], pick_ph) / 1e6 - med) < fabs(phase_ns(pick, pick_ph) / 1e6 - med))
+            pick = &s[i];
+    }
+    if (pick) {
+        t->r.h2d_bytes = pick->h2d_bytes;
+        t->r.d2h_bytes = pick->d2h_bytes;
+        t->r.h2d_count = pick->h2d_count;
+        t->r.d2h_count = pick->d2h_count;
+        t->r.kernel_count = pick->kernel_count;
+    }
+    return 0;
+}
+
 void vb_trace_case_free(struct vb_trace_case *t)
 {
+    free(t->samples);
+    t->samples = NULL;
     vb_activity_free(&t->r.activity);
     vb_metric_values_free(t->r.metrics, t->r.nmetrics);
     t->r.metrics = NULL;

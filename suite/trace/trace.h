@@ -32,14 +32,40 @@
  * function: the way before, kept for the overhead benchmark to hold the two side by side */
 #define VB_TRACE_ENV_API_BY_KIND "VARBENCH_TRACE_API_BY_KIND"
 
-/* One traced process as a case. Owns everything r points to, but the variant's problem (one
- * without axes, shared); the family has no ops: a traced case is stored, never run. */
+/* "1": the process varbench trace started itself (set in it, not inherited: its children unset
+ * it), the one process of a job that needs no name among the others */
+#define VB_TRACE_ENV_ROOT "VARBENCH_TRACE_ROOT"
+
+/* Who a traced process is among its job's (its cases' last axis): its rank where the launcher
+ * numbered it (the first of RANK, OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID, LOCAL_RANK that
+ * holds a number: torchrun, Open MPI, MPICH and Intel MPI, srun), else its pid unless it is the
+ * process varbench trace started, else nothing. A rank names the same process in every run of
+ * the job (compare matches ranks); a pid does not. */
+struct vb_trace_who {
+    const char *axis; /* "rank", "pid", or NULL */
+    long value;
+};
+
+/* vb_trace_who_get reads who this process is from its environment (root: it is the process
+ * varbench trace started). */
+void vb_trace_who_get(int root, struct vb_trace_who *w);
+
+/* One traced case, owning everything r points to; the family has no ops: a traced case is
+ * stored, never run. A whole process is one sample (its window); a sampled case (samples.h) is
+ * one NVTX range's instances or one kernel's launches in a process, a sample each. Its axes: a
+ * sampled case's "range" or "kernel" (the name, a label), then the process's (struct
+ * vb_trace_who). Its members point into it: it is never moved once made. */
 struct vb_trace_case {
     struct vb_family family;
     struct vb_variant variant;
+    struct vb_problem problem;
+    struct vb_axis axes[2];
+    const char *labels[1]; /* axis 0's label of a sampled case: what */
     char label[96];
-    char how[256]; /* how the traced window ended: "exit (pid 1234)", ... (the stop reason) */
-    struct vb_sample sample;
+    char what[160]; /* a sampled case's range or kernel name */
+    char how[256];  /* how the traced window ended: "exit (pid 1234)", ... (the stop reason) */
+    struct vb_sample sample;   /* a whole process's one sample */
+    struct vb_sample *samples; /* a sampled case's, owned (NULL for a whole process) */
     struct vb_case_result r;
 };
 
@@ -59,6 +85,22 @@ void vb_trace_case_init(struct vb_trace_case *t, const char *label, struct vb_ac
  * client attached, no CUPTI): status skipped, no records, reason saying why. */
 void vb_trace_case_untraced(struct vb_trace_case *t, const char *label, uint64_t start,
                             uint64_t end, const char *how, const char *reason);
+
+/* vb_trace_collective: whether a kernel (CUPTI's name) is a collective's, whose time includes
+ * waiting for the other ranks: NCCL's (ncclDevKernel_AllReduce_..., ncclKernel_...). */
+int vb_trace_collective(const char *kernel);
+
+/* vb_trace_case_who gives t's process its axis (after vb_trace_case_init or _untraced). */
+void vb_trace_case_who(struct vb_trace_case *t, const struct vb_trace_who *w);
+
+/* vb_trace_case_sampled makes t the case of n samples s (moved into t, s becomes t's) of the
+ * range or kernel `what` (axis: "range" or "kernel") in a process labelled `label`, who w, on
+ * device dev (-1: none), with or without CUPTI's records (have_records: its GPU phases are
+ * known), `how` its stop reason. Statistics over the samples as the runner's: medians of each
+ * phase, the traffic of the sample nearest the median. Returns 0, or -1 when out of memory. */
+int vb_trace_case_sampled(struct vb_trace_case *t, const char *label, const char *axis,
+                          const char *what, const struct vb_trace_who *w, int dev, int have_records,
+                          struct vb_sample *s, int n, const char *how);
 
 void vb_trace_case_free(struct vb_trace_case *t);
 

@@ -9,6 +9,9 @@
  *   kinds  varbench trace's default set (api_set.h) the way varbench records it: the runtime
  *          and driver API kinds enabled, every function outside the set switched off
  *   set    the same set with the kinds left off, each function of the set switched on alone
+ * VB_FLOOR_KINDS (a comma list of kernel, memcpy, memset; default all three) chooses the GPU
+ * records, so that what each kind of record costs a program can be told apart (peer copies
+ * come with memcpy).
  * At exit it prints "cupti-floor: K kernels, C copies, M memsets, A API calls" to stderr.
  */
 #include <cupti.h>
@@ -38,7 +41,8 @@ static void CUPTIAPI completed(CUcontext ctx, uint32_t stream, uint8_t *buf, siz
     (void)size;
     while (valid && cuptiActivityGetNextRecord(buf, valid, &rec) == CUPTI_SUCCESS) {
         if (rec->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) kernels++;
-        if (rec->kind == CUPTI_ACTIVITY_KIND_MEMCPY) copies++;
+        if (rec->kind == CUPTI_ACTIVITY_KIND_MEMCPY || rec->kind == CUPTI_ACTIVITY_KIND_MEMCPY2)
+            copies++;
         if (rec->kind == CUPTI_ACTIVITY_KIND_MEMSET) memsets++;
         if (rec->kind == CUPTI_ACTIVITY_KIND_RUNTIME || rec->kind == CUPTI_ACTIVITY_KIND_DRIVER)
             apis++;
@@ -91,12 +95,17 @@ static CUptiResult api_records(const char *mode, const char **what)
  * symbol the library exports (the target hides the rest). */
 __attribute__((visibility("default"))) int InitializeInjection(void)
 {
-    static const CUpti_ActivityKind kinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
-                                               CUPTI_ACTIVITY_KIND_MEMCPY,
-                                               CUPTI_ACTIVITY_KIND_MEMSET};
+    static const struct {
+        const char *name;
+        CUpti_ActivityKind kind;
+    } kinds[] = {{"kernel", CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL},
+                 {"memcpy", CUPTI_ACTIVITY_KIND_MEMCPY},
+                 {"memcpy", CUPTI_ACTIVITY_KIND_MEMCPY2},
+                 {"memset", CUPTI_ACTIVITY_KIND_MEMSET}};
     uint8_t zeroed = 1;
     size_t one = 1, i, zs = sizeof zeroed, ss = sizeof one;
-    const char *what = "cuptiActivityRegisterCallbacks", *api = getenv("VB_FLOOR_API");
+    const char *what = "cuptiActivityRegisterCallbacks", *api = getenv("VB_FLOOR_API"),
+               *only = getenv("VB_FLOOR_KINDS");
     CUptiResult rc =
         cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &zs, &zeroed);
     if (rc == CUPTI_SUCCESS)
@@ -105,7 +114,7 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
     if (rc == CUPTI_SUCCESS) rc = cuptiActivityRegisterCallbacks(requested, completed);
     for (i = 0; rc == CUPTI_SUCCESS && i < sizeof kinds / sizeof kinds[0]; i++) {
         what = "cuptiActivityEnable";
-        rc = cuptiActivityEnable(kinds[i]);
+        if (!only || !*only || strstr(only, kinds[i].name)) rc = cuptiActivityEnable(kinds[i].kind);
     }
     if (rc == CUPTI_SUCCESS && api && *api) {
         if (strcmp(api, "kinds") && strcmp(api, "set")) {

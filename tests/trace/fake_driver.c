@@ -12,7 +12,12 @@
  * 2 marks, 1 range in domain "vbdomain" with a registered string and a category, and 1 range left
  * open at the exit; "nvtx-only" never initialises CUDA.
  *
+ * "steps N MS" is a training loop without CUDA: N NVTX ranges "step" (inside one range "steps"),
+ * each MS milliseconds long (a sleep), and a range "setup" once: samples for compare and history
+ * on machines without a GPU.
+ *
  * usage: fake_driver exit CODE | signal SIG | pyint | fork | twice | none | nvtx | nvtx-only
+ *                    | steps N MS
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dlfcn.h>
@@ -110,6 +115,22 @@ int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "exit";
     if (!strcmp(mode, "none")) return 0; /* a program that never initialises CUDA */
+    if (!strcmp(mode, "steps") && argc == 4) {
+        long n = atol(argv[2]), k;
+        double ms = atof(argv[3]);
+        struct timespec d = {(time_t)(ms / 1e3),
+                             (long)((ms - 1e3 * (double)(time_t)(ms / 1e3)) * 1e6)};
+        nvtxRangePushA("setup");
+        nvtxRangePop();
+        nvtxRangePushA("steps");
+        for (k = 0; k < n; k++) {
+            nvtxRangePushA("step");
+            nanosleep(&d, NULL);
+            nvtxRangePop();
+        }
+        nvtxRangePop();
+        return 0;
+    }
     if (!strcmp(mode, "nvtx") || !strcmp(mode, "nvtx-only")) return nvtx(!strcmp(mode, "nvtx"));
     if (inject()) return 70;
     if (!strcmp(mode, "exit")) exit(argc > 2 ? atoi(argv[2]) : 0);
@@ -139,6 +160,6 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "twice")) return inject() ? 74 : 0;
     fprintf(stderr,
             "usage: fake_driver exit CODE | signal SIG | pyint | fork | twice | none | nvtx | "
-            "nvtx-only\n");
+            "nvtx-only | steps N MS\n");
     return 2;
 }

@@ -2,7 +2,8 @@
 """fw_matrix.py: varbench trace on the programs people run, held against their own profilers.
 
 usage: fw_matrix.py FRAMEWORK VARBENCH WORKDIR
-  FRAMEWORK  torch | torch-overhead | jax | cupy | numba | triton
+  FRAMEWORK  torch | torch-overhead | ddp-overhead | samples | ddp | peer | jax | cupy | numba
+             | triton
 Each runs the framework's program of this folder (unmodified) under `VARBENCH trace` and
 without it, and prints its rows of the matrix (fw_check.py): kernels, copies and memsets that
 varbench stored inside the program's NVTX window against the framework's own profiler
@@ -18,6 +19,22 @@ against the ranges the program pushed; the summed kernel time's ratio; the in-st
                   ways) and under torch.profiler, one of each a round (the traced median held
                   to 1.10x the untraced, or to 1.03x the cheaper bare tracer that records the
                   same calls where that costs more, and below torch.profiler's)
+  ddp-overhead    a benchmark: the same for a multi-rank job (torch_ddp.py under torchrun, one
+                  rank a GPU, VB_DDP_RANKS of them, default every GPU): each rank's median step
+                  time, untraced, traced, traced --trace gpu, and arms that take varbench's parts
+                  away one at a time (VB_OVH_KINDS chooses: no-nvtx, no-preload, nvtx-only,
+                  cupti-floor), the traced median held to 1.10x the untraced
+  samples         a training program (torch_ddp.py, one process) traced five times: twice
+                  unchanged (compare: exit 0, its step case the same), with a planted extra
+                  kernel, a sleep in the step and a pageable copy (each: exit 1, slower by the
+                  phase it moved), history listing the step case; and torch.profiler inside a
+                  traced run, then steps after it stopped: their kernels all kept
+  ddp             a multi-rank job (torch_ddp.py under torchrun, every GPU, 2 at least): each
+                  rank's kernels, NCCL kernels, copies and memsets inside its steps against its
+                  own torch.profiler; ranks named in summary, the straggler line; a delay planted
+                  in rank 1 named by it
+  peer            torch_peer.py: every copy between GPUs stored with its two devices, their
+                  bytes the program's, in summary, gpu-trace and the timeline
   jax             jitted training steps against jax.profiler's GPU stream events (run alone:
                   it takes CUPTI in a way varbench cannot share; ncu changes what XLA's
                   autotuner picks, and crashes with --nvtx; XLA's autotuning is off so that
@@ -217,6 +234,206 @@ def torch_overhead(vb):
         'ovh-ratio.json')
 
 
+def gpus():
+    out = subprocess.run([PY, '-c', 'import torch; print(torch.cuda.device_count())'],
+                         capture_output=True, text=True)
+    return int(out.stdout.strip() or 0) if out.returncode == 0 else 0
+
+
+def ddp_overhead(vb):
+    need('torch', 'torchvision')
+    prog = os.path.join(HERE, 'torch_ddp.py')
+    ranks = int(os.environ.get('VB_DDP_RANKS', 0)) or gpus()
+    if ranks < 1:
+        print('no GPU: skipped')
+        sys.exit(77)
+    steps = os.environ.get('VB_DDP_STEPS', '20')
+    job = ['torchrun', '--standalone', '--nproc_per_node=%d' % ranks, prog, '--steps', steps,
+           '--time', '3', '--out', 'o'] if ranks > 1 else [PY, prog, '--steps', steps, '--time',
+                                                            '3', '--out', 'o']
+    floor_lib = os.environ.get('VB_CUPTI_FLOOR') or os.path.join(
+        os.path.dirname(vb), 'tests', 'trace', 'libtrace_cupti_floor.so')
+    kinds = tuple(os.environ.get('VB_OVH_KINDS', 'untraced,traced,traced-gpu').split(','))
+    tr = [vb, 'trace', '-q', '--db', 'ddp.db', '--']
+    pre = {'untraced': [], 'traced': tr,
+           'traced-gpu': [vb, 'trace', '-q', '--trace', 'gpu', '--db', 'ddpg.db', '--'],
+           # varbench's parts taken away one at a time: its NVTX recording, the CUPTI preload,
+           # everything but the NVTX recording; and CUPTI's records alone (no varbench)
+           'no-nvtx': tr + ['env', '-u', 'NVTX_INJECTION64_PATH'],
+           'no-preload': tr + ['env', '-u', 'LD_PRELOAD'],
+           'nvtx-only': tr + ['env', '-u', 'CUDA_INJECTION64_PATH'],
+           'cupti-floor': [], 'cupti-floor-set': []}
+    env = {'cupti-floor': {'CUDA_INJECTION64_PATH': floor_lib, 'VB_FLOOR_API': ''},
+           'cupti-floor-set': {'CUDA_INJECTION64_PATH': floor_lib, 'VB_FLOOR_API': 'set'}}
+    nvls = {'NCCL_NVLS_ENABLE': '0', 'TORCH_SYMM_MEM_DISABLE_MULTICAST': '1',
+            'NVSHMEM_DISABLE_NVLS': '1'}
+    runs = {k: [] for k in kinds}
+    rounds = int(os.environ.get('VB_OVH_ROUNDS', ROUNDS))
+    for i in range(rounds):  # one of each a round: the machine's drift falls on all of them
+        for kind in kinds:
+            for r in range(ranks):
+                if os.path.exists('o.rank%d.json' % r):
+                    os.unlink('o.rank%d.json' % r)
+            if sh(pre[kind] + job, 'ddp', dict(nvls, **env.get(kind, {}))) == 3:
+                sys.exit(77)
+            per_rank = []
+            for r in range(ranks):  # repeats 2-3 of each rank, per step
+                s = load('o.rank%d.json' % r)['seconds'][1:]
+                per_rank.append(statistics.median(s) / int(steps))
+            runs[kind].append(statistics.median(per_rank))
+            print('  round %d %-16s %.4f s a step (ranks %s)' %
+                  (i + 1, kind, runs[kind][-1], ' '.join('%.4f' % x for x in per_rank)),
+                  flush=True)
+    print('%d rank%s, %s steps, median of repeats 2-3 per rank, median of the ranks (s a step), '
+          '%d rounds' % (ranks, 's' if ranks > 1 else '', steps, rounds))
+    u = statistics.median(runs['untraced'])
+    for kind in kinds:
+        print('  %-16s %s  median %.4f (%.3fx)' % (kind, ' '.join('%.4f' % x for x in runs[kind]),
+                                                   statistics.median(runs[kind]),
+                                                   statistics.median(runs[kind]) / u))
+    if 'traced' in runs:
+        ratio = statistics.median(runs['traced']) / u
+        check(ratio <= 1.10, 'DDP in-step cost %.3fx over the 1.10x limit' % ratio)
+        print('DDP in-step cost, %d ranks: %.3fx (limit 1.10x)' % (ranks, ratio))
+
+
+NVLS_OFF = {'NCCL_NVLS_ENABLE': '0', 'TORCH_SYMM_MEM_DISABLE_MULTICAST': '1',
+            'NVSHMEM_DISABLE_NVLS': '1'}
+
+
+def query(db, q, *args):
+    import sqlite3
+    return sqlite3.connect('file:%s?mode=ro' % db, uri=True).execute(q, args).fetchall()
+
+
+def compare(vb, db, base, cand, want_rc, *texts):
+    """compare's verdict between two runs of db: its exit code and the texts it must say"""
+    name = 'cmp-%d-%d' % (base, cand)
+    rc = sh([vb, 'compare', db, db, '--base-run', str(base), '--cand-run', str(cand)], name,
+            ok=(0, 1, 7))
+    with open(name + '.log') as f:
+        out = f.read()
+    lines = [l for l in out.splitlines() if 'range=step' in l or l.startswith('verdict')]
+    print('compare run %d -> %d: exit %d\n  %s' % (base, cand, rc, '\n  '.join(lines)))
+    check(rc == want_rc, 'compare %d -> %d exited %d, not %d' % (base, cand, rc, want_rc))
+    for t in texts:
+        check(any(t in l for l in lines), 'compare %d -> %d did not say %r' % (base, cand, t))
+
+
+def samples(vb):
+    need('torch', 'torchvision')
+    prog = [PY, os.path.join(HERE, 'torch_ddp.py'), '--steps', '20']
+    planted = [('same', []), ('same again', []), ('an extra kernel', ['--extra-kernel']),
+               ('a sleep', ['--sleep-ms', '15']), ('a pageable copy', ['--pageable'])]
+    for i, (what, extra) in enumerate(planted):
+        if sh([vb, 'trace', '-q', '--db', 'samples.db', '--'] + prog + extra, 'samples%d' % i) == 3:
+            sys.exit(77)
+        print('run %d: %s' % (i + 1, what))
+    compare(vb, 'samples.db', 1, 2, 0, 'same')
+    compare(vb, 'samples.db', 1, 3, 1, 'slower (', 'kernel +')
+    compare(vb, 'samples.db', 1, 4, 1, 'slower (e2e +')
+    compare(vb, 'samples.db', 1, 5, 1, 'slower (')  # GPU (+140% on an H200) or h2d
+    sh([vb, 'history', '--db', 'samples.db', '--all', '--filter', 'trace'], 'history')
+    with open('history.log') as f:
+        hist = f.read()
+    print(hist)
+    check('range=step' in hist and '5 runs' in hist, 'history does not list the step case')
+    # torch.profiler inside a traced run, then 5 steps after it stopped: every step's work kept
+    sh([vb, 'trace', '-q', '--db', 'prof.db', '--', ] + prog + ['--profile', '--after', '5',
+                                                                 '--out', 'prof'], 'prof')
+    ref = load('prof.rank0.json')['reference']
+    cid = query('prof.db', "SELECT id FROM cases WHERE axes = 'range=step'")[0][0]
+    k = query('prof.db', 'SELECT kernel_count, kernel_ns FROM samples WHERE case_id = ? '
+                         'ORDER BY idx', cid)
+    why = ' '.join(r[0] for r in query('prof.db', "SELECT IFNULL(reason, '') FROM cases"))
+    print('torch.profiler inside: %d kernels in its 20 steps; varbench: %d in those, per step '
+          'after it stopped %s; the case says: %s' % (ref['kernels'], sum(x[0] for x in k[:20]),
+                                                     [x[0] for x in k[20:]], why or '-'))
+    check(len(k) == 25 and sum(x[0] for x in k[:20]) == ref['kernels'],
+          'the profiled steps\' kernels differ')
+    # the steps after it: their kernels kept, or the case says exactly what is missing (measured
+    # on an H200: torch.profiler's stop ends CUPTI's records for varbench too) and those steps
+    # carry no GPU time (NULL), never a false 0
+    kept = all(x[0] == k[19][0] and x[0] > 0 for x in k[20:])
+    said = ('the program\'s own CUPTI client (libtorch' in why and 'missing' in why and
+            all(x[1] is None for x in k[20:]))
+    check(kept != said, 'after torch.profiler: kept %s, said %s' % (kept, said))
+
+
+def ddp(vb):
+    need('torch', 'torchvision')
+    ranks = gpus()
+    if ranks < 2:
+        print('%d GPU: a job of ranks needs 2: skipped' % ranks)
+        sys.exit(77)
+    job = ['torchrun', '--standalone', '--nproc_per_node=%d' % ranks,
+           os.path.join(HERE, 'torch_ddp.py'), '--steps', '20']
+    sh([vb, 'trace', '-q', '--db', 'ddp.db', '--capture-range', 'nvtx:steps', '--'] + job +
+       ['--profile', '--out', 'p'], 'ddp-prof', NVLS_OFF)
+    print('%d ranks, inside each rank\'s steps: varbench / torch.profiler' % ranks)
+    for r in range(ranks):
+        ref = load('p.rank%d.json' % r)['reference']
+        cid = query('ddp.db', "SELECT id FROM cases WHERE run_id = 1 AND axes = 'rank=%d'" % r)
+        cid = cid[0][0] if cid else -1
+        got = {
+            'kernels': query('ddp.db', 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL '
+                             'WHERE case_id = ?', cid)[0][0],
+            'nccl_kernels': query('ddp.db', 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k '
+                                  "JOIN StringIds s ON s.id = k.mangledName WHERE case_id = ? "
+                                  "AND s.value LIKE '%nccl%'", cid)[0][0],
+            'copies': query('ddp.db', 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY '
+                            'WHERE case_id = ?', cid)[0][0],
+            'memsets': query('ddp.db', 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMSET '
+                             'WHERE case_id = ?', cid)[0][0]}
+        print('  rank %d: %s' % (r, ', '.join('%s %d / %d' % (k, got[k], ref[k]) for k in got)))
+        for k in got:
+            check(got[k] == ref[k], 'rank %d: %s %d, torch.profiler %d' % (r, k, got[k], ref[k]))
+    sh([vb, 'trace', '-q', '--db', 'ddp.db', '--'] + job, 'ddp-plain', NVLS_OFF)
+    sh([vb, 'trace', '-q', '--db', 'ddp.db', '--'] + job + ['--delay-rank', '1', '--delay-ms',
+                                                               '30'], 'ddp-delay', NVLS_OFF)
+    for run in (2, 3):
+        sh([vb, 'summary', '--db', 'ddp.db', '--run', str(run)], 'ddp-sum%d' % run)
+        with open('ddp-sum%d.log' % run) as f:
+            said = [l.rstrip() for l in f if l.startswith(('  trace/', '==varbench== ranks'))]
+        print('run %d (%s):\n  %s' % (run, 'rank 1 delayed 30 ms a step' if run == 3 else 'plain',
+                                      '\n  '.join(said)))
+        for r in range(ranks):
+            check(any(' rank=%d: ok' % r in l for l in said), 'run %d: rank %d not named' % (run, r))
+        check(any(l.startswith('==varbench== ranks:') for l in said), 'run %d: no straggler line'
+              % run)
+    check(any('slowest rank 1 in' in l for l in said), 'the delayed rank 1 is not the straggler')
+    compare(vb, 'ddp.db', 2, 3, 1, 'slower')
+
+
+def peer(vb):
+    need('torch')
+    if gpus() < 2:
+        print('one GPU: peer copies need 2: skipped')
+        sys.exit(77)
+    sh([vb, 'trace', '-q', '--db', 'peer.db', '--', PY, os.path.join(HERE, 'torch_peer.py'),
+        '--out', 'peer.json'], 'peer')
+    want = load('peer.json')
+    rows = query('peer.db', 'SELECT srcDeviceId, dstDeviceId, count(*), sum(bytes) FROM '
+                 'CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 10 GROUP BY 1, 2 ORDER BY 1, 2')
+    got = {'%s->%s' % (a, b): n for a, b, n, _ in rows}
+    nbytes = sum(r[3] for r in rows)
+    print('peer copies: varbench %d (%d bytes) %s; the program %d (%d bytes) %s' %
+          (sum(got.values()), nbytes, got, want['copies'], want['bytes'], want['pairs']))
+    check(got == want['pairs'] and nbytes == want['bytes'], 'the peer copies differ')
+    sh([vb, 'summary', '--db', 'peer.db', '--print-gpu-trace', '--print-summary'], 'peer-sum')
+    with open('peer-sum.log') as f:
+        text = f.read()
+    lines = [l for l in text.splitlines() if 'PtoP' in l]
+    print('\n'.join(lines[:3] + ['...'] + [l for l in lines if 'memcpy PtoP] GPU' in l]))
+    check(any('[CUDA memcpy PtoP] GPU 0 -> GPU 1' in l for l in lines), 'summary: no 0 -> 1 line')
+    check(any('[CUDA memcpy PtoP] (GPU 0 -> GPU 1)' in l for l in lines), 'gpu-trace: no devices')
+    sh([vb, 'export', '--db', 'peer.db', '--format', 'trace', '-o', 'peer-trace.json'], 'peer-exp')
+    with open('peer-trace.json') as f:
+        tl = f.read()
+    check(tl.count('"src device":0,"dst device":1') == want['pairs'].get('0->1'),
+          'the timeline\'s peer copies 0 -> 1')
+
+
 def jax(vb):
     need('jax')
     prog = os.path.join(HERE, 'jax_steps.py')
@@ -308,7 +525,8 @@ def main(argv):
     vb = os.path.abspath(vb) if os.sep in vb else vb  # a path, before the chdir; else on PATH
     os.makedirs(work, exist_ok=True)
     os.chdir(work)
-    runs = {'torch': torch, 'torch-overhead': torch_overhead, 'jax': jax, 'cupy': cupy,
+    runs = {'torch': torch, 'torch-overhead': torch_overhead, 'ddp-overhead': ddp_overhead,
+            'samples': samples, 'ddp': ddp, 'peer': peer, 'jax': jax, 'cupy': cupy,
             'numba': numba, 'triton': triton}
     if fw not in runs:
         print('fw_matrix: unknown framework %r' % fw, file=sys.stderr)

@@ -21,12 +21,12 @@ Exit 0 when the last loss is finite, 1 otherwise, 3 without a CUDA device.
 import argparse
 import json
 import math
-import os
 import sys
-import tempfile
 import time
 
 import torch
+
+import torch_prof
 
 
 def parse():
@@ -110,36 +110,7 @@ def steps(step, n, nvtx):
 
 def profiled(step, n, nvtx):
     """the steps under torch.profiler; its own exported trace's GPU counts"""
-    from torch.profiler import ProfilerActivity, profile
-    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
-        loss = steps(step, n, nvtx)
-        torch.cuda.synchronize()
-    fd, path = tempfile.mkstemp(suffix='.json')
-    os.close(fd)
-    try:
-        prof.export_chrome_trace(path)
-        with open(path) as f:
-            events = json.load(f)['traceEvents']
-    finally:
-        os.unlink(path)
-    ref = {'kernels': 0, 'copies': 0, 'memsets': 0, 'kernel_us': 0.0, 'cpu_ops': 0,
-           'annotations': 0}
-    for e in events:
-        cat = e.get('cat')
-        if e.get('ph') != 'X':
-            continue
-        if cat == 'kernel':
-            ref['kernels'] += 1
-            ref['kernel_us'] += float(e.get('dur', 0))
-        elif cat == 'gpu_memcpy':
-            ref['copies'] += 1
-        elif cat == 'gpu_memset':
-            ref['memsets'] += 1
-        elif cat == 'cpu_op':
-            ref['cpu_ops'] += 1
-        elif cat == 'user_annotation':  # record_function scopes (Optimizer.step#SGD.step)
-            ref['annotations'] += 1
-    return loss, ref
+    return torch_prof.profiled(lambda: steps(step, n, nvtx))
 
 
 def main():
