@@ -253,8 +253,9 @@ static int write_trace_run(struct vb_store *s, int64_t *trace_run, struct vb_err
 static const char *const want_summary[] = {
     "==varbench== the program exited with status 0",
     "==varbench== 2 traced processes",
-    "  trace/t38.py: ok, 25.500us traced on NVIDIA H100 80GB HBM3",
-    "  trace/t38.py: skipped, 10.000us traced on NVIDIA H100 80GB HBM3: another CUPTI client is "
+    "  trace/t38.py: ok, 25.500us traced on NVIDIA H100 80GB HBM3 (device 0)",
+    "  trace/t38.py: skipped, 10.000us traced on NVIDIA H100 80GB HBM3 (device 0): another CUPTI "
+    "client is "
     "attached",
     "==varbench== tracing cost (pid 7): CUPTI start 85.3 ms, CUPTI overhead records 2.1 ms (14), "
     "flush at exit 3.4 ms, writing 41.0 ms, 0 records dropped",

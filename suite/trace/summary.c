@@ -400,6 +400,9 @@ static int processes(FILE *out, int csv, struct vb_store *s, int64_t run_id, str
         if (c[i].device[0] && strcmp(c[i].device, "?")) {
             fputs(" on ", out);
             vb_put_term(out, c[i].device);
+            /* a traced process's device: which board a rank ran on */
+            if (!strcmp(c[i].family, "trace") && c[i].device_id >= 0)
+                fprintf(out, " (device %d)", c[i].device_id);
         }
         if (cap) { /* what --capture-range kept */
             fputs(" (", out);
