@@ -23,7 +23,9 @@ against the ranges the program pushed; the summed kernel time's ratio; the in-st
                   rank a GPU, VB_DDP_RANKS of them, default every GPU): each rank's median step
                   time, untraced, traced, traced --trace gpu, and arms that take varbench's parts
                   away one at a time (VB_OVH_KINDS chooses: no-nvtx, no-preload, nvtx-only,
-                  cupti-floor), the traced median held to 1.10x the untraced
+                  cupti-floor, cupti-floor-set, cupti-floor-kernel, cupti-floor-memcpy: a bare
+                  CUPTI tracer, all its records or one kind), the traced median held to 1.10x
+                  the untraced
   samples         a training program (torch_ddp.py, one process) traced five times: twice
                   unchanged (compare: exit 0, its step case the same), with a planted extra
                   kernel, a sleep in the step and a pageable copy (each: exit 1, slower by the
@@ -262,9 +264,14 @@ def ddp_overhead(vb):
            'no-nvtx': tr + ['env', '-u', 'NVTX_INJECTION64_PATH'],
            'no-preload': tr + ['env', '-u', 'LD_PRELOAD'],
            'nvtx-only': tr + ['env', '-u', 'CUDA_INJECTION64_PATH'],
-           'cupti-floor': [], 'cupti-floor-set': []}
+           'cupti-floor': [], 'cupti-floor-set': [], 'cupti-floor-kernel': [],
+           'cupti-floor-memcpy': []}
+    # CUPTI's records alone, and one kind of them at a time (cupti_floor.c's VB_FLOOR_KINDS):
+    # which records cost a multi-rank job what
     env = {'cupti-floor': {'CUDA_INJECTION64_PATH': floor_lib, 'VB_FLOOR_API': ''},
-           'cupti-floor-set': {'CUDA_INJECTION64_PATH': floor_lib, 'VB_FLOOR_API': 'set'}}
+           'cupti-floor-set': {'CUDA_INJECTION64_PATH': floor_lib, 'VB_FLOOR_API': 'set'},
+           'cupti-floor-kernel': {'CUDA_INJECTION64_PATH': floor_lib, 'VB_FLOOR_KINDS': 'kernel'},
+           'cupti-floor-memcpy': {'CUDA_INJECTION64_PATH': floor_lib, 'VB_FLOOR_KINDS': 'memcpy'}}
     nvls = {'NCCL_NVLS_ENABLE': '0', 'TORCH_SYMM_MEM_DISABLE_MULTICAST': '1',
             'NVSHMEM_DISABLE_NVLS': '1'}
     runs = {k: [] for k in kinds}
