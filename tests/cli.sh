@@ -340,6 +340,13 @@ history-errors)
   expect 2 "matches 'mesh/cpu-reference' with a gpu median" "$vb" history --db history.db \
     --filter mesh/cpu-reference --metric gpu
   expect 0 "history: 0 series over 0 runs, 0 change points" "$vb" history --db history.db --metric h2d
+  grep -qF "history: no complete run of 'history.db' has an ok case with that median" out ||
+    fail "history of nothing does not say why"
+  # one run: a history needs two, and history says so
+  "$vb" run --db one.db --filter mesh/cpu-reference --axis nx=8,16 --quick >/dev/null 2>&1
+  expect 0 "history: 0 series over 1 run, 0 change points" "$vb" history --db one.db
+  grep -qF "history: 2 series have one run only: a history needs two runs of a case" out ||
+    fail "history of one run does not say why it shows nothing"
   expect 2 "unexpected argument 'extra'" "$vb" history --db history.db extra
   no_db ;;
 db-paths)
@@ -632,7 +639,10 @@ unknown-command)
   # did you mean, as git says it: one edit away (a swap of neighbours counts one)
   expect 2 "hint: did you mean 'run'?" "$vb" rnu; no_db
   expect 2 "hint: did you mean 'compare'?" "$vb" compar
-  expect 2 "hint: did you mean 'help'?" "$vb" hlep ;;
+  expect 2 "hint: did you mean 'help'?" "$vb" hlep
+  # the version is an option, as git's: said where a user looks for it
+  for w in version -V; do expect 2 "hint: 'varbench --version' prints the version" "$vb" $w; done
+  expect 0 "varbench " "$vb" --version ;;
 unknown-flag)
   expect 2 "unknown option '--frob'" "$vb" run --frob; no_db
   expect 2 "hint: did you mean '--filter'?" "$vb" run --fliter mesh; no_db
@@ -679,6 +689,8 @@ foreign-db)
 unopenable-db)
   expect 3 "cannot open" "$vb" run --filter mesh/cpu-reference --axis nx=8 --quick --db /nonexistent-dir/x.db
   grep -q "hint:" err || fail "no hint"
+  # the database's error alone: nothing about the GPU before it (the run never began)
+  grep -q "CUDA" out err && fail "the GPU's lines before the database's error"
   if [ "$(id -u)" -ne 0 ]; then # root writes read-only files, so only a user can test this
     "$vb" run --filter mesh/cpu-reference --axis nx=8 --quick --db ro.db >/dev/null 2>&1
     chmod 444 ro.db; cp ro.db ro.db.orig
@@ -1331,6 +1343,8 @@ trace-samples)
   grep -qE "^trace/trace_fake_driver +range=step .* slower \(e2e \+" out || fail "not slower by e2e"
   expect 1 "base runs 3, 2, 1 pooled" "$vb" compare s.db s.db --cand-run 4 --base-run 3 --baseline-runs 3
   grep -qE " 60/20 " out || fail "the pooled traces' samples are not 60"
+  expect 1 "1 slower" "$vb" compare s.db s.db --base-run 3 --cand-run 4 --filter 'trace/*'
+  expect 2 "--filter 'mesh/*' matches no case of either run" "$vb" compare s.db s.db --filter 'mesh/*'
   expect 0 "4 runs" "$vb" history --db s.db --all --filter trace
   grep -qF "trace/trace_fake_driver range=step on no GPU: e2e median" out || fail "history lacks the step case"
   # --range chooses; none takes all away; a name without instances is said
@@ -1601,7 +1615,14 @@ export-trace)
   grep -q "hint: the glob is matched on \"family/variant\"" err || fail "no hint for the glob"
   [ "$(cat x.json)" = keep ] || fail "a refused export touched its output file"
   expect 2 "bad --format 'perfetto': csv, json or trace" "$vb" export --db export.db --format perfetto
-  expect 2 "--case goes with --format trace" "$vb" export --db export.db --format csv --case mesh
+  # --case in every format: csv and json keep the matching cases only, and refuse a glob of none
+  for f in csv json; do
+    expect 2 "has no case matching 'nope*'" "$vb" export --db export.db --format $f --case 'nope*'
+  done
+  "$vb" export --db export.db --run 1 --format csv --case 'trace/*' -o c.csv >out 2>err ||
+    fail "export --case trace/* as CSV: exit $?"
+  [ "$(tail -n +2 c.csv | wc -l)" -gt 0 ] && [ -z "$(awk -F, 'NR > 1 && $3 !~ /^trace\//' c.csv)" ] ||
+    fail "export --case trace/* kept a case of another family"
   expect 3 "does not exist" "$vb" export --db missing.db --format trace
   no_db
   expect 6 "cannot write '$tmp/no/such/dir/t.json'" "$vb" export --db export.db --format trace \

@@ -111,7 +111,7 @@ escapes)
   raw_controls j.xml && fail "JUnit: a raw control byte"
   expect 0 "$vb" summary --db a.db --run 1
   raw_controls out && fail "summary: a raw control byte"
-  grep -qF '  mesh/device-mesh\x1b]0;pwned\x07\x1b[31m: ok,' out || fail "summary: not shown"
+  grep -qF '  mesh/device-mesh\x1b]0;pwned\x07\x1b[31m nx=1000,ny=1000: ok,' out || fail "summary: not shown"
   expect 0 "$vb" summary --db a.db --run 1 --csv
   raw_controls out && fail "summary --csv: a raw control byte"
   five_runs h.db

@@ -376,6 +376,14 @@ int test_compare_few_samples(const char *arg)
     ASSERT_CONTAINS(vb_cmp_row_text(&res.rows[0], text, sizeof text), "ranges overlap");
     ASSERT_INT_EQ(vb_cmp_exit(&res), vb_code_exit(VB_E_INCONCLUSIVE));
     vb_cmp_result_free(&res);
+    /* 1 vs 1 (a single sample a side, as a whole traced process): no evidence can be, said so */
+    b.n = c.n = 1;
+    c.mult = apart;
+    ASSERT_OK(compare_cases(&b, &c, 1, NULL, &res, &err));
+    ASSERT_STR_EQ(vb_verdict_name(res.rows[0].verdict), "noisy");
+    ASSERT_CONTAINS(vb_cmp_row_text(&res.rows[0], text, sizeof text),
+                    "too few samples (1/1; 3 a side at least)");
+    vb_cmp_result_free(&res);
     /* 6 vs 6 apart: the rank test cannot reach 0.001 with so few, the ranges still can */
     b.n = c.n = 6;
     b.mult = six_b;

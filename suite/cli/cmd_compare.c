@@ -435,6 +435,9 @@ int vb_cmd_compare(int argc, char **argv)
                        "significance of the rank test (default 0.001)"),
             VB_OPT_INT(0, "min-samples", "N", &o.min_samples, 1, 1e6,
                        "samples a side for the rank test; fewer: ranges only (default 5)"),
+            VB_OPT_STR(0, "filter", "GLOB", &o.filter,
+                       "the cases of these variants only, as family/variant globs ('mesh/*',\n"
+                       "'mesh', 'trace/train.py'), on both sides and in a pooled baseline"),
             VB_OPT_STR(0, "metric", "M", &metric,
                        "gpu (default: GPU time and every phase of 5% or more of it), or one\n"
                        "phase alone: kernel, h2d, d2h, memset, e2e (end-to-end, host clock)"),

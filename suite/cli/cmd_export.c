@@ -18,6 +18,7 @@
 
 #include "cmd.h"
 #include "crossover.h"
+#include "glob.h"
 #include "ranks.h"
 #include "escape.h"
 #include "export_trace.h"
@@ -29,8 +30,7 @@
 static const int codes[] = {0, 2, 3, 6, -1};
 static const struct vb_usage usage = {
     .cmd = "export",
-    .synopsis = "[--db FILE] [--run ID] --format csv|json [-o FILE]\n"
-                "[--db FILE] [--run ID] [--case GLOB] --format trace [-o FILE.json]",
+    .synopsis = "[--db FILE] [--run ID] [--case GLOB] --format csv|json|trace [-o FILE]",
     .about = "Writes one run of the database for other tools. csv: one row per case; json: Google\n"
              "Benchmark's JSON (aggregates per case); trace: the run's CUPTI records as Chrome\n"
              "trace-event JSON, the format of PyTorch's profiler (Kineto). Needs no GPU.\n",
@@ -483,7 +483,7 @@ int vb_cmd_export(int argc, char **argv)
     struct vb_case_row *cases = NULL;
     struct sums sm = {NULL, NULL, NULL, 0};
     int64_t want = 0;
-    int format = -1, n, nr, nc = 0, i, code = 0;
+    int format = -1, n, nr, nc = 0, i, k, code = 0;
     FILE *f = stdout;
     const struct vb_opt opts[] = {
         VB_OPT_DB(&db, "database (default " VB_DEFAULT_DB ")"),
@@ -494,12 +494,11 @@ int vb_cmd_export(int argc, char **argv)
                       "csv: one row per case; json: Google Benchmark's JSON layout;\n"
                       "trace: the records as Chrome trace JSON (Perfetto; see below)"),
         VB_OPT_STR(0, "case", "GLOB", &glob,
-                   "trace: the cases whose \"family/variant\" matches GLOB only"),
+                   "the cases whose \"family/variant\" matches GLOB only (every format)"),
         VB_OPT_STR('o', NULL, "FILE", &outpath, "write there instead of standard output"),
         VB_OPT_END()};
     if ((code = vb_opt_parse(&usage, opts, argc, argv, &n))) return code == 1 ? 0 : code;
     if (format < 0) return vb_opt_error(&usage, "--format is needed (csv, json or trace)");
-    if (glob && format != 2) return vb_opt_error(&usage, "--case goes with --format trace");
     if (outpath && !strcmp(outpath, "-")) outpath = NULL;
     if (vb_store_open_ro(db, &s, &err)) return vb_report_error("export", &err);
     if (!want && vb_store_latest_run(s, &want, &err)) goto fail;
@@ -515,8 +514,15 @@ int vb_cmd_export(int argc, char **argv)
         if (export_trace(outpath, s, run, glob, &err)) goto fail;
         goto out;
     }
-    if (vb_store_cases(s, run->id, &cases, &nc, &err) || read_sums(s, cases, nc, &sm, &err) ||
-        rank_lines(s, run->id, ranks, sizeof ranks, &err))
+    if (vb_store_cases(s, run->id, &cases, &nc, &err)) goto fail;
+    for (i = k = 0; glob && i < nc; i++) /* --case: the matching cases, in order */
+        if (vb_variant_glob(glob, cases[i].family, cases[i].variant)) cases[k++] = cases[i];
+    if (glob) nc = k;
+    if (glob && !nc) {
+        vb_store_export_no_case(run->id, glob, &err);
+        goto fail;
+    }
+    if (read_sums(s, cases, nc, &sm, &err) || rank_lines(s, run->id, ranks, sizeof ranks, &err))
         goto fail;
     if (outpath && !(f = fopen(outpath, "w"))) {
         vb_err_set(&err, VB_E_SYS, "cannot write '%s'", outpath);

@@ -143,7 +143,7 @@ int vb_cmd_history(int argc, char **argv)
     int64_t *ids = NULL;
     double *x = NULL, pct = -1;
     int *cp = NULL, metric = -1, all = 0, ng = 0, ne = 0, n, i, rc, nseries = 0, nids = 0;
-    int changes = 0, analysed = 0, code = 0, cap = 1;
+    int changes = 0, analysed = 0, single = 0, code = 0, cap = 1;
     const struct vb_opt opts[] = {
         VB_OPT_DB(&db, "database (default " VB_DEFAULT_DB ")"),
         VB_OPT_STR(0, "filter", "GLOB", &filter,
@@ -192,12 +192,15 @@ int vb_cmd_history(int argc, char **argv)
     for (i = 0; i < nseries; i++) {
         const struct vb_history *h = list[i].h;
         int k, ncp;
-        if (h->n < 2) continue;
-        analysed++;
         for (k = 0; k < h->n; k++) {
             x[k] = h->pts[k].value_ns;
             ids[nids++] = h->pts[k].run_id;
         }
+        if (h->n < 2) { /* one run: no history yet */
+            single++;
+            continue;
+        }
+        analysed++;
         if ((ncp = vb_changepoints(x, h->n, &o, cp, cap)) == VB_CP_ENOMEM) goto oom;
         if (ncp < 0) { /* VB_CP_EVALUE: the store leaves such medians out; never "memory" */
             vb_err_set(&err, VB_E_DB, "case '%s' %s: a median is not a positive time", h->variant,
@@ -210,9 +213,19 @@ int vb_cmd_history(int argc, char **argv)
     qsort(ids, (size_t)nids, sizeof *ids, cmp_id);
     for (i = 0, n = 0; i < nids; i++)
         n += !i || ids[i] != ids[i - 1];
-    printf("history: %d series over %d runs, %d change point%s (PELT on log medians, penalty "
+    printf("history: %d series over %d run%s, %d change point%s (PELT on log medians, penalty "
            "%g*sigma^2*log n, min change %g%%)\n",
-           analysed, n, changes, changes == 1 ? "" : "s", o.penalty, o.min_change * 100);
+           analysed, n, n == 1 ? "" : "s", changes, changes == 1 ? "" : "s", o.penalty,
+           o.min_change * 100);
+    if (single)
+        printf("history: %d series %s one run only: a history needs two runs of a case "
+               "('varbench runs --db %s' lists the runs; complete suite runs and traced runs' "
+               "ranges count)\n",
+               single, single == 1 ? "has" : "have", db);
+    if (!nseries)
+        printf("history: no complete run of '%s' has an ok case with that median ('varbench runs "
+               "--db %s' lists the runs)\n",
+               db, db);
     goto out;
 oom:
     vb_err_set(&err, VB_E_SYS, "out of memory");

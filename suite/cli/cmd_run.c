@@ -359,30 +359,29 @@ static void options_line(const struct opts *o, char *buf, size_t n)
 }
 
 /* devices finds the devices to run on (*first..*last, -1 when there is none: nodev then says
- * why). 0, or -1 with err (a device asked for that does not exist, or CUDA failing). */
+ * why, and *why with its hint, which the caller tells the user once the database is open). 0,
+ * or -1 with err (a device asked for that does not exist, or CUDA failing). */
 static int devices(const struct opts *o, int *first, int *last, char *nodev, size_t n,
-                   struct vb_err *err)
+                   struct vb_err *why, struct vb_err *err)
 {
-    struct vb_err why;
     int ndev = 0;
-    vb_err_clear(&why);
+    vb_err_clear(why);
     *first = *last = -1;
-    if (vb_gpu_count(&ndev, &why)) {
-        if (why.code != VB_E_NODEV) {
-            *err = why;
+    if (vb_gpu_count(&ndev, why)) {
+        if (why->code != VB_E_NODEV) {
+            *err = *why;
             return -1;
         }
         if (o->device > 0) { /* a device asked for by number, and there is none */
             vb_err_set(err, VB_E_USAGE, "device %d does not exist (no CUDA device here: %s)",
-                       o->device, why.msg);
+                       o->device, why->msg);
             return vb_err_hint(err,
                                "leave --device out (device 0) to run the CPU references alone");
         }
-        snprintf(nodev, n, VB_NODEV_REASON " (%s)", why.msg);
-        fprintf(stderr, "%s run: %s\nhint: %s\n", vb_program, why.msg, why.hint);
-        printf("no CUDA device: CPU references run; GPU variants are recorded as skipped\n");
+        snprintf(nodev, n, VB_NODEV_REASON " (%s)", why->msg);
         return 0;
     }
+    vb_err_clear(why);
     if (o->device >= ndev) {
         vb_err_set(err, VB_E_USAGE, "device %d does not exist (%d device%s here)", o->device, ndev,
                    ndev == 1 ? "" : "s");
@@ -565,7 +564,7 @@ static int attach(struct vb_store *st, int64_t run_id, struct vb_err *err)
 int vb_cmd_run(int argc, char **argv)
 {
     struct opts o;
-    struct vb_err err, end_err;
+    struct vb_err err, end_err, nogpu;
     struct vb_store *st = NULL;
     struct vb_run_info info;
     struct vb_host_env host;
@@ -591,7 +590,7 @@ int vb_cmd_run(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0); /* every finished case on disk and on screen at once */
     vb_crash_install();
     /* the devices before the database: a device that does not exist leaves no run behind */
-    if (devices(&o, &first, &last, nodev, sizeof nodev, &err)) {
+    if (devices(&o, &first, &last, nodev, sizeof nodev, &nogpu, &err)) {
         if (err.code != VB_E_USAGE && err.code != VB_E_SYS) err.code = VB_E_CUDA;
         return vb_report_error("run", &err);
     }
@@ -601,6 +600,10 @@ int vb_cmd_run(int argc, char **argv)
         return vb_report_error("run", &err);
     }
     if (vb_store_open(o.db, &st, &err)) return vb_report_error("run", &err);
+    if (first < 0) { /* no GPU: said once the database is known good, not before its error */
+        fprintf(stderr, "%s run: %s\nhint: %s\n", vb_program, nogpu.msg, nogpu.hint);
+        printf("no CUDA device: CPU references run; GPU variants are recorded as skipped\n");
+    }
     ctx.st = st;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;

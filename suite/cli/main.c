@@ -34,7 +34,9 @@ static int not_a_command(const char *name)
         names[i] = vb_commands[i].name;
     names[VB_NCOMMANDS] = "help";
     fprintf(stderr, "varbench: '%s' is not a varbench command (see 'varbench --help')\n", name);
-    if (*vb_suggest(name, names, VB_NCOMMANDS + 1, hint, sizeof hint))
+    if (!strcmp(name, "version") || !strcmp(name, "-V") || !strcmp(name, "-v"))
+        fprintf(stderr, "hint: 'varbench --version' prints the version\n");
+    else if (*vb_suggest(name, names, VB_NCOMMANDS + 1, hint, sizeof hint))
         fprintf(stderr, "hint: %s\n", hint);
     return vb_code_exit(VB_E_USAGE);
 }
@@ -43,7 +45,8 @@ static void usage(FILE *out)
 {
     size_t i;
     fprintf(out,
-            "usage: varbench <command> [options]   (varbench help <command> for more)\n\n"
+            "usage: varbench <command> [options]   (varbench help <command> for more;\n"
+            "       varbench --version)\n\n"
             "varbench %s: CUDA variant benchmarks and profiles in one SQLite file.\n\n"
             "commands:\n",
             VB_VERSION);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "boards.h"
+#include "glob.h"
 #include "stats.h"
 
 static const char *const names[] = {
@@ -32,6 +33,7 @@ void vb_cmp_opts_default(struct vb_cmp_opts *o)
     o->across_devices = 0;
     o->baseline_runs = 1;
     o->base_device = o->cand_device = -1;
+    o->filter = NULL;
 }
 
 int vb_cmp_metric_ok(const char *name)
@@ -248,6 +250,9 @@ static void judge_phase(const char *name, const struct side *b, const struct sid
         ph->verdict = VB_VERDICT_NOISY;
         if (ranked)
             snprintf(ph->why, sizeof ph->why, "p %.2g, ranges overlap", ph->p);
+        else if (b->n < VB_CMP_MIN_APART || c->n < VB_CMP_MIN_APART) /* no evidence possible */
+            snprintf(ph->why, sizeof ph->why, "too few samples (%d/%d; %d a side at least)", b->n,
+                     c->n, VB_CMP_MIN_APART);
         else
             snprintf(ph->why, sizeof ph->why, "ranges overlap");
     }
@@ -535,6 +540,15 @@ static void model_of(const struct vb_case_row *rows, int n, char *gpu, size_t ca
         }
 }
 
+/* keep_glob keeps, in order, the cases of rows[0..*n) whose variant glob matches (glob.h) */
+static void keep_glob(struct vb_case_row *rows, int *n, const char *glob)
+{
+    int i, m = 0;
+    for (i = 0; glob && i < *n; i++)
+        if (vb_variant_glob(glob, rows[i].family, rows[i].variant)) rows[m++] = rows[i];
+    if (glob) *n = m;
+}
+
 /* all_traced: whether rows[0..n) are cases of varbench trace (and there are some) */
 static int all_traced(const struct vb_case_row *rows, int n)
 {
@@ -588,6 +602,13 @@ int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *ca
     if (vb_store_cases(base, run_base, &cb, &nb, err) ||
         vb_store_cases(cand, run_cand, &cc, &nc, err))
         goto out;
+    keep_glob(cb, &nb, o->filter);
+    keep_glob(cc, &nc, o->filter);
+    if (o->filter && !nb && !nc) {
+        vb_err_set(err, VB_E_USAGE, "--filter '%s' matches no case of either run", o->filter);
+        vb_err_hint(err, "'varbench list' lists the variants; globs are family/variant ('mesh/*')");
+        goto out;
+    }
     /* two traced runs match their processes by rank (an axis), each on its own device */
     traced = all_traced(cb, nb) && all_traced(cc, nc);
     if (traced) {
@@ -613,6 +634,7 @@ int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *ca
     if (vb_store_run_pool(base, run_base, res->pool, o->baseline_runs, &res->npool, err)) goto out;
     for (i = 1; i < res->npool; i++) {
         if (vb_store_cases(base, res->pool[i], &pr[i], &pn[i], err)) goto out;
+        keep_glob(pr[i], &pn[i], o->filter);
         if (!traced) vb_boards_keep(pr[i], &pn[i], res->dev_base);
     }
     used = calloc((size_t)nc + 1, 1);

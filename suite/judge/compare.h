@@ -123,6 +123,7 @@ struct vb_cmp_opts {
                          * "e2e" (that phase alone) */
     int across_devices; /* allow different GPU models (a hardware comparison) */
     int baseline_runs;  /* runs pooled on the base side, 1 to VB_CMP_MAX_POOL (default 1) */
+    const char *filter; /* the cases of variants this glob matches only (glob.h); NULL: all */
     int base_device;    /* the CUDA device of each side judged; -1 (default): its only one */
     int cand_device;
 };

@@ -548,6 +548,9 @@ struct vb_export_cursor;
  * chooses, by id. 0 or -1 (VB_E_DB, VB_E_SYS out of memory). */
 int vb_store_export_cases(struct vb_store *s, int64_t run_id, const char *glob,
                           struct vb_export_case **rows, int *n, struct vb_err *err);
+/* vb_store_export_no_case refuses an export whose --case glob matched none of run run_id's
+ * cases: -1 with err (VB_E_USAGE, naming the glob, and a hint). */
+int vb_store_export_no_case(int64_t run_id, const char *glob, struct vb_err *err);
 /* vb_store_export_gpus returns (malloc'd, caller frees) the run's GPUs, by id. 0 or -1. */
 int vb_store_export_gpus(struct vb_store *s, int64_t run_id, struct vb_export_gpu **rows, int *n,
                          struct vb_err *err);

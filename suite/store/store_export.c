@@ -306,3 +306,12 @@ void vb_store_export_close(struct vb_export_cursor *c)
     free(c->ids);
     free(c);
 }
+
+int vb_store_export_no_case(int64_t run_id, const char *glob, struct vb_err *err)
+{
+    vb_err_set(err, VB_E_USAGE, "run %lld has no case matching '%s'", (long long)run_id, glob);
+    return vb_err_hint(err,
+                       "the glob is matched on \"family/variant\" (a glob without '/' on the "
+                       "family too); 'varbench export --run %lld --format csv' lists the cases",
+                       (long long)run_id);
+}

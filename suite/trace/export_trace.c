@@ -521,12 +521,7 @@ int vb_export_trace_open(struct vb_store *s, const struct vb_run_row *run, const
     if (vb_store_export_cases(s, run->id, w->glob, &w->cases, &w->ncases, err)) goto fail;
     w->st->ncases = w->ncases;
     if (w->glob && !w->ncases) {
-        vb_err_set(err, VB_E_USAGE, "run %lld has no case matching '%s'", (long long)run->id,
-                   w->glob);
-        vb_err_hint(err,
-                    "the glob is matched on \"family/variant\" (a glob without '/' on the "
-                    "family too); 'varbench export --run %lld --format csv' lists the cases",
-                    (long long)run->id);
+        vb_store_export_no_case(run->id, w->glob, err);
         goto fail;
     }
     if (!(w->lo = malloc((size_t)(w->ncases + 1) * sizeof *w->lo)) ||

@@ -389,7 +389,7 @@ static int processes(FILE *out, int csv, struct vb_store *s, int64_t run_id, str
             continue; /* a sampled case: below */
         fputs(csv ? "==varbench== " : "  ", out);
         vb_put_term(out, c[i].variant);
-        if (!strcmp(c[i].family, "trace") && c[i].axes[0]) { /* its rank, or pid */
+        if (c[i].axes[0]) { /* a suite case's point; a traced process's rank or pid */
             fputc(' ', out);
             vb_put_term(out, c[i].axes);
         }
