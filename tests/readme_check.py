@@ -11,8 +11,8 @@ usage: readme_check.py README.md VARBENCH ROOT [BUILD]
 Checks, each both ways (nothing missing, nothing extra):
   catalog    the table under '## The catalog': each family's seed and variants against
              `varbench list` (the CPU oracles, cpu-reference and *-cpu, are named in the header)
-  install    the packages named in the sentence 'Both install only what is missing (...)'
-             against the pkgs array of ci/common.sh's vb_install_deps
+  install    the packages the README says ci/suite and ci/test install, against
+             ci/common.sh's VB_SUITE_PKGS and VB_TEST_PKGS
   commands   the 'varbench CMD' lines of the block under '## Commands' against the commands
              `varbench --help` lists
   exit codes the table under the Commands section against include/varbench.h's X(NAME, CODE, ...)
@@ -85,18 +85,23 @@ def check_catalog(text, vb, findings):
 
 
 def check_install(text, root, findings):
-    m = re.search(r'Both install only what is missing \((.*?)\), after', text, re.S)
-    if not m:
-        findings.append('install: no "Both install only what is missing (...)" sentence')
-        return
+    """the README's two install lists, each against its array of ci/common.sh"""
     with open(root + '/ci/common.sh') as f:
         common = f.read()
-    p = re.search(r'local pkgs=\((.*?)\)', common, re.S)
-    if not p:
-        findings.append('install: no pkgs=(...) in ci/common.sh')
-        return
-    truth = [w for w in p.group(1).split() if re.match(r'^[a-z0-9][a-z0-9.+-]*$', w)]
-    both_ways('install', ticked(m.group(1)), truth, 'ci/common.sh', findings)
+    for who, arr, pat in (
+            ('ci/suite', 'VB_SUITE_PKGS',
+             r'`ci/suite` what the\s+main job uses \((.*?)\);'),
+            ('ci/test', 'VB_TEST_PKGS', r'`ci/test` those and the tests\' own \((.*?)\)\. ')):
+        m = re.search(pat, text, re.S)
+        if not m:
+            findings.append('install: no sentence of what %s installs' % who)
+            continue
+        p = re.search(r'^%s=\((.*?)\)' % arr, common, re.S | re.M)
+        if not p:
+            findings.append('install: no %s=(...) in ci/common.sh' % arr)
+            continue
+        truth = [w for w in p.group(1).split() if re.match(r'^[a-z0-9][a-z0-9.+-]*$', w)]
+        both_ways('install (%s)' % who, ticked(m.group(1)), truth, 'ci/common.sh', findings)
 
 
 def check_commands(text, vb, findings):
