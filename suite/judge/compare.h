@@ -38,6 +38,12 @@
  * on its lowest device instead and the result says so (the board table shows them all). The
  * GPU model compared is that of the device judged; a pooled baseline takes the same device of
  * each pooled run.
+ *
+ * Traced runs (varbench trace: every case of family "trace" on both sides): each process is on
+ * its own device, and cases match by their axes (the range or kernel, the rank), so no device is
+ * picked; a whole process is one sample and is listed not-compared (store.h's
+ * vb_store_whole_process), its ranges' and kernels' cases judged as above. `filter` (a variant
+ * glob) keeps the matching cases of both sides and of a pooled baseline.
  */
 #ifndef VB_COMPARE_H
 #define VB_COMPARE_H

@@ -417,9 +417,8 @@ static void finish_traced(struct vb_trace_case *t, struct vb_trace_cost *cost, c
         say(t,
             "the program's own CUPTI client (%s) took CUPTI's records over: varbench's GPU "
             "records end %.3f s into the process's %.3f s, the kernels, copies and memsets after "
-            "that are "
-            "missing (the NVTX ranges are all here; a range's instances after it have no GPU "
-            "times)",
+            "that are missing (the NVTX ranges are all here; a range's instances after it have "
+            "no GPU times)",
             cost->client, last > t_start ? (double)(last - t_start) / 1e9 : 0.0,
             (double)(end - t_start) / 1e9);
     else if (lost)
