@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "metric_set.h"
+#include "stats.h"
 
 static const char *const status_names[] = {
 #define X(id, name) name,
@@ -109,4 +110,73 @@ int vb_sample_find(const struct vb_case_result *r, uint64_t t)
             return mid;
     }
     return -1;
+}
+
+double vb_sample_phase(const struct vb_sample *s, int ph)
+{
+    switch (ph) {
+    case VB_PH_GPU:
+        return s->gpu_ns;
+    case VB_PH_H2D:
+        return s->h2d_ns;
+    case VB_PH_KERNEL:
+        return s->kernel_ns;
+    case VB_PH_D2H:
+        return s->d2h_ns;
+    case VB_PH_MEMSET:
+        return s->memset_ns;
+    default:
+        return s->e2e_ns;
+    }
+}
+
+/* counts: a timed sample that is not dropped */
+static int counts(const struct vb_sample *s)
+{
+    return s->kind == VB_SAMPLE_TIMED && !s->dropped;
+}
+
+int vb_result_stats(struct vb_case_result *r)
+{
+    struct vb_stats *st[VB_PH_COUNT] = {&r->gpu_ms, &r->h2d_ms,    &r->kernel_ms,
+                                        &r->d2h_ms, &r->memset_ms, &r->e2e_ms};
+    double *x = malloc(sizeof *x * (size_t)(r->nsamples + 1)), med, lo, hi;
+    const struct vb_sample *first = NULL, *pick = NULL;
+    int i, n, ph, rc = 0, pick_ph = r->have_records ? VB_PH_GPU : VB_PH_E2E;
+    if (!x) return -1;
+    for (ph = 0; ph < VB_PH_COUNT; ph++) {
+        if (ph != VB_PH_E2E && !r->have_records) {
+            vb_stats_compute(NULL, 0, st[ph]);
+            continue;
+        }
+        for (i = n = 0; i < r->nsamples; i++)
+            if (counts(&r->samples[i]) && isfinite(vb_sample_phase(&r->samples[i], ph)))
+                x[n++] = vb_sample_phase(&r->samples[i], ph) / 1e6;
+        rc |= vb_stats_compute(x, (size_t)n, st[ph]);
+        if (ph == pick_ph) r->gpu_ci_pct = 100 * vb_stats_median_ci(x, (size_t)n, &lo, &hi);
+    }
+    free(x);
+    med = st[pick_ph]->median;
+    for (i = 0; i < r->nsamples; i++) {
+        const struct vb_sample *s = &r->samples[i];
+        if (!counts(s)) continue;
+        if (!first)
+            first = s;
+        else if (s->h2d_bytes != first->h2d_bytes || s->d2h_bytes != first->d2h_bytes ||
+                 s->h2d_count != first->h2d_count || s->d2h_count != first->d2h_count ||
+                 s->kernel_count != first->kernel_count)
+            r->traffic_varies = 1;
+        if (!isfinite(vb_sample_phase(s, pick_ph))) continue;
+        if (!pick || fabs(vb_sample_phase(s, pick_ph) / 1e6 - med) <
+                         fabs(vb_sample_phase(pick, pick_ph) / 1e6 - med))
+            pick = s;
+    }
+    if (pick) {
+        r->h2d_bytes = pick->h2d_bytes;
+        r->d2h_bytes = pick->d2h_bytes;
+        r->h2d_count = pick->h2d_count;
+        r->d2h_count = pick->d2h_count;
+        r->kernel_count = pick->kernel_count;
+    }
+    return rc;
 }

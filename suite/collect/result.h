@@ -139,6 +139,28 @@ struct vb_case_result {
     int nsummaries;
 };
 
+/* The phases of a sample, in the order of a case's statistics: the GPU time, its parts, and
+ * the host's end to end. */
+enum vb_phase_id {
+    VB_PH_GPU,
+    VB_PH_H2D,
+    VB_PH_KERNEL,
+    VB_PH_D2H,
+    VB_PH_MEMSET,
+    VB_PH_E2E,
+    VB_PH_COUNT
+};
+
+/* vb_sample_phase returns phase ph of s in ns (NaN: unknown). */
+double vb_sample_phase(const struct vb_sample *s, int ph);
+
+/* vb_result_stats sets r's statistics of each phase (ms) over its timed samples that are not
+ * dropped, a value that is no number left out (a sample whose GPU times are unknown), the GPU
+ * phases only with records; gpu_ci_pct, the 95% CI half-width of the GPU time's median (e2e's
+ * without records); the traffic of the sample nearest that median, and traffic_varies when the
+ * samples' traffic differs. The runner's and a traced range's. 0, or -1 when out of memory. */
+int vb_result_stats(struct vb_case_result *r);
+
 /* vb_sample_find returns the index of the sample whose [start, end] window holds t, or -1.
  * Samples are sequential and synchronous, so their windows are sorted and disjoint. */
 int vb_sample_find(const struct vb_case_result *r, uint64_t t);

@@ -185,26 +185,8 @@ static int collect(struct vb_case_result *r, int keep_open)
 }
 
 /* The phases of a sample's GPU time, in the order the stopping rule and the store name them. */
-enum { PH_GPU, PH_H2D, PH_KERNEL, PH_D2H, PH_MEMSET, PH_E2E, PH_COUNT };
-static const char *const phase_names[PH_COUNT] = {"gpu", "h2d", "kernel", "d2h", "memset", "e2e"};
-
-static double phase_of(const struct vb_sample *s, int ph)
-{
-    switch (ph) {
-    case PH_GPU:
-        return s->gpu_ns;
-    case PH_H2D:
-        return s->h2d_ns;
-    case PH_KERNEL:
-        return s->kernel_ns;
-    case PH_D2H:
-        return s->d2h_ns;
-    case PH_MEMSET:
-        return s->memset_ns;
-    default:
-        return s->e2e_ns;
-    }
-}
+static const char *const phase_names[VB_PH_COUNT] = {"gpu", "h2d",    "kernel",
+                                                     "d2h", "memset", "e2e"};
 
 /* phase_values fills x with phase ph of the timed samples that count (not dropped); returns
  * how many. x holds r->nsamples values. */
@@ -213,7 +195,7 @@ static int phase_values(const struct vb_case_result *r, int ph, double *x)
     int i, n = 0;
     for (i = 0; i < r->nsamples; i++)
         if (r->samples[i].kind == VB_SAMPLE_TIMED && !r->samples[i].dropped)
-            x[n++] = phase_of(&r->samples[i], ph);
+            x[n++] = vb_sample_phase(&r->samples[i], ph);
     return n;
 }
 
@@ -229,15 +211,15 @@ static double precision(const struct vb_case_result *r, const struct vb_sampling
     *n = 0;
     if (!x) return NAN;
     if (!r->have_records) {
-        *n = phase_values(r, PH_E2E, x);
+        *n = phase_values(r, VB_PH_E2E, x);
         w = vb_stats_median_ci(x, (size_t)*n, &lo, &hi);
         free(x);
         return w;
     }
-    *n = phase_values(r, PH_GPU, x);
+    *n = phase_values(r, VB_PH_GPU, x);
     gpu_med = vb_stats_median(x, (size_t)*n);
     w = vb_stats_median_ci(x, (size_t)*n, &lo, &hi);
-    for (ph = PH_H2D; ph <= PH_MEMSET && isfinite(w); ph++) {
+    for (ph = VB_PH_H2D; ph <= VB_PH_MEMSET && isfinite(w); ph++) {
         int m = phase_values(r, ph, x);
         double c, med = vb_stats_median(x, (size_t)m);
         if (!(med >= cfg->material * gpu_med) || med <= 0) continue;
@@ -268,28 +250,15 @@ static void mark_dropped(struct vb_case_result *r, const struct vb_sampling *cfg
     }
 }
 
-/* summarise computes statistics over the timed samples that count, the clocks, and the
- * traffic of the sample closest to the median GPU (or e2e) time. */
+/* summarise marks the samples dropped for a low clock, computes the case's statistics over the
+ * others and its traffic (vb_result_stats), and the clocks. */
 static int summarise(struct vb_case_result *r, const struct vb_sampling *cfg)
 {
-    struct vb_stats *st[PH_COUNT] = {&r->gpu_ms, &r->h2d_ms,    &r->kernel_ms,
-                                     &r->d2h_ms, &r->memset_ms, &r->e2e_ms};
-    double *x = malloc(sizeof *x * (size_t)(r->nsamples + 1)), med, lo, hi;
-    const struct vb_sample *first = NULL, *pick = NULL;
-    int i, n, ph, rc = 0, pick_ph = r->have_records ? PH_GPU : PH_E2E;
+    double *x = malloc(sizeof *x * (size_t)(r->nsamples + 1));
+    int i, n, rc;
     if (!x) return -1;
     mark_dropped(r, cfg);
-    for (ph = 0; ph < PH_COUNT; ph++) {
-        if (ph != PH_E2E && !r->have_records) {
-            vb_stats_compute(NULL, 0, st[ph]);
-            continue;
-        }
-        n = phase_values(r, ph, x);
-        for (i = 0; i < n; i++)
-            x[i] /= 1e6;
-        rc |= vb_stats_compute(x, (size_t)n, st[ph]);
-        if (ph == pick_ph) r->gpu_ci_pct = 100 * vb_stats_median_ci(x, (size_t)n, &lo, &hi);
-    }
+    rc = vb_result_stats(r);
     for (i = n = 0; i < r->nsamples; i++)
         if (r->samples[i].kind == VB_SAMPLE_TIMED && r->samples[i].sm_clock_mhz > 0)
             x[n++] = r->samples[i].sm_clock_mhz;
@@ -298,27 +267,6 @@ static int summarise(struct vb_case_result *r, const struct vb_sampling *cfg)
     for (i = 0; i < n; i++)
         if (!(x[i] >= r->clock_min_mhz)) r->clock_min_mhz = x[i];
     free(x);
-    med = pick_ph == PH_GPU ? r->gpu_ms.median : r->e2e_ms.median;
-    for (i = 0; i < r->nsamples; i++) {
-        const struct vb_sample *s = &r->samples[i];
-        if (s->kind != VB_SAMPLE_TIMED || s->dropped) continue;
-        if (!first)
-            first = s;
-        else if (s->h2d_bytes != first->h2d_bytes || s->d2h_bytes != first->d2h_bytes ||
-                 s->h2d_count != first->h2d_count || s->d2h_count != first->d2h_count ||
-                 s->kernel_count != first->kernel_count)
-            r->traffic_varies = 1;
-        if (!pick ||
-            fabs(phase_of(s, pick_ph) / 1e6 - med) < fabs(phase_of(pick, pick_ph) / 1e6 - med))
-            pick = s;
-    }
-    if (pick) {
-        r->h2d_bytes = pick->h2d_bytes;
-        r->d2h_bytes = pick->d2h_bytes;
-        r->h2d_count = pick->h2d_count;
-        r->d2h_count = pick->d2h_count;
-        r->kernel_count = pick->kernel_count;
-    }
     return rc;
 }
 

@@ -1,14 +1,11 @@
 /* trace: a traced process as a case (see trace.h). */
 #include "trace.h"
 
-#include <unistd.h>
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "stats.h"
+#include <unistd.h>
 
 static const char *base(const char *path)
 {
@@ -282,21 +279,11 @@ void vb_trace_case_who(struct vb_trace_case *t, const struct vb_trace_who *w)
     axes(t, NULL, w);
 }
 
-/* phase_ns is one phase of a sample (0 gpu, 1 h2d, 2 kernel, 3 d2h, 4 memset, 5 e2e) */
-static double phase_ns(const struct vb_sample *s, int ph)
-{
-    const double v[] = {s->gpu_ns, s->h2d_ns, s->kernel_ns, s->d2h_ns, s->memset_ns, s->e2e_ns};
-    return v[ph];
-}
-
 int vb_trace_case_sampled(struct vb_trace_case *t, const char *label, const char *axis,
                           const char *what, const struct vb_trace_who *w, int dev, int have_records,
                           struct vb_sample *s, int n, const char *how)
 {
-    struct vb_stats *st[6];
-    double *x = malloc(sizeof *x * (size_t)(n > 0 ? n : 1)), med, lo, hi;
-    const struct vb_sample *pick = NULL;
-    int i, m, ph, pick_ph = have_records ? 0 : 5;
+    int i;
     identity(t, label, how);
     snprintf(t->what, sizeof t->what, "%s", what);
     axes(t, axis, w);
@@ -306,46 +293,12 @@ int vb_trace_case_sampled(struct vb_trace_case *t, const char *label, const char
     t->r.device = dev;
     t->r.have_records = have_records;
     t->r.status = VB_STATUS_OK;
-    st[0] = &t->r.gpu_ms, st[1] = &t->r.h2d_ms, st[2] = &t->r.kernel_ms;
-    st[3] = &t->r.d2h_ms, st[4] = &t->r.memset_ms, st[5] = &t->r.e2e_ms;
-    if (!x) return -1;
     t->r.start_ns = n ? s[0].start : 0;
     for (i = 0; i < n; i++) {
         if (s[i].start < t->r.start_ns) t->r.start_ns = s[i].start;
         if (s[i].end > t->r.end_ns) t->r.end_ns = s[i].end;
     }
-    for (ph = 0; ph < 6; ph++) { /* as the runner's: a phase without records is unknown */
-        if (ph != 5 && !have_records) {
-            vb_stats_compute(NULL, 0, st[ph]);
-            continue;
-        }
-        for (i = m = 0; i < n; i++) /* a sample whose GPU times are unknown has none */
-            if (isfinite(phase_ns(&s[i], ph))) x[m++] = phase_ns(&s[i], ph) / 1e6;
-        if (vb_stats_compute(x, (size_t)m, st[ph])) {
-            free(x);
-            return -1;
-        }
-        if (ph == pick_ph) t->r.gpu_ci_pct = 100 * vb_stats_median_ci(x, (size_t)m, &lo, &hi);
-    }
-    free(x);
-    med = st[pick_ph]->median;
-    for (i = 0; i < n; i++) {
-        if (pick && (s[i].h2d_bytes != pick->h2d_bytes || s[i].d2h_bytes != pick->d2h_bytes ||
-                     s[i].kernel_count != pick->kernel_count))
-            t->r.traffic_varies = 1;
-        if (!isfinite(phase_ns(&s[i], pick_ph))) continue;
-        if (!pick ||
-            fabs(phase_ns(&s[i], pick_ph) / 1e6 - med) < fabs(phase_ns(pick, pick_ph) / 1e6 - med))
-            pick = &s[i];
-    }
-    if (pick) {
-        t->r.h2d_bytes = pick->h2d_bytes;
-        t->r.d2h_bytes = pick->d2h_bytes;
-        t->r.h2d_count = pick->h2d_count;
-        t->r.d2h_count = pick->d2h_count;
-        t->r.kernel_count = pick->kernel_count;
-    }
-    return 0;
+    return vb_result_stats(&t->r);
 }
 
 void vb_trace_case_free(struct vb_trace_case *t)

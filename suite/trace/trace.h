@@ -96,8 +96,8 @@ void vb_trace_case_who(struct vb_trace_case *t, const struct vb_trace_who *w);
 /* vb_trace_case_sampled makes t the case of n samples s (moved into t, s becomes t's) of the
  * range or kernel `what` (axis: "range" or "kernel") in a process labelled `label`, who w, on
  * device dev (-1: none), with or without CUPTI's records (have_records: its GPU phases are
- * known), `how` its stop reason. Statistics over the samples as the runner's: medians of each
- * phase, the traffic of the sample nearest the median. Returns 0, or -1 when out of memory. */
+ * known), `how` its stop reason. Statistics over the samples as the runner's
+ * (vb_result_stats). Returns 0, or -1 when out of memory. */
 int vb_trace_case_sampled(struct vb_trace_case *t, const char *label, const char *axis,
                           const char *what, const struct vb_trace_who *w, int dev, int have_records,
                           struct vb_sample *s, int n, const char *how);
