@@ -1,6 +1,7 @@
 # shellcheck shell=bash disable=SC2154 # $case is the sourcing script's
 # expect.sh: what the command-line tests' scripts share, sourced (tests/user_bench.sh,
-# tests/store_guard.sh), in the folder the case runs in, with $case naming it.
+# tests/store_guard.sh, tests/perf_gate.sh, tests/suite_report.sh), in the folder the case runs
+# in, with $case naming it.
 # fail MSG: the case fails, with what the last command printed
 fail() {
   echo "FAIL ($case): $*" >&2
@@ -18,4 +19,19 @@ expect() {
   local rc=$?
   [ "$rc" -eq "$code" ] || fail "'$*' exited $rc, expected $code"
   grep -qF -- "$text" out err || fail "'$*' did not say '$text'"
+}
+# stand_in DIR VARBENCH DB: writes DIR/build/varbench, which stands in for `varbench run` (it
+# copies DB to the run's --db and exits with $STUB_RUN_RC, default 0) and hands every other
+# command to VARBENCH: a ci/ script run without a GPU on a prepared result
+stand_in() {
+  mkdir -p "$1/build"
+  cat >"$1/build/varbench" <<STUB
+#!/usr/bin/env bash
+if [ "\$1" = run ]; then
+  while [ \$# -gt 0 ] && [ "\$1" != --db ]; do shift; done
+  cp "$3" "\$2" && exit "\${STUB_RUN_RC:-0}"
+fi
+exec "$2" "\$@"
+STUB
+  chmod +x "$1/build/varbench"
 }

@@ -19,20 +19,11 @@ here=$(dirname "$(readlink -f "$0")")
 command -v sqlite3 >/dev/null || { echo "skip: no sqlite3 shell"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/gate/ci" "$tmp/gate/build"
+mkdir -p "$tmp/gate/ci"
 cp "$here/../ci/perf-gate" "$here/../ci/common.sh" "$tmp/gate/ci/"
 gzip -dc "$here/fixtures/mesh-h100-a.sql.gz" | sqlite3 "$tmp/base.db" || fail "fixture a"
 gzip -dc "$here/fixtures/mesh-h100-b.sql.gz" | sqlite3 "$tmp/cand.db" || fail "fixture b"
-cat >"$tmp/gate/build/varbench" <<STUB
-#!/usr/bin/env bash
-# the suite run: the prepared candidate, and the run's exit code
-if [ "\$1" = run ]; then
-  while [ \$# -gt 0 ] && [ "\$1" != --db ]; do shift; done
-  cp "$tmp/cand.db" "\$2" && exit "\${STUB_RUN_RC:-0}"
-fi
-exec "$vb" "\$@"
-STUB
-chmod +x "$tmp/gate/build/varbench"
+stand_in "$tmp/gate" "$vb" "$tmp/cand.db"
 cd "$tmp/gate" || exit 1
 gate() { VARBENCH_SKIP_BUILD=1 ci/perf-gate "$@"; }
 case $case_name in

@@ -13,21 +13,14 @@ case=interrupted # expect.sh's
 command -v sqlite3 >/dev/null || { echo "skip: no sqlite3 shell"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/s/ci" "$tmp/s/build"
+mkdir -p "$tmp/s/ci"
 cp "$here/../ci/suite" "$here/../ci/common.sh" "$tmp/s/ci/"
 for i in 1 2; do
   "$vb" run --db "$tmp/made.db" --filter mesh/cpu-reference --axis nx=8 --quick >/dev/null 2>&1
 done
 sqlite3 "$tmp/made.db" "UPDATE runs SET status = 'interrupted' WHERE id = 2" || fail "fixture"
-cat >"$tmp/s/build/varbench" <<STUB
-#!/usr/bin/env bash
-if [ "\$1" = run ]; then
-  while [ \$# -gt 0 ] && [ "\$1" != --db ]; do shift; done
-  cp "$tmp/made.db" "\$2" && exit 130
-fi
-exec "$vb" "\$@"
-STUB
-chmod +x "$tmp/s/build/varbench"
+stand_in "$tmp/s" "$vb" "$tmp/made.db"
+export STUB_RUN_RC=130 # as an interrupted run exits
 cd "$tmp/s" || exit 1
 VARBENCH_SKIP_BUILD=1 VARBENCH_DB=./v.db VARBENCH_REPORT=./rep expect 130 \
   "run 2 is interrupted: the report shows what it stored" ci/suite --no-plots

@@ -68,34 +68,29 @@ static int refused(const char *path, const char *what)
     return 0;
 }
 
-int test_store_refuses_foreign(const char *arg)
+/* made_refused makes file name of SQL sql and holds the store to refusing it, saying what */
+static int made_refused(const char *name, const char *sql, const char *what)
 {
     char path[512];
     sqlite3 *db;
-    fx_tmp_path(path, sizeof path, "foreign.db");
+    fx_tmp_path(path, sizeof path, name);
     ASSERT_INT_EQ(sqlite3_open(path, &db), SQLITE_OK);
-    ASSERT_INT_EQ(
-        sqlite3_exec(db, "CREATE TABLE notes(x); INSERT INTO notes VALUES (1);", NULL, NULL, NULL),
-        SQLITE_OK);
+    ASSERT_INT_EQ(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
-    if (refused(path, "not a varbench database")) return 1;
+    if (refused(path, what)) return 1;
     unlink(path);
     return 0;
 }
 
+int test_store_refuses_foreign(const char *arg)
+{
+    return made_refused("foreign.db", "CREATE TABLE notes(x); INSERT INTO notes VALUES (1);",
+                        "not a varbench database");
+}
+
 int test_store_refuses_newer(const char *arg)
 {
-    char path[512];
-    sqlite3 *db;
-    fx_tmp_path(path, sizeof path, "newer.db");
-    ASSERT_INT_EQ(sqlite3_open(path, &db), SQLITE_OK);
-    ASSERT_INT_EQ(
-        sqlite3_exec(db, "CREATE TABLE runs(x); PRAGMA user_version = 99;", NULL, NULL, NULL),
-        SQLITE_OK);
-    sqlite3_close(db);
-    if (refused(path, "newer")) return 1;
-    unlink(path);
-    return 0;
+    return made_refused("newer.db", "CREATE TABLE runs(x); PRAGMA user_version = 99;", "newer");
 }
 
 int test_store_refuses_corrupt(const char *arg)
