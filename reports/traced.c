@@ -118,7 +118,7 @@ static int sampled_table(struct ctx *c, const struct run_data *rd, int nr)
     for (k = 0; k < nr; k++)
         for (i = 0; i < rd[k].n; i++) {
             const struct vb_case_row *r = &rd[k].cases[i];
-            if (vb_store_whole_process(r->family, r->axes)) continue;
+            if (!vb_store_sampled_case(r->family, r->axes)) continue;
             if (!shown++) {
                 vb_page_para(&c->page, NULL,
                              "Samples: each instance of an NVTX range (a step) or each launch of "

@@ -498,6 +498,8 @@ int test_trace_samples(const char *arg)
     ASSERT(!vb_store_whole_process("trace", "range=step,rank=1"));
     ASSERT(!vb_store_whole_process("trace", "kernel=matmul"));
     ASSERT(!vb_store_whole_process("mesh", "nx=1000"));
+    ASSERT(vb_store_sampled_case("trace", "range=step,rank=1"));
+    ASSERT(!vb_store_sampled_case("trace", "rank=1") && !vb_store_sampled_case("mesh", "nx=1"));
     vb_activity_free(&a);
     return 0;
 }

@@ -97,8 +97,7 @@ static int spawn(char **cmd, int *status, int *exec_errno, struct vb_err *err)
         char root[32]; /* the process COMMAND is: needs no pid to be told from its children */
         close(pfd[0]);
         snprintf(root, sizeof root, "%ld", (long)getpid());
-        if (setenv(VB_TRACE_ENV_ROOT, root, 1)) {
-        } /* without it, the process is named by its pid like its children */
+        setenv(VB_TRACE_ENV_ROOT, root, 1); /* failing, it is named by its pid, as its children */
         execvp(cmd[0], cmd);
         e = errno;
         if (write(pfd[1], &e, sizeof e) < 0) {

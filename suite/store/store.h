@@ -31,6 +31,9 @@ struct vb_summary_value;
  * one kernel's launches, a sample each (trace/samples.h), judged as a suite case is. The rule in
  * C, and in SQL over the cases table c (an alias with its dot, "c.") of runs of kind 'trace'. */
 int vb_store_whole_process(const char *family, const char *axes);
+/* vb_store_sampled_case: a traced case that is an NVTX range's instances or a kernel's launches
+ * (the rule above: family "trace", axes beginning "range=" or "kernel="). */
+int vb_store_sampled_case(const char *family, const char *axes);
 #define VB_STORE_SAMPLED_SQL(c) "(" c "axes LIKE 'range=%' OR " c "axes LIKE 'kernel=%')"
 
 /* The device's ceilings as the store keeps them (a row each in `ceilings`), measured by

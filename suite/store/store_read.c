@@ -286,7 +286,13 @@ void vb_store_run_list_free(struct vb_run_list_row *rows)
     free(rows);
 }
 
+int vb_store_sampled_case(const char *family, const char *axes)
+{
+    return !strcmp(family, "trace") &&
+           (!strncmp(axes, "range=", 6) || !strncmp(axes, "kernel=", 7));
+}
+
 int vb_store_whole_process(const char *family, const char *axes)
 {
-    return !strcmp(family, "trace") && strncmp(axes, "range=", 6) && strncmp(axes, "kernel=", 7);
+    return !strcmp(family, "trace") && !vb_store_sampled_case(family, axes);
 }

@@ -346,32 +346,30 @@ static void trace_costs(FILE *out, int csv, const struct vb_case_row *c, int n)
 }
 
 /* sampled prints one line per sampled case of a traced run (samples.h): its samples, and the
- * medians of its host time, its GPU phases and its collectives' part */
+ * medians of its host time and, with records, of its GPU time and kernel time */
 static void sampled(FILE *out, int csv, const struct vb_case_row *c, int n)
 {
     int i, shown = 0;
     for (i = 0; i < n; i++) {
         char a[32], b[32], k[32];
-        if (!strcmp(c[i].family, "trace") && !vb_store_whole_process(c[i].family, c[i].axes)) {
-            if (!shown++)
-                fprintf(out, "==varbench== samples (an NVTX range's instances, a kernel's "
-                             "launches; medians):\n");
-            fputs(csv ? "==varbench== " : "  ", out);
-            vb_put_term(out, c[i].variant);
-            fputc(' ', out);
-            vb_put_term(out, c[i].axes);
-            fprintf(out, ": %d samples, e2e %s", c[i].samples,
-                    vb_summary_time(c[i].e2e_median_ns, a, sizeof a));
-            if (c[i].have_records)
-                fprintf(out, ", GPU %s (kernel %s)",
-                        vb_summary_time(c[i].gpu_median_ns, b, sizeof b),
-                        vb_summary_time(c[i].kernel_median_ns, k, sizeof k));
-            if (c[i].device[0] && strcmp(c[i].device, "?") && c[i].have_records) {
-                fputs(" on ", out);
-                vb_put_term(out, c[i].device);
-            }
-            fputc('\n', out);
+        if (!vb_store_sampled_case(c[i].family, c[i].axes)) continue;
+        if (!shown++)
+            fprintf(out, "==varbench== samples (an NVTX range's instances, a kernel's "
+                         "launches; medians):\n");
+        fputs(csv ? "==varbench== " : "  ", out);
+        vb_put_term(out, c[i].variant);
+        fputc(' ', out);
+        vb_put_term(out, c[i].axes);
+        fprintf(out, ": %d samples, e2e %s", c[i].samples,
+                vb_summary_time(c[i].e2e_median_ns, a, sizeof a));
+        if (c[i].have_records)
+            fprintf(out, ", GPU %s (kernel %s)", vb_summary_time(c[i].gpu_median_ns, b, sizeof b),
+                    vb_summary_time(c[i].kernel_median_ns, k, sizeof k));
+        if (c[i].device[0] && strcmp(c[i].device, "?") && c[i].have_records) {
+            fputs(" on ", out);
+            vb_put_term(out, c[i].device);
         }
+        fputc('\n', out);
     }
 }
 
@@ -385,8 +383,7 @@ static int processes(FILE *out, int csv, struct vb_store *s, int64_t run_id, str
     for (i = 0; i < n; i++) {
         char e2e[32];
         const char *cap = strstr(c[i].stop_reason, "; capture ");
-        if (!strcmp(c[i].family, "trace") && !vb_store_whole_process(c[i].family, c[i].axes))
-            continue; /* a sampled case: below */
+        if (vb_store_sampled_case(c[i].family, c[i].axes)) continue; /* below */
         fputs(csv ? "==varbench== " : "  ", out);
         vb_put_term(out, c[i].variant);
         if (c[i].axes[0]) { /* a suite case's point; a traced process's rank or pid */
