@@ -359,29 +359,35 @@ int test_make_trace_fixture(const char *dir)
 
 /* A process of three steps (NVTX 'step' at 0-10, 10-20, 20-30 us): in each step a runtime launch
  * and the driver call under it (one correlation id), a kernel and an NCCL kernel launched there;
- * step 2's work runs after the step's end (it counts for step 2); an H2D copy in step 1; a
+ * step 2's work runs after the step's end (it counts for step 2); an H2D copy in step 1; in
+ * step 2 a launch CUPTI made no record of (corr 6) and an event record (corr 7, no work); a
  * range 'rare' of 2 instances, a mark. */
 static int three_steps(struct vb_activity *a)
 {
     static const struct {
         uint64_t at;
         uint32_t corr;
-    } calls[] = {{1000, 1}, {1100, 1}, {2000, 2}, {12000, 3}, {12100, 3}, {22000, 4}, {22500, 5}};
-    size_t k;
+        const char *name;
+    } calls[] = {{1000, 1, "cudaLaunchKernel"},  {1100, 1, "cuLaunchKernel"},
+                 {2000, 2, "cudaMemcpyAsync"},   {12000, 3, "cudaLaunchKernel"},
+                 {12100, 3, "cuLaunchKernel"},   {22000, 4, "cudaLaunchKernel"},
+                 {22500, 5, "cudaLaunchKernel"}, {15000, 6, "cudaLaunchKernel"},
+                 {15500, 7, "cudaEventRecord"}};
+    size_t k, ncalls = sizeof calls / sizeof calls[0];
     memset(a, 0, sizeof *a);
-    a->apis = calloc(7, sizeof *a->apis);
+    a->apis = calloc(ncalls, sizeof *a->apis);
     a->kernels = calloc(5, sizeof *a->kernels);
     a->copies = calloc(1, sizeof *a->copies);
     a->ranges = calloc(6, sizeof *a->ranges);
     if (!a->apis || !a->kernels || !a->copies || !a->ranges) return -1;
-    for (k = 0; k < 7; k++) {
+    for (k = 0; k < ncalls; k++) {
         a->apis[k] = (struct vb_api_rec){.start = T0 + calls[k].at,
                                          .end = T0 + calls[k].at + 50,
                                          .correlation = calls[k].corr,
-                                         .driver = (uint8_t)(k == 1 || k == 4)};
-        a->apis[k].name = strdup(k == 1 || k == 4 ? "cuLaunchKernel" : "cudaLaunchKernel");
+                                         .driver = (uint8_t)(calls[k].name[1] == 'u')};
+        a->apis[k].name = strdup(calls[k].name);
     }
-    a->napis = 7;
+    a->napis = ncalls;
     /* kernels: corr 1 (1000 ns), 3 (2000 ns), 4 (NCCL 4000 ns, after step 2 ends), 5 (500) */
     a->kernels[0] = (struct vb_kernel_rec){.start = T0 + 3000, .end = T0 + 4000, .correlation = 1};
     a->kernels[1] =
@@ -464,17 +470,29 @@ int test_trace_samples(const char *arg)
     for (i = 0; i < n; i++)
         vb_trace_case_free(&x[i]);
     free(x);
-    /* CUPTI's records taken from 21 us on: step 3 (20-30 us) has no GPU times, the medians are
-     * the two others' */
+    /* CUPTI's records taken, its last kernel record at 19 us: step 2 launched a kernel with no
+     * record, step 3 began after the last one: both have no GPU times (their counts stay), the
+     * medians are step 1's */
     ASSERT_OK(vb_trace_pick_parse("step", NULL, &p, &err));
-    ASSERT_OK(vb_trace_sampled(&a, &p, "train.py", &who, 1, 1, T0 + 21000, "exit (pid 9)", &x, &n,
+    ASSERT_OK(vb_trace_sampled(&a, &p, "train.py", &who, 1, 1, T0 + 19000, "exit (pid 9)", &x, &n,
                                note, sizeof note));
     ASSERT_INT_EQ(n, 1);
-    ASSERT_CONTAINS(note, "range 'step': 1 of 3 instances end after CUPTI's last record");
-    ASSERT(isnan(x[0].samples[2].kernel_ns) && isnan(x[0].samples[2].gpu_ns));
+    ASSERT_CONTAINS(note, "range 'step': 2 of 3 instances launched work whose records are missing");
+    ASSERT(isnan(x[0].samples[1].kernel_ns) && isnan(x[0].samples[1].gpu_ns));
+    ASSERT(isnan(x[0].samples[2].kernel_ns) && isnan(x[0].samples[2].h2d_ns));
+    ASSERT_INT_EQ(x[0].samples[1].kernel_count, 1);
     ASSERT_NEAR(x[0].samples[2].e2e_ns, 10000, 1e-9);
-    ASSERT_NEAR(x[0].r.kernel_ms.median, 1500 / 1e6, 1e-12);
-    ASSERT_INT_EQ((int)x[0].r.kernel_ms.n, 2);
+    ASSERT_NEAR(x[0].r.kernel_ms.median, 1000 / 1e6, 1e-12);
+    ASSERT_INT_EQ((int)x[0].r.kernel_ms.n, 1);
+    for (i = 0; i < n; i++)
+        vb_trace_case_free(&x[i]);
+    free(x);
+    /* the same with CUPTI's last kernel record after the three steps: step 2's missing launch */
+    ASSERT_OK(vb_trace_sampled(&a, &p, "train.py", &who, 1, 1, T0 + 40000, "exit (pid 9)", &x, &n,
+                               note, sizeof note));
+    ASSERT_CONTAINS(note, "1 of 3 instances");
+    ASSERT(!isnan(x[0].samples[0].kernel_ns) && isnan(x[0].samples[1].kernel_ns));
+    ASSERT_NEAR(x[0].samples[2].kernel_ns, 4500, 1e-9);
     /* without records (a process without CUDA): host times only */
     for (i = 0; i < n; i++)
         vb_trace_case_free(&x[i]);

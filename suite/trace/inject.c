@@ -155,14 +155,15 @@ static void drop_apis(struct vb_activity *a)
 /* last_record: the end of the latest GPU record of a (0 when none): a client that takes CUPTI
  * over may leave some API records coming (measured under torch.profiler's stop: none of the
  * later steps' kernels came), so where the GPU's records end is what is known */
-static uint64_t last_record(const struct vb_activity *a)
+static uint64_t last_record(const struct vb_activity *a, int kernels_only)
 {
     uint64_t t = 0;
     size_t i;
-    for (i = 0; i < a->nmemsets; i++)
-        if (a->memsets[i].end > t) t = a->memsets[i].end;
     for (i = 0; i < a->nkernels; i++)
         if (a->kernels[i].end > t) t = a->kernels[i].end;
+    if (kernels_only && t) return t;
+    for (i = 0; i < a->nmemsets; i++)
+        if (a->memsets[i].end > t) t = a->memsets[i].end;
     for (i = 0; i < a->ncopies; i++)
         if (a->copies[i].end > t) t = a->copies[i].end;
     return t;
@@ -377,7 +378,7 @@ static void finish_traced(struct vb_trace_case *t, struct vb_trace_cost *cost, c
 {
     struct vb_activity a;
     char probe[256];
-    uint64_t end, start = t_start, last = 0;
+    uint64_t end, start = t_start, last = 0, last_kernel = 0;
     int lost = 0;
     memset(&a, 0, sizeof a);
     if (traced) collect(&a, cost, &lost);
@@ -402,7 +403,8 @@ static void finish_traced(struct vb_trace_case *t, struct vb_trace_cost *cost, c
     cost->cupti_overhead_ns = (double)a.overhead_ns;
     cost->cupti_overhead_count = (int64_t)a.noverheads;
     cost->dropped_records = (int64_t)a.dropped;
-    last = last_record(&a);
+    last = last_record(&a, 0);
+    last_kernel = last_record(&a, 1); /* what torch.profiler's stop is measured to end */
     vb_nvtx_record_take(&a);
     cut(&a, &start, &end, why, nwhy);
     overhead_detail(&a, start, end, cost->overhead_detail, sizeof cost->overhead_detail);
@@ -410,7 +412,7 @@ static void finish_traced(struct vb_trace_case *t, struct vb_trace_cost *cost, c
     vb_trace_case_who(t, &who);
     /* before the API calls go: they attribute the work to the windows (a window past the last
      * record, when CUPTI's records were taken, has no GPU time) */
-    sample(t, !(kinds & VB_ACTIVITY_NO_KERNELS), lost ? last : 0, x, nx);
+    sample(t, !(kinds & VB_ACTIVITY_NO_KERNELS), lost ? last_kernel : 0, x, nx);
     if (!keep_apis) drop_apis(&t->r.activity);
     vb_inject_metrics_take(&t->r);
     if (lost && cost->client[0]) /* measured: torch.profiler's stop ends them for varbench too */

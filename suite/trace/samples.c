@@ -187,12 +187,37 @@ static void add_gpu(const struct vb_activity *a, const struct gpu_ref *g, struct
     }
 }
 
+/* launches_work: whether a successful call of this name puts work on a GPU (a kernel, a graph,
+ * a copy, a memset), so that CUPTI records it under the call's correlation id */
+static int launches_work(const struct vb_api_rec *c)
+{
+    const char *n = c->name ? c->name : "";
+    return !c->ret && !strstr(n, "HostFunc") &&
+           (strstr(n, "Launch") || strstr(n, "Memcpy") || strstr(n, "Memset"));
+}
+
+/* found: the first of ix's GPU records with correlation id corr (ix->ngpu: none) */
+static size_t found(const struct index *ix, uint32_t corr)
+{
+    size_t l = 0, h = ix->ngpu;
+    while (l < h) {
+        size_t m = l + (h - l) / 2;
+        if (ix->gpu[m].corr < corr)
+            l = m + 1;
+        else
+            h = m;
+    }
+    return l < ix->ngpu && ix->gpu[l].corr == corr ? l : ix->ngpu;
+}
+
 /* window fills s with the work launched by the API calls that started in [lo, hi]: each
- * correlation id once (a runtime call and the driver call under it share theirs) */
-static void window(struct index *ix, uint64_t lo, uint64_t hi, struct vb_sample *s)
+ * correlation id once (a runtime call and the driver call under it share theirs). Returns the
+ * number of those calls that launched work CUPTI has no record of (missing records: after
+ * another client took CUPTI's records over, the window's GPU times are not known). */
+static size_t window(struct index *ix, uint64_t lo, uint64_t hi, struct vb_sample *s)
 {
     const struct vb_activity *a = ix->a;
-    size_t l = 0, h = a->napis, i, n = 0, j;
+    size_t l = 0, h = a->napis, i, n = 0, j, orphans = 0;
     while (l < h) { /* the first call starting at lo or later */
         size_t m = l + (h - l) / 2;
         if (a->apis[ix->apis[m]].start < lo)
@@ -200,23 +225,20 @@ static void window(struct index *ix, uint64_t lo, uint64_t hi, struct vb_sample 
         else
             h = m;
     }
-    for (i = l; i < a->napis && a->apis[ix->apis[i]].start <= hi; i++)
-        if (a->apis[ix->apis[i]].correlation) ix->corr[n++] = a->apis[ix->apis[i]].correlation;
+    for (i = l; i < a->napis && a->apis[ix->apis[i]].start <= hi; i++) {
+        const struct vb_api_rec *c = &a->apis[ix->apis[i]];
+        if (!c->correlation) continue;
+        ix->corr[n++] = c->correlation;
+        if (launches_work(c) && found(ix, c->correlation) == ix->ngpu) orphans++;
+    }
     qsort(ix->corr, n, sizeof *ix->corr, by_u32);
     for (i = 0; i < n; i++) {
         if (i && ix->corr[i] == ix->corr[i - 1]) continue;
-        l = 0, h = ix->ngpu;
-        while (l < h) {
-            size_t m = l + (h - l) / 2;
-            if (ix->gpu[m].corr < ix->corr[i])
-                l = m + 1;
-            else
-                h = m;
-        }
-        for (j = l; j < ix->ngpu && ix->gpu[j].corr == ix->corr[i]; j++)
+        for (j = found(ix, ix->corr[i]); j < ix->ngpu && ix->gpu[j].corr == ix->corr[i]; j++)
             add_gpu(a, &ix->gpu[j], s);
     }
     s->gpu_ns = s->h2d_ns + s->d2h_ns + s->kernel_ns + s->memset_ns;
+    return orphans;
 }
 
 /* ---- Ranges -------------------------------------------------------------------------------- */
@@ -262,7 +284,7 @@ struct maker {
     const char *label, *how;
     const struct vb_trace_who *who;
     int dev, have;
-    uint64_t lost_after; /* instances ending later have no GPU times (0: none lost) */
+    uint64_t lost_after; /* CUPTI's last kernel record when records were lost, else 0 */
     struct vb_trace_case *cases;
     size_t n, cap;
 };
@@ -336,18 +358,20 @@ static int range_cases(const struct vb_activity *a, const struct vb_trace_pick *
             s[j].end = r->end;
             s[j].e2e_ns = (double)(r->end - r->start);
             s[j].sm_clock_mhz = NAN;
-            if (m->have && m->lost_after && r->end > m->lost_after) { /* its records are gone */
+            /* records taken by another client: an instance that launched work CUPTI has no
+             * record of, or began after CUPTI's last kernel record, has no GPU times, never a
+             * false 0 (its counts stay: what CUPTI did record) */
+            if (m->have && (window(ix, r->start, r->end, &s[j]) || r->start > m->lost_after) &&
+                m->lost_after) {
                 s[j].h2d_ns = s[j].d2h_ns = s[j].kernel_ns = s[j].memset_ns = NAN;
                 s[j].gpu_ns = s[j].comm_ns = NAN;
                 unknown++;
-            } else if (m->have) {
-                window(ix, r->start, r->end, &s[j]);
             }
         }
         if (unknown)
             append(note, nn,
-                   "range '%.80s': %zu of %zu instances end after CUPTI's last record: "
-                   "their GPU times are unknown",
+                   "range '%.80s': %zu of %zu instances launched work whose records are "
+                   "missing: their GPU times are unknown",
                    a->ranges[idx[g[i].first]].text, unknown, g[i].count);
         if (make(m, "range", a->ranges[idx[g[i].first]].text, s, (int)g[i].count, "instances"))
             goto out;

@@ -68,8 +68,9 @@ int vb_trace_pick_any(const struct vb_trace_pick *p);
  * per range name p picks that has instances, one per kernel name a glob matches, in that
  * order, each named as vb_trace_case_sampled says (label, w, dev; how: the process's stop
  * reason, "(pid N)" at its end), with GPU phases when have_records, but for a range instance
- * that ends after lost_after (when nonzero: CUPTI's last record before another client took
- * them; its GPU phases are unknown, NaN, and note counts them). *out is malloc'd (NULL when
+ * when lost_after is nonzero (CUPTI's last kernel record before another client took the
+ * records) that began after it or launched work CUPTI has no record of: its GPU phases are
+ * unknown, NaN, and note counts those instances. *out is malloc'd (NULL when
  * none): the caller frees each case (vb_trace_case_free) and then the array. note gets what
  * was left out ("" when nothing). 0, or -1 when out of memory (nothing made). */
 int vb_trace_sampled(const struct vb_activity *a, const struct vb_trace_pick *p, const char *label,

@@ -11,7 +11,10 @@
  *   set    the same set with the kinds left off, each function of the set switched on alone
  * VB_FLOOR_KINDS (a comma list of kernel, memcpy, memset; default all three) chooses the GPU
  * records, so that what each kind of record costs a program can be told apart (peer copies
- * come with memcpy).
+ * come with memcpy). CUPTI's device-buffer settings, to tell whether they are what costs:
+ *   VB_FLOOR_PREALLOC=N  device buffers made ready per context (default 1, varbench's; CUPTI's 3)
+ *   VB_FLOOR_DEVBUF=B    bytes a device buffer (CUPTI's default 3,200,000)
+ *   VB_FLOOR_PINNED=1    the buffers in page-locked host memory instead of device memory
  * At exit it prints "cupti-floor: K kernels, C copies, M memsets, A API calls" to stderr.
  */
 #include <cupti.h>
@@ -102,15 +105,22 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
                  {"memcpy", CUPTI_ACTIVITY_KIND_MEMCPY},
                  {"memcpy", CUPTI_ACTIVITY_KIND_MEMCPY2},
                  {"memset", CUPTI_ACTIVITY_KIND_MEMSET}};
-    uint8_t zeroed = 1;
-    size_t one = 1, i, zs = sizeof zeroed, ss = sizeof one;
+    uint8_t zeroed = 1, pinned = getenv("VB_FLOOR_PINNED") && atoi(getenv("VB_FLOOR_PINNED"));
+    size_t prealloc = getenv("VB_FLOOR_PREALLOC") ? strtoul(getenv("VB_FLOOR_PREALLOC"), 0, 10) : 1,
+           devbuf = getenv("VB_FLOOR_DEVBUF") ? strtoul(getenv("VB_FLOOR_DEVBUF"), 0, 10) : 0, i,
+           zs = sizeof zeroed, ss = sizeof prealloc;
     const char *what = "cuptiActivityRegisterCallbacks", *api = getenv("VB_FLOOR_API"),
                *only = getenv("VB_FLOOR_KINDS");
     CUptiResult rc =
         cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &zs, &zeroed);
     if (rc == CUPTI_SUCCESS)
         rc = cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_PRE_ALLOCATE_VALUE, &ss,
-                                       &one);
+                                       &prealloc);
+    if (rc == CUPTI_SUCCESS && devbuf)
+        rc = cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &ss, &devbuf);
+    if (rc == CUPTI_SUCCESS && pinned)
+        rc = cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED, &zs,
+                                       &pinned);
     if (rc == CUPTI_SUCCESS) rc = cuptiActivityRegisterCallbacks(requested, completed);
     for (i = 0; rc == CUPTI_SUCCESS && i < sizeof kinds / sizeof kinds[0]; i++) {
         what = "cuptiActivityEnable";

@@ -265,13 +265,29 @@ def ddp_overhead(vb):
            'no-preload': tr + ['env', '-u', 'LD_PRELOAD'],
            'nvtx-only': tr + ['env', '-u', 'CUDA_INJECTION64_PATH'],
            'cupti-floor': [], 'cupti-floor-set': [], 'cupti-floor-kernel': [],
-           'cupti-floor-memcpy': []}
+           'cupti-floor-memcpy': [], 'profiler': []}  # profiler: torch.profiler's own cost
     # CUPTI's records alone, and one kind of them at a time (cupti_floor.c's VB_FLOOR_KINDS):
     # which records cost a multi-rank job what
     env = {'cupti-floor': {'CUDA_INJECTION64_PATH': floor_lib, 'VB_FLOOR_API': ''},
            'cupti-floor-set': {'CUDA_INJECTION64_PATH': floor_lib, 'VB_FLOOR_API': 'set'},
            'cupti-floor-kernel': {'CUDA_INJECTION64_PATH': floor_lib, 'VB_FLOOR_KINDS': 'kernel'},
            'cupti-floor-memcpy': {'CUDA_INJECTION64_PATH': floor_lib, 'VB_FLOOR_KINDS': 'memcpy'}}
+    # and any arm spelled out: floor:KINDS[:NAME=V,...] is the bare tracer with VB_FLOOR_KINDS
+    # (all: every kind) and its VB_FLOOR_NAME settings; ARM@VAR=V,... is ARM with more environment
+    for kind in kinds:
+        base, _, extra = kind.partition('@')
+        if base.startswith('floor:'):
+            _, only, *sets = base.split(':')
+            env[base] = {'CUDA_INJECTION64_PATH': floor_lib,
+                         'VB_FLOOR_KINDS': '' if only == 'all' else only.replace('+', ',')}
+            for kv in (sets[0].split(',') if sets else []):
+                k, _, v = kv.partition('=')
+                env[base]['VB_FLOOR_' + k.upper()] = v
+            pre[base] = []
+        if extra:
+            pre[kind] = pre[base]
+            env[kind] = dict(env.get(base, {}), **dict(kv.partition('=')[::2]
+                                                       for kv in extra.split(',')))
     nvls = {'NCCL_NVLS_ENABLE': '0', 'TORCH_SYMM_MEM_DISABLE_MULTICAST': '1',
             'NVSHMEM_DISABLE_NVLS': '1'}
     runs = {k: [] for k in kinds}
@@ -281,7 +297,8 @@ def ddp_overhead(vb):
             for r in range(ranks):
                 if os.path.exists('o.rank%d.json' % r):
                     os.unlink('o.rank%d.json' % r)
-            if sh(pre[kind] + job, 'ddp', dict(nvls, **env.get(kind, {}))) == 3:
+            if sh(pre[kind] + job + (['--profile'] if kind.startswith('profiler') else []), 'ddp',
+                  dict(nvls, **env.get(kind, {}))) == 3:
                 sys.exit(77)
             per_rank = []
             for r in range(ranks):  # repeats 2-3 of each rank, per step
@@ -294,10 +311,11 @@ def ddp_overhead(vb):
     print('%d rank%s, %s steps, median of repeats 2-3 per rank, median of the ranks (s a step), '
           '%d rounds' % (ranks, 's' if ranks > 1 else '', steps, rounds))
     u = statistics.median(runs['untraced'])
-    for kind in kinds:
-        print('  %-16s %s  median %.4f (%.3fx)' % (kind, ' '.join('%.4f' % x for x in runs[kind]),
-                                                   statistics.median(runs[kind]),
-                                                   statistics.median(runs[kind]) / u))
+    for kind in kinds:  # and the median of the rounds' own ratios (each round's arms side by side)
+        print('  %-16s %s  median %.4f (%.3fx; a round\'s own %.3fx)' % (
+            kind, ' '.join('%.4f' % x for x in runs[kind]), statistics.median(runs[kind]),
+            statistics.median(runs[kind]) / u,
+            statistics.median([x / y for x, y in zip(runs[kind], runs['untraced'])])))
     if 'traced' in runs:
         ratio = statistics.median(runs['traced']) / u
         check(ratio <= 1.10, 'DDP in-step cost %.3fx over the 1.10x limit' % ratio)

@@ -14,7 +14,8 @@ usage: torchrun --nproc_per_node=N torch_ddp.py [--steps N] [--warmup N] [--time
                    "pushes" (NVTX ranges it pushed), "device", "rank" and with --profile
                    "reference": torch.profiler's kernel, NCCL kernel, memcpy and memset counts
                    inside the steps, from its own exported trace
-  --profile        torch.profiler.profile(activities=[CPU, CUDA]) around the steps
+  --profile        torch.profiler.profile(activities=[CPU, CUDA]) around the steps (with --time,
+                   around the timed repeats, and no counts)
   --delay-rank R   rank R sleeps --delay-ms (default 30) at the start of every step: a straggler
   --extra-kernel   every rank runs one more matrix product in each step (a planted slowdown)
   --sleep-ms MS    every rank sleeps MS inside each step (a planted host-side slowdown)
@@ -24,6 +25,7 @@ usage: torchrun --nproc_per_node=N torch_ddp.py [--steps N] [--warmup N] [--time
 Exit 0 when the last loss is finite on this rank, 1 otherwise, 3 without a CUDA device.
 """
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -116,14 +118,17 @@ def main():
     pushes = [1]
     out = {'steps': args.steps, 'rank': rank, 'device': device, 'world': world}
     torch.cuda.nvtx.range_push('steps')
-    if args.time:
+    if args.time:  # with --profile, timed under torch.profiler (its own cost, for comparison)
         times = []
-        for _ in range(args.time):
-            torch.cuda.synchronize()
-            t0 = time.perf_counter()
-            loss = steps(step, args.steps, pushes)
-            torch.cuda.synchronize()
-            times.append(time.perf_counter() - t0)
+        acts = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
+        with (torch.profiler.profile(activities=acts) if args.profile else
+              contextlib.nullcontext()):
+            for _ in range(args.time):
+                torch.cuda.synchronize()
+                t0 = time.perf_counter()
+                loss = steps(step, args.steps, pushes)
+                torch.cuda.synchronize()
+                times.append(time.perf_counter() - t0)
         out['seconds'] = times
     elif args.profile:
         loss, out['reference'] = profiled(step, args.steps, pushes)
