@@ -152,9 +152,8 @@ static void drop_apis(struct vb_activity *a)
     a->napis = 0;
 }
 
-/* last_record: the end of the latest GPU record of a (0 when none): a client that takes CUPTI
- * over may leave some API records coming (measured under torch.profiler's stop: none of the
- * later steps' kernels came), so where the GPU's records end is what is known */
+/* last_record: the end of the latest GPU record of a (kernels_only: of its kernels, when it has
+ * any; 0 when none): where the records a client that took CUPTI over left varbench end */
 static uint64_t last_record(const struct vb_activity *a, int kernels_only)
 {
     uint64_t t = 0;
@@ -378,8 +377,10 @@ static void finish_traced(struct vb_trace_case *t, struct vb_trace_cost *cost, c
 {
     struct vb_activity a;
     char probe[256];
-    uint64_t end, start = t_start, last = 0, last_kernel = 0;
-    int lost = 0;
+    uint64_t end, start = t_start, last = 0, last_kernel = 0, last_api = 0;
+    int lost = 0, api_only = 0;
+    uint32_t corr = 0;
+    size_t i;
     memset(&a, 0, sizeof a);
     if (traced) collect(&a, cost, &lost);
     end = vb_activity_now();
@@ -404,18 +405,39 @@ static void finish_traced(struct vb_trace_case *t, struct vb_trace_cost *cost, c
     cost->cupti_overhead_count = (int64_t)a.noverheads;
     cost->dropped_records = (int64_t)a.dropped;
     last = last_record(&a, 0);
-    last_kernel = last_record(&a, 1); /* what torch.profiler's stop is measured to end */
+    last_kernel = last_record(&a, 1);
+    for (i = 0; i < a.napis; i++) {
+        if (a.apis[i].end > last_api) last_api = a.apis[i].end;
+        if (a.apis[i].correlation > corr) corr = a.apis[i].correlation;
+    }
+    /* measured under torch.profiler's stop: the API records end, the GPU records go on, with
+     * correlation ids (which grow call by call) past every recorded call's */
+    for (i = 0; lost && last_api && !api_only && i < a.nkernels; i++)
+        api_only = a.kernels[i].correlation > corr;
     vb_nvtx_record_take(&a);
     cut(&a, &start, &end, why, nwhy);
     overhead_detail(&a, start, end, cost->overhead_detail, sizeof cost->overhead_detail);
     vb_trace_case_init(t, label, &a, start, end, why);
     vb_trace_case_who(t, &who);
     /* before the API calls go: they attribute the work to the windows (a window past the last
-     * record, when CUPTI's records were taken, has no GPU time) */
-    sample(t, !(kinds & VB_ACTIVITY_NO_KERNELS), lost ? last_kernel : 0, x, nx);
+     * API record or the last kernel record, when CUPTI's records were taken, has no GPU time) */
+    sample(t, !(kinds & VB_ACTIVITY_NO_KERNELS),
+           !lost      ? 0
+           : api_only ? last_api
+                      : last_kernel,
+           x, nx);
     if (!keep_apis) drop_apis(&t->r.activity);
     vb_inject_metrics_take(&t->r);
-    if (lost && cost->client[0]) /* measured: torch.profiler's stop ends them for varbench too */
+    if (api_only)
+        say(t,
+            "%s%s%s switched CUPTI's API records off when it stopped: varbench's API records end "
+            "%.3f s into the process's %.3f s; its kernels, copies and memsets are all here (to "
+            "%.3f s), but the work launched after that cannot be matched to the calls that "
+            "launched it (a range's instances after it have no GPU times)",
+            cost->client[0] ? "the program's own CUPTI client (" : "another CUPTI client",
+            cost->client, cost->client[0] ? ")" : "", (double)(last_api - t_start) / 1e9,
+            (double)(end - t_start) / 1e9, (double)(last - t_start) / 1e9);
+    else if (lost && cost->client[0])
         say(t,
             "the program's own CUPTI client (%s) took CUPTI's records over: varbench's GPU "
             "records end %.3f s into the process's %.3f s, the kernels, copies and memsets after "

@@ -376,13 +376,20 @@ def samples(vb):
                                                      [x[0] for x in k[20:]], why or '-'))
     check(len(k) == 25 and sum(x[0] for x in k[:20]) == ref['kernels'],
           'the profiled steps\' kernels differ')
-    # the steps after it: their kernels kept, or the case says exactly what is missing (measured
-    # on an H200: torch.profiler's stop ends CUPTI's records for varbench too) and those steps
-    # carry no GPU time (NULL), never a false 0
+    # the steps after it: their kernels kept, or the case says exactly what is missing and those
+    # steps carry no GPU time (NULL), never a false 0. Measured on an H200: torch.profiler's stop
+    # ends CUPTI's API records for varbench, its kernels, copies and memsets go on (then the
+    # process's kernel records in the time of those steps must be there)
     kept = all(x[0] == k[19][0] and x[0] > 0 for x in k[20:])
-    said = ('the program\'s own CUPTI client (libtorch' in why and 'missing' in why and
+    said = ('the program\'s own CUPTI client (libtorch' in why and 'API records end' in why and
             all(x[1] is None for x in k[20:]))
+    t = query('prof.db', 'SELECT start FROM samples WHERE case_id = ? AND idx = 20', cid)[0][0]
+    later = query('prof.db', "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN cases c ON "
+                             "c.id = k.case_id WHERE c.axes NOT LIKE '%range=%' AND k.start >= ?",
+                  t)[0][0]
+    print('kernels recorded from the first step after it on: %d' % later)
     check(kept != said, 'after torch.profiler: kept %s, said %s' % (kept, said))
+    check(later >= 5 * k[19][0] or not said, 'the case says the kernels are here; %d are' % later)
 
 
 def ddp(vb):
