@@ -1,0 +1,427 @@
+"""varbench: Python benchmarks measured by varbench's C library (libvarbench.so, through ctypes),
+into the same SQLite database as `varbench run`, judged by `varbench compare`, `history`,
+`report`.
+
+The model is the C API's (include/varbench.h), one to one:
+  family   the benchmarks of a program ("mine"): a name, its problems and their variants
+  problem  one function computed: axes (lists of ints, floats or strings), an optional CPU
+           reference (a callable of the point returning a sequence of numbers) and tolerance
+  variant  one way of computing it (a rung): a function of a State that sets the case up and
+           hands the timed sample to state.exec(fn)
+
+    import varbench as vb
+
+    fam = vb.Family('mine')
+    sqrt = fam.problem('sqrt', axes={'n': [1 << 20, 1 << 24]},
+                       reference=lambda p: [math.sqrt(i) for i in range(p['n'])], rtol=1e-6)
+
+    @sqrt.variant(gpu=True, traffic=lambda p: {'gmem_read_bytes': 4 * p['n'],
+                                               'gmem_write_bytes': 4 * p['n']})
+    def numba_sqrt(state):
+        x = cuda.to_device(np.arange(state['n'], dtype=np.float32))
+        out = cuda.device_array_like(x)
+        def sample():                       # one timed sample: returns when the work is done
+            kernel[blocks, 256](x, out)
+            return out.copy_to_host()      # the answer (verified once, then discarded)
+        state.exec(sample)
+
+    if __name__ == '__main__':
+        raise SystemExit(vb.main())         # python bench.py run|list [varbench run's options]
+
+The framework owns the loop, as for C benchmarks: the variant's function runs once a case (its
+setup), then one verified sample, warm-ups and timed samples until the median converges, then
+the teardowns the function registered. A sample's kernels, copies and memsets are CUPTI's records
+of what the callable launched, whichever framework launched them. `main` returns the documented
+exit code (0 ok, 1 a failed or wrong case, 2 usage, 3 database, 4 no CUDA device: GPU variants
+stored as skipped, ...).
+"""
+import ctypes
+import math
+import os
+import sys
+import traceback
+
+from . import _abi
+
+__all__ = ['Family', 'Problem', 'State', 'Skip', 'main', 'library_path']
+
+_lib = None
+_lib_path = None
+
+
+def _load():
+    global _lib, _lib_path
+    if _lib is None:
+        _lib, _lib_path = _abi.load()
+    return _lib
+
+
+def library_path():
+    """the libvarbench.so this package runs on (loaded on first use)"""
+    _load()
+    return _lib_path
+
+
+class Skip(Exception):
+    """raised by a variant's function: the case cannot run here (stored as skipped, the message
+    its reason), not failed"""
+
+
+_NAME_OK = set('abcdefghijklmnopqrstuvwxyz0123456789_-')
+
+
+def _name(what, name):
+    if not isinstance(name, str) or not name or set(name) - _NAME_OK:
+        raise ValueError('%s name %r: use [a-z0-9_-], not empty' % (what, name))
+    return name
+
+
+class State:
+    """one case of a variant: its axis values (state['n']), and what the variant's function
+    registers: the timed sample (exec), a poison, a teardown, summaries"""
+
+    def __init__(self, variant, point):
+        self.variant = variant
+        self.point = point  # {axis name: value}
+        self._sample = None
+        self._answer = None
+        self._n = 0  # the reference's length: the answer's expected
+        self._poison = None
+        self._teardown = []
+
+    def __getitem__(self, axis):
+        try:
+            return self.point[axis]
+        except KeyError:
+            raise KeyError('axis %r: problem %s has %s' % (
+                axis, self.variant.problem.name, ', '.join(self.point) or 'none')) from None
+
+    def exec(self, fn):
+        """fn() is one timed sample: it launches the work and returns when it is done (a host
+        copy of the answer, or after a synchronize); what it returns is the answer the
+        verified sample is checked with (a sequence of numbers, a NumPy, CuPy, Numba or
+        PyTorch array) when the problem has a reference"""
+        if not callable(fn):
+            raise TypeError('state.exec(fn): fn must be callable, not %r' % type(fn).__name__)
+        self._sample = fn
+
+    def poison(self, fn):
+        """fn() fills the outputs with NaN before the verified sample (an element the sample
+        does not write then fails verification)"""
+        self._poison = fn
+
+    def teardown(self, fn):
+        """fn() runs after the case's last sample (also after a failure), in reverse order"""
+        self._teardown.append(fn)
+
+    def summary(self, name, value, unit=None):
+        """stores a named number with the case (nvbench's add_summary)"""
+        _load().vb_summary(name.encode(), float(value), unit.encode() if unit else None)
+
+
+def _err(err, exc):
+    """fills the C error from a Python exception; -1"""
+    if isinstance(exc, Skip):
+        return _lib.vb_skip(err, b'%s', str(exc).encode(errors='replace')[:1000])
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = ' [%s:%d]' % (os.path.basename(tb[-1].filename), tb[-1].lineno) if tb else ''
+    msg = '%s: %s%s' % (type(exc).__name__, exc, where)
+    _lib.vb_err_set(err, _abi.CODE['WRONG'], b'%s', msg.encode(errors='replace')[:1000])
+    return -1
+
+
+def _host_doubles(x):
+    """the answer x as a list of floats: a device array is copied to the host first"""
+    for attr in ('copy_to_host', 'get'):  # Numba, CuPy device arrays
+        if hasattr(x, attr) and hasattr(x, '__cuda_array_interface__'):
+            x = getattr(x, attr)()
+            break
+    if hasattr(x, 'detach') and hasattr(x, 'cpu'):  # a PyTorch tensor
+        x = x.detach().cpu()
+    if hasattr(x, 'tolist') and not isinstance(x, list):
+        x = x.tolist()
+    if isinstance(x, (int, float)):
+        return [float(x)]
+    out = []
+
+    def flat(v):
+        for e in v:
+            if isinstance(e, (list, tuple)):
+                flat(e)
+            else:
+                out.append(float(e))
+    flat(x)
+    return out
+
+
+class Problem:
+    """one function computed: see Family.problem"""
+
+    def __init__(self, family, name, axes, reference, atol, rtol, summary):
+        self.family = family
+        self.name = _name('problem', name)
+        self.summary = summary or name
+        if not axes or len(axes) > _abi.MAX_AXES:
+            raise ValueError('problem %s: 1 to %d axes, not %d' % (name, _abi.MAX_AXES,
+                                                                   len(axes or ())))
+        self.axes = {}
+        for a, values in axes.items():
+            values = list(values) if isinstance(values, (list, tuple, range)) else [values]
+            if not values or len(values) > _abi.MAX_AXIS_VALUES:
+                raise ValueError('problem %s axis %s: 1 to %d values' % (name, a,
+                                                                         _abi.MAX_AXIS_VALUES))
+            self.axes[_name('axis', a)] = values
+        self.reference = reference
+        self.atol, self.rtol = float(atol), float(rtol)
+        self.variants = []
+        self._refs = {}
+
+    def variant(self, name=None, gpu=True, traffic=None, summary=None, expect_wrong=False):
+        """decorator: fn(state) is a variant (a rung) of this problem, named after fn unless
+        name is given. gpu: needs a CUDA device (skipped, recorded, without one); False: a CPU
+        rung. traffic(point) -> dict of what one sample moves and computes: h2d_bytes,
+        d2h_bytes, h2d_count, d2h_count, gmem_read_bytes, gmem_write_bytes, elements, flops
+        (the floor and the rates come from it)."""
+        def register(fn):
+            v = _Variant(self, _name('variant', name or fn.__name__.replace('_', '-')), fn, gpu,
+                         traffic, summary or (fn.__doc__ or '').strip().split('\n')[0],
+                         expect_wrong)
+            if any(x.name == v.name for p in self.family.problems for x in p.variants):
+                raise ValueError('variant %s: twice in family %s' % (v.name, self.family.name))
+            self.variants.append(v)
+            return fn
+        return register
+
+    def _kind(self, values):
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            return _abi.AXIS_INT
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+            return _abi.AXIS_FLOAT
+        if all(isinstance(v, str) for v in values):
+            return None  # a string axis
+        raise ValueError('problem %s: an axis mixes kinds (%r): ints, floats or strings'
+                         % (self.name, values))
+
+    def _point(self, p):
+        """{axis: value} of a C point"""
+        out = {}
+        for a, values in self.axes.items():
+            k, n = self._kind(values), a.encode()
+            out[a] = (_lib.vb_axis_int(p, n) if k == _abi.AXIS_INT else
+                      _lib.vb_axis_float(p, n) if k == _abi.AXIS_FLOAT else
+                      _lib.vb_axis_string(p, n).decode())
+        return out
+
+    def _ref(self, p):
+        key = tuple(sorted(self._point(p).items()))
+        if key not in self._refs:
+            self._refs.clear()  # one point's answer at a time: the cases run point by point
+            self._refs[key] = _host_doubles(self.reference(dict(key)))
+        return self._refs[key]
+
+
+class _Variant:
+    def __init__(self, problem, name, fn, gpu, traffic, summary, expect_wrong):
+        self.problem, self.name, self.fn, self.gpu = problem, name, fn, gpu
+        self.traffic, self.summary, self.expect_wrong = traffic, summary or name, expect_wrong
+
+
+class Family:
+    """a program's benchmarks: Family('mine', summary=...), its problems made with
+    .problem(...), their variants with @problem.variant(...)"""
+
+    def __init__(self, name, summary=None, seed=None):
+        self.name = _name('family', name)
+        self.summary = summary or name
+        self.seed = seed
+        self.problems = []
+        _families.append(self)
+
+    def problem(self, name, axes, reference=None, atol=0.0, rtol=0.0, summary=None):
+        """a problem of this family: axes {name: [values]} (ints, floats or strings; one list
+        an axis), reference(point) -> the answer as numbers (optional: without it the cases are
+        timed, not verified), |got - ref| <= atol + rtol * |ref| for every element"""
+        p = Problem(self, name, axes, reference, atol, rtol, summary)
+        if any(x.name == p.name for x in self.problems):
+            raise ValueError('problem %s: twice in family %s' % (name, self.name))
+        self.problems.append(p)
+        return p
+
+
+_families = []
+_states = {}  # handle -> State of the cases set up
+_keep = []    # what C points at: kept alive for the process
+
+
+def _c_family(fam):
+    """the C structs of fam (kept alive in _keep)"""
+    variants = [(p, v) for p in fam.problems for v in p.variants]
+    if not variants:
+        raise ValueError('family %s has no variant' % fam.name)
+    cprobs = {}
+    for p in fam.problems:
+        axes = (_abi.Axis * len(p.axes))()
+        for i, (a, values) in enumerate(p.axes.items()):
+            ax = axes[i]
+            ax.name = a.encode()
+            ax.doc = a.encode()
+            kind = p._kind(values)
+            if kind == _abi.AXIS_FLOAT:
+                ax.kind = _abi.AXIS_FLOAT
+                for j, v in enumerate(values):
+                    ax.fdefaults[j] = float(v)
+            elif kind == _abi.AXIS_INT:
+                for j, v in enumerate(values):
+                    if v < 0:
+                        raise ValueError('problem %s axis %s: %d < 0' % (p.name, a, v))
+                    ax.defaults[j] = v
+            else:
+                labels = (ctypes.c_char_p * len(values))(*(v.encode() for v in values))
+                _keep.append(labels)
+                ax.labels = labels
+                ax.max = len(values) - 1
+                for j in range(len(values)):
+                    ax.defaults[j] = j
+            ax.ndefaults = len(values)
+        cp = _abi.Problem(name=p.name.encode(), summary=p.summary.encode(), axes=axes,
+                          naxes=len(p.axes), atol=p.atol, rtol=p.rtol)
+        if p.reference:
+            cp.out_len = _abi.OUT_LEN(_guard(lambda pt, p=p: len(p._ref(pt)), 0))
+            cp.reference = _abi.REFERENCE_FN(lambda pt, out, err, p=p: _reference(p, pt, out, err))
+        _keep.extend([axes, cp, cp.out_len, cp.reference])
+        cprobs[p.name] = cp
+    arr = (_abi.Variant * len(variants))()
+    for i, (p, v) in enumerate(variants):
+        c = arr[i]
+        c.name = v.name.encode()
+        c.summary = v.summary.encode()
+        c.flags = (_abi.GPU if v.gpu else 0) | (_abi.EXPECT_WRONG if v.expect_wrong else 0)
+        c.tag = i
+        c.run = _abi.RUN(_run)
+        if v.traffic:
+            c.traffic = _abi.TRAFFIC(lambda pt, t, p=p, v=v: _traffic(p, v, pt, t))
+        c.problem = ctypes.pointer(cprobs[p.name])
+        _keep.extend([c.run, c.traffic, c.problem])
+    ops = _abi.VariantOps(setup=_abi.SETUP(lambda tag, pt, st, err: _setup(variants, tag, pt, st,
+                                                                            err)),
+                          poison=_abi.POISON(_poison), fetch=_abi.FETCH(_fetch),
+                          teardown=_abi.TEARDOWN(_teardown))
+    cf = _abi.Family(name=fam.name.encode(), summary=fam.summary.encode(),
+                     seed=fam.seed.encode() if fam.seed else None, ops=ctypes.pointer(ops),
+                     variants=arr, nvariants=len(variants))
+    _keep.extend([arr, ops, ops.setup, ops.poison, ops.fetch, ops.teardown, cf])
+    return cf
+
+
+def _guard(fn, bad):
+    """fn for C: an exception is printed and bad returned (C cannot take it)"""
+    def call(*a):
+        try:
+            return fn(*a)
+        except Exception:
+            traceback.print_exc()
+            return bad
+    return call
+
+
+def _reference(p, pt, out, err):
+    try:
+        ref = p._ref(pt)
+        for i, x in enumerate(ref):
+            out[i] = x
+        return 0
+    except Exception as e:
+        return _err(err, e)
+
+
+def _traffic(p, v, pt, t):
+    try:
+        d = v.traffic(p._point(pt)) or {}
+        for k, x in d.items():
+            if not hasattr(t.contents, k):
+                raise KeyError('traffic of %s: no field %r (h2d_bytes, d2h_bytes, h2d_count, '
+                               'd2h_count, mapped_in_bytes, mapped_out_bytes, gmem_read_bytes, '
+                               'gmem_write_bytes, elements, flops)' % (v.name, k))
+            setattr(t.contents, k, type(getattr(t.contents, k))(x))
+    except Exception:
+        traceback.print_exc()
+
+
+def _setup(variants, tag, pt, st, err):
+    try:
+        p, v = variants[tag]
+        s = State(v, p._point(pt))
+        handle = max(_states, default=0) + 1
+        _states[handle] = s
+        st[0] = handle
+        s._n = len(p._ref(pt)) if p.reference else 0
+        v.fn(s)
+        if s._sample is None:
+            raise RuntimeError('variant %s: its function did not call state.exec(fn)' % v.name)
+        return 0
+    except Exception as e:
+        return _err(err, e)
+
+
+def _state(handle):
+    return _states[handle]
+
+
+def _run(handle, err):
+    try:
+        s = _state(handle)
+        s._answer = s._sample()
+        return 0
+    except Exception as e:
+        return _err(err, e)
+
+
+def _poison(handle, err):
+    try:
+        s = _state(handle)
+        s._answer = None
+        if s._poison:
+            s._poison()
+        return 0
+    except Exception as e:
+        return _err(err, e)
+
+
+def _fetch(handle, out):
+    s = _states.get(handle)
+    n = s._n if s else 0
+    try:
+        got = _host_doubles(s._answer) if s is not None and s._answer is not None else []
+    except Exception:
+        traceback.print_exc()
+        got = []
+    for i in range(n):  # an answer of another length fails verification (NaN where missing)
+        out[i] = got[i] if i < len(got) else math.nan
+
+
+def _teardown(handle):
+    s = _states.pop(handle, None)
+    for fn in reversed(s._teardown if s else []):
+        try:
+            fn()
+        except Exception:
+            traceback.print_exc()
+
+
+def main(argv=None, families=None):
+    """the program's main: `list`, `run [varbench run's options]`, `--help`, over families
+    (default: every Family made in this process). Returns the exit code (see the module doc)."""
+    lib = _load()
+    fams = families if families is not None else _families
+    argv = list(sys.argv if argv is None else argv)
+    try:
+        cfs = [_c_family(f) for f in fams]
+    except ValueError as e:
+        print('%s: %s' % (os.path.basename(argv[0] if argv else 'bench'), e), file=sys.stderr)
+        return _abi.CODE['USAGE']
+    arr = (ctypes.POINTER(_abi.Family) * (len(cfs) + 1))(*(ctypes.pointer(f) for f in cfs), None)
+    cargv = (ctypes.c_char_p * (len(argv) + 1))(*(a.encode() for a in argv), None)
+    _keep.extend([arr, cargv])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return lib.vb_main(len(argv), cargv, arr)

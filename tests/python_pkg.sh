@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# python_pkg.sh CASE VARBENCH PYDIR: the Python package (python/varbench, staged with its
+# libvarbench.so in PYDIR = build/python) as a user's program uses it, on the package alone:
+# tests/python/bench_cpu.py and small programs written here. Exit 0 pass, 1 fail, 77 skip.
+#   good      list; a run stores the CPU rungs verified, the wrong-on-purpose one as such, the
+#             GPU rung skipped without a device (exit 4), the rung that skips itself, a summary;
+#             export and compare read it
+#   broken    the same program with its CPU rung made wrong: run exits 1, compare names it
+#   raises    a variant whose function raises: the case fails with the Python message and
+#             file:line, the run goes on (exit 1)
+#   declared  mistakes in a declaration: exit 2 naming them, nothing run
+#   library   VARBENCH_LIB at nothing, and a library of another layout: a clear ImportError
+set -u
+case=$1 vb=$2 pydir=$3
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+# shellcheck source=tests/expect.sh
+. "$here/expect.sh" # fail, expect
+command -v python3 >/dev/null || { echo "no python3: skipped"; exit 77; }
+export PYTHONPATH=$pydir
+bench=$here/python/bench_cpu.py
+have_gpu() { command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; }
+nogpu=4; have_gpu && nogpu=0
+count() { # count DB SQL: one number
+  python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$@"
+}
+case $case in
+good)
+  expect 0 "pyex/gpu-stand-in            gpu  needs a device" python3 "$bench" list
+  grep -qF 'axes: n=1000,4000 [0..]; mode=plain,twice {plain,twice}' out || fail "list's axes"
+  expect $nogpu "run 1 stored in py.db: 16 cases" python3 "$bench" run --quick --db py.db
+  grep -qF '4 wrong on purpose, 0 failed' out || fail "the wrong rung is not wrong on purpose"
+  grep -qF 'skipped: only at n=1000' out || fail "vb.Skip's reason"
+  [ "$(count py.db "SELECT count(*) FROM cases WHERE status = 'ok'")" -eq 6 ] || fail "6 ok cases"
+  [ $nogpu -eq 0 ] || [ "$(count py.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.name = 'gpu-stand-in' AND c.status = 'skipped'")" -eq 4 ] ||
+    fail "the GPU rung's 4 cases skipped"
+  expect 0 "summary:py_n" "$vb" export --db py.db --format csv
+  grep -q 'pyex/cpu-loop.*n=4000,mode=twice' out || fail "export's cases"
+  expect 0 "" python3 "$bench" run --quick --filter 'pyex/cpu-loop' --db py.db
+  expect 0 "no regression" "$vb" compare py.db py.db --base-run 1 --cand-run 2 --filter 'pyex/cpu-loop' --metric e2e --threshold 900 ;;
+broken)
+  expect 0 "" python3 "$bench" run --quick --filter 'pyex/cpu-loop' --db py.db
+  VB_PY_BREAK=1 expect 1 "wrong-result" python3 "$bench" run --quick --filter 'pyex/cpu-loop' --db py.db
+  grep -qF '1 of 1000 values out of tolerance' out || fail "the planted fault's count"
+  expect 1 "pyex/cpu-loop" "$vb" compare py.db py.db --base-run 1 --cand-run 2
+  grep -q 'broken' out || fail "compare did not call it broken" ;;
+raises)
+  cat >raises.py <<'PY'
+import sys
+import varbench as vb
+fam = vb.Family('pyr')
+p = fam.problem('p', axes={'n': [3]}, reference=lambda pt: [1.0] * pt['n'])
+@p.variant(gpu=False)
+def boom(state):
+    state.exec(lambda: 1 / 0)
+@p.variant(gpu=False)
+def no_exec(state):
+    pass
+@p.variant(gpu=False)
+def fine(state):
+    state.exec(lambda: [1.0, 1.0, 1.0])
+sys.exit(vb.main())
+PY
+  expect 1 "ZeroDivisionError: division by zero [raises.py:7]" python3 raises.py run --quick --db r.db
+  grep -qF "variant no-exec: its function did not call state.exec(fn)" out || fail "no exec"
+  [ "$(count r.db "SELECT count(*) FROM cases WHERE status = 'ok'")" -eq 1 ] || fail "fine ran" ;;
+declared)
+  printf '%s\n' 'import sys, varbench as vb' 'f = vb.Family("Bad Name")' >bad1.py
+  expect 1 "family name 'Bad Name': use [a-z0-9_-]" python3 bad1.py list
+  printf '%s\n' 'import sys, varbench as vb' 'f = vb.Family("f")' \
+    'p = f.problem("p", axes={"n": [1]})' '@p.variant(gpu=True)' 'def v(s): s.exec(lambda: 0)' \
+    'sys.exit(vb.main())' >bad2.py
+  expect 2 "GPU variant 'f/v' states no traffic" python3 bad2.py run --db b.db
+  [ ! -e b.db ] || fail "a database made for a wrong declaration"
+  printf '%s\n' 'import sys, varbench as vb' 'f = vb.Family("f")' 'sys.exit(vb.main())' >bad3.py
+  expect 2 "family f has no variant" python3 bad3.py list
+  expect 2 "unknown" python3 "$bench" run --no-such-flag --db b.db ;;
+library)
+  VARBENCH_LIB=/nonexistent/libvarbench.so expect 1 "VARBENCH_LIB=/nonexistent/libvarbench.so: no such file" python3 "$bench" list
+  cat >abi.py <<'PY'
+import ctypes
+import varbench._abi as a
+def layout(name):  # a library whose vb_err is 8 bytes longer than the package's mirror
+    n = name.decode()
+    cls = a.STRUCTS[n.split('.')[0]]
+    if '.' in n:
+        return getattr(cls, n.split('.')[1]).offset
+    return ctypes.sizeof(cls) + (8 if n == 'vb_err' else 0)
+class Lib:
+    pass
+lib = Lib()
+lib.vb_py_abi = layout
+try:
+    a._check(lib, 'fake.so')
+except a.LibraryError as e:
+    print(e)
+PY
+  expect 0 "fake.so: struct vb_err is 1548 bytes there, 1540 in varbench/_abi.py" python3 abi.py ;;
+*) echo "python_pkg.sh: no case '$case'" >&2; exit 2 ;;
+esac
+exit 0
