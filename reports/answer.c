@@ -101,18 +101,64 @@ static int one_run(struct ctx *c, const struct run_data *rd)
     return rows;
 }
 
+/* cpu_only writes what a run without a GPU did: its CPU references' times, point by point;
+ * returns its rows */
+static int cpu_only(struct ctx *c, const struct run_data *rd)
+{
+    static const char *const head[] = {"problem",  "at",      "CPU reference",
+                                       "e2e (ms)", "samples", "verified"};
+    char name[320], t[32], n[16], err[300];
+    const char *cells[6];
+    int i, rows = 0, skipped = 0;
+    for (i = 0; i < rd->n; i++)
+        skipped += rd->cases[i].needs_gpu && !strcmp(rd->cases[i].status, "skipped");
+    vb_page_para(&c->page, NULL,
+                 "No GPU in this run: its %d GPU cases were recorded as skipped, not failed. "
+                 "What ran, the CPU references, end to end at each point:",
+                 skipped);
+    for (i = 0; i < rd->n; i++) {
+        const struct vb_case_row *r = &rd->cases[i];
+        if (!r->is_reference) continue;
+        if (!rows++) vb_page_table(&c->page, 6, head, "lllrrl");
+        snprintf(name, sizeof name, "%s/%s", r->family, rd->problem[i]);
+        snprintf(t, sizeof t, has_time(r) ? "%.3g" : "-", ms(r->e2e_median_ns));
+        snprintf(n, sizeof n, "%d", r->samples);
+        if (strcmp(r->status, "ok"))
+            snprintf(err, sizeof err, "%s%s%.*s", r->status, r->reason[0] ? ": " : "",
+                     head_len(r->reason), r->reason);
+        else if (!has_time(r))
+            snprintf(err, sizeof err, "ok, untimed%s%s", r->stop_reason[0] ? ": " : "",
+                     r->stop_reason);
+        else
+            snprintf(err, sizeof err, "ok (the oracle)");
+        cells[0] = name;
+        cells[1] = r->axes;
+        cells[2] = r->name;
+        cells[3] = t;
+        cells[4] = n;
+        cells[5] = err;
+        vb_page_row(&c->page, 0, cells);
+    }
+    if (rows) vb_page_table_end(&c->page);
+    return rows;
+}
+
 void vb_section_answer(struct ctx *c, const struct run_data *rd, int nr)
 {
-    int k, shown = 0;
+    int k, shown = 0, tables = 0;
     for (k = 0; k < nr; k++) {
         if (!strcmp(rd[k].run.kind, "trace")) continue;
         if (!shown++) vb_page_section(&c->page, "answer", "The answer");
         vb_page_heading(&c->page, "run %lld: %s", (long long)rd[k].run.id,
                         rd[k].run.gpu[0] ? rd[k].run.gpu : "no GPU");
-        if (!one_run(c, &rd[k]))
+        if (!rd[k].run.gpu[0])
+            cpu_only(c, &rd[k]);
+        else if (one_run(c, &rd[k]))
+            tables++;
+        else
             vb_page_para(&c->page, NULL, "No GPU rung ran correctly in this run.");
     }
-    if (shown)
+    if (tables) /* what the answer tables hold, under them */
         vb_page_para(
             &c->page, NULL,
             "Per problem at its largest size: the fastest correct GPU rung end to end, its "

@@ -56,7 +56,7 @@ static void case_table(struct ctx *c, struct vb_case_row *const *cs, int n)
         vb_fmt_ms(r->h2d_median_ns, cell[3], sizeof cell[3]);
         vb_fmt_ms(r->kernel_median_ns, cell[4], sizeof cell[4]);
         vb_fmt_ms(r->d2h_median_ns, cell[6], sizeof cell[6]);
-        snprintf(cell[7], sizeof cell[7], "%.3f", other_ms(r));
+        snprintf(cell[7], sizeof cell[7], isfinite(r->e2e_median_ns) ? "%.3f" : "-", other_ms(r));
         vb_fmt_ms(r->e2e_median_ns, cell[8], sizeof cell[8]);
         if (isfinite(r->floor_ratio)) /* "1.08x (dram, kernel)" */
             snprintf(cell[9], sizeof cell[9], "%.2fx (%s, %s)", r->floor_ratio, r->floor_bound,
@@ -78,15 +78,6 @@ static void case_table(struct ctx *c, struct vb_case_row *const *cs, int n)
         vb_page_row(&c->page, is_bad(r), row);
     }
     vb_page_table_end(&c->page);
-}
-
-/* head_len: the length of reason's head, the text before its first " (" detail. */
-static int head_len(const char *reason)
-{
-    size_t k = strcspn(reason, "(");
-    while (k && reason[k - 1] == ' ')
-        k--;
-    return (int)k;
 }
 
 /* step_sentence writes into s what moved between ladder steps a and b (b correct: by how much,
@@ -145,13 +136,15 @@ static void step_sentence(const struct vb_case_row *a, const struct vb_case_row 
 }
 
 /* ladder: a sentence per step of the point's cases cs[0..n), each against the last correct
- * case before it; nothing before the first correct case. */
-static void ladder(struct ctx *c, struct vb_case_row *const *cs, int n)
+ * case before it; nothing before the first correct case. no_gpu: the run had no GPU, which the
+ * family's note says once for all its skipped GPU cases: they get no sentence each. */
+static void ladder(struct ctx *c, struct vb_case_row *const *cs, int n, int no_gpu)
 {
     const struct vb_case_row *prev = NULL;
     char s[1200];
     int i;
     for (i = 0; i < n; i++) {
+        if (no_gpu && cs[i]->needs_gpu && !strcmp(cs[i]->status, "skipped")) continue;
         if (prev || !has_time(cs[i])) { /* a first rung without a time says why too */
             step_sentence(prev ? prev : cs[i], cs[i], s, sizeof s);
             vb_page_item(&c->page, "%s", s);
@@ -270,13 +263,18 @@ static int point(struct ctx *c, const struct run_data *rd, const char *label,
 {
     const char *on = rd->run.gpu[0] ? rd->run.gpu : "the CPU";
     char title[800];
+    int i, timed = 0;
+    for (i = 0; i < np; i++)
+        timed += has_time(pt[i]);
     vb_page_heading(&c->page, "%s at %s", label, pt[0]->axes);
-    ladder(c, pt, np);
-    snprintf(title, sizeof title, "%s at %s on %s: the ladder", label, pt[0]->axes, on);
-    if (vb_plot_ladder(c, title, pt, np)) return -1;
-    snprintf(title, sizeof title, "%s at %s on %s: one sample of each variant", label, pt[0]->axes,
-             on);
-    if (vb_plot_timeline(c, rd, title, pt, np)) return -1;
+    ladder(c, pt, np, !rd->run.gpu[0]);
+    if (timed > 1) { /* a ladder of one bar compares nothing: the table says its time */
+        snprintf(title, sizeof title, "%s at %s on %s: the ladder", label, pt[0]->axes, on);
+        if (vb_plot_ladder(c, title, pt, np)) return -1;
+        snprintf(title, sizeof title, "%s at %s on %s: one sample of each variant", label,
+                 pt[0]->axes, on);
+        if (vb_plot_timeline(c, rd, title, pt, np)) return -1;
+    }
     case_table(c, pt, np);
     return 0;
 }

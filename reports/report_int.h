@@ -77,6 +77,15 @@ static inline int is_ok(const struct vb_case_row *c)
     return !strcmp(c->status, "ok");
 }
 
+/* head_len: the length of reason's head, the text before its first " (" detail. */
+static inline int head_len(const char *reason)
+{
+    size_t k = strcspn(reason, "(");
+    while (k && reason[k - 1] == ' ')
+        k--;
+    return (int)k;
+}
+
 /* has_time: correct and timed (a --quick CPU reference past its budget verified untimed). */
 static inline int has_time(const struct vb_case_row *c)
 {
