@@ -30,7 +30,8 @@ double vb_eta_samples_time(const struct vb_eta *e, double sample)
     if (n < 1) n = 1;
     if (r->cap > 0 && n > ceil(r->cap / sample)) n = ceil(r->cap / sample);
     if (r->max_samples > 0 && n > r->max_samples) n = r->max_samples;
-    if (r->min_samples == 0 && sample >= r->budget) n = 0; /* --quick: verified only */
+    /* --quick: a reference over the budget is not run at all (sweep.c), not even verified */
+    if (r->min_samples == 0 && sample >= r->budget) return 0;
     return (1 + n) * sample;
 }
 
@@ -98,6 +99,9 @@ struct model {
     struct sums *group; /* [2 slot + gpu]: the done cases' (elements, seconds) */
     double *ratio;      /* [slot]: the sum of its CPU cases' actual over predicted time */
     int *nratio;        /* [slot]: how many */
+    /* [2 slot + skipped]: its largest calibrated CPU case done, run or (--quick) skipped */
+    const struct vb_eta_case **big;
+    double cpu_max; /* the most elements of a calibrated CPU case done: the fit's range */
 };
 
 /* slot: a group's index in the model's arrays; the cases of no group (-1) share the last one */
@@ -111,6 +115,14 @@ static void model_free(struct model *m)
     free(m->group);
     free(m->ratio);
     free(m->nratio);
+    free(m->big);
+}
+
+/* skipped: whether CPU case c is a --quick reference over the budget, which is not run (its
+ * case costs its inputs and the oracle on all cores, not its samples) */
+static int skipped(const struct vb_eta *e, const struct vb_eta_case *c)
+{
+    return !c->gpu && e->rule.min_samples == 0 && c->sample >= e->rule.budget;
 }
 
 /* cpu_estimate: a CPU case's samples, and its setup per element and the constant as fitted
@@ -136,7 +148,8 @@ static int model_of(const struct vb_eta *e, struct model *m)
     m->group = calloc((size_t)(2 * m->ngroups + 2), sizeof *m->group);
     m->ratio = calloc((size_t)(m->ngroups + 1), sizeof *m->ratio);
     m->nratio = calloc((size_t)(m->ngroups + 1), sizeof *m->nratio);
-    if (!t || !m->group || !m->ratio || !m->nratio) {
+    m->big = calloc((size_t)(2 * m->ngroups + 2), sizeof *m->big);
+    if (!t || !m->group || !m->ratio || !m->nratio || !m->big) {
         free(t);
         model_free(m);
         return -1;
@@ -147,8 +160,11 @@ static int model_of(const struct vb_eta *e, struct model *m)
         m->any_mean += c->seconds;
         m->nany++;
         if (!c->gpu && c->sample > 0) {
+            const struct vb_eta_case **b = &m->big[2 * slot(m, c->group) + skipped(e, c)];
             sums_add(&cpu, c->work, c->seconds - vb_eta_samples_time(e, c->sample));
             m->ncpu++;
+            if (!*b || c->work >= (*b)->work) *b = c;
+            if (c->work > m->cpu_max) m->cpu_max = c->work;
         }
         if (c->gpu) t[n++] = c->seconds;
         sums_add(&m->group[2 * slot(m, c->group) + !!c->gpu], c->work, c->seconds);
@@ -179,6 +195,13 @@ static int model_of(const struct vb_eta *e, struct model *m)
 static double estimate(const struct vb_eta *e, const struct model *m, const struct vb_eta_case *c)
 {
     int g = slot(m, c->group);
+    const struct vb_eta_case *b = m->big[2 * g + skipped(e, c)];
+    if (!c->gpu && c->sample > 0 && b) { /* its samples, and the time past its samples of its
+                                          * problem's largest case done like it, in proportion */
+        double rest = b->seconds - vb_eta_samples_time(e, b->sample);
+        return vb_eta_samples_time(e, c->sample) +
+               (rest > 0 && b->work > 0 ? rest * c->work / b->work : 0);
+    }
     if (!c->gpu && c->sample > 0 && m->ncpu)
         return cpu_estimate(e, m, c) * (m->nratio[g] ? m->ratio[g] / m->nratio[g] : 1);
     if (m->group[2 * g + !!c->gpu].n) {
@@ -188,6 +211,22 @@ static double estimate(const struct vb_eta *e, const struct model *m, const stru
     }
     if (c->gpu && m->ngpu) return m->gpu_median;
     return m->any_mean;
+}
+
+/* supported: whether case c's estimate rests on cases like it, not on an extrapolation: a
+ * calibrated CPU case at most SPAN times the elements of its problem's largest case done like
+ * it (run, or skipped by --quick), or of every CPU case done when its problem has none (a
+ * --quick skip needs one of its problem's); a GPU case is priced by its group or the GPU
+ * cases done (a skipped one costs nothing); any other by its group or the cases done */
+#define SPAN     10.0
+#define MIN_DONE 3    /* cases done before any estimate */
+#define SHARE    0.25 /* of the time left, the most that unsupported estimates may be */
+static int supported(const struct vb_eta *e, const struct model *m, const struct vb_eta_case *c)
+{
+    const struct vb_eta_case *b = m->big[2 * slot(m, c->group) + skipped(e, c)];
+    if (c->gpu || c->sample <= 0) return 1;
+    if (!b && skipped(e, c)) return 0;
+    return c->work <= SPAN * (b ? b->work : m->cpu_max);
 }
 
 double vb_eta_case_estimate(const struct vb_eta *e, int i)
@@ -206,7 +245,8 @@ double vb_eta_left(const struct vb_eta *e, int from, double elapsed)
     double left = -1;
     int j;
     if (model_of(e, &m) < 0) return -1;
-    if (m.nany) {
+    if (m.nany >= MIN_DONE) {
+        double unsure = 0;
         left = 0;
         for (j = from < 0 ? 0 : from; j < e->n; j++) {
             double x;
@@ -214,7 +254,9 @@ double vb_eta_left(const struct vb_eta *e, int from, double elapsed)
             x = estimate(e, &m, &e->c[j]);
             if (j == from) x = x > elapsed ? x - elapsed : 0; /* the running case's rest */
             left += x;
+            if (!supported(e, &m, &e->c[j])) unsure += x;
         }
+        if (unsure > SHARE * left) left = -1; /* estimating */
     }
     model_free(&m);
     return left;

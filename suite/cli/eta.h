@@ -9,8 +9,10 @@
  *     takes (at least 3, until 0.2 s: struct vb_eta_rule), each as long as its problem's
  *     reference timed once on this machine before the run (cmd_run.c: a family not yet reached
  *     is priced by what its own reference costs here, which differs 10x between families); the
- *     setup per element and the constant are fitted over the CPU cases done, and the done cases
- *     of its own group (family and problem) correct it by their actual over predicted time;
+ *     rest (inputs, the reference's answer) is its group's (family and problem) largest case
+ *     done like it (run, or skipped by --quick over the budget)'s time past its samples, in
+ *     proportion to the elements; a group with none yet takes a setup per element and a
+ *     constant fitted over the CPU cases done;
  *   - a GPU case costs what the GPU cases done of its group cost, linear in its elements when
  *     they differ; without any, the median GPU case done (a skipped one costs nothing).
  * Pure data: the caller times the cases. Workload: a few hundred cases, refitted per case.
@@ -50,7 +52,12 @@ double vb_eta_samples_time(const struct vb_eta *e, double sample);
 void vb_eta_done(struct vb_eta *e, int i, double seconds);
 
 /* vb_eta_left estimates the seconds left: cases from..n-1, case `from` having run `elapsed`
- * seconds so far. -1 when nothing is known yet (no case done). */
+ * seconds so far. -1 while it cannot be honest: fewer than 3 cases done, or more than a quarter
+ * of the estimate in CPU cases left whose estimates would stretch what was measured more than 10
+ * times in elements (its problem's largest case done like it, or every CPU case's when its problem
+ * has none; a
+ * --quick skip only by one of its problem's; measured: two small calx cases stretched to 1e8
+ * elements said 54 minutes of a 55 s run). */
 double vb_eta_left(const struct vb_eta *e, int from, double elapsed);
 
 /* vb_eta_case_estimate: the estimate of case i alone (seconds; -1 unknown). */

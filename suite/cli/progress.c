@@ -49,11 +49,15 @@ void vb_progress_case(struct vb_progress *p, const char *label)
             fprintf(stderr, "progress: [%d/%d] %.1f s in, %.1f s left: %s\n", p->done + 1, p->total,
                     el, left, label);
         else
-            fprintf(stderr, "progress: [%d/%d] %.1f s in: %s\n", p->done + 1, p->total, el, label);
+            fprintf(stderr, "progress: [%d/%d] %.1f s in, estimating: %s\n", p->done + 1, p->total,
+                    el, label);
         return;
     }
     fprintf(stderr, "\r\033[K[%d/%d] %.60s", p->done + 1, p->total, label);
-    if (left >= 0) fprintf(stderr, " ... %dm%02ds left", (int)left / 60, (int)left % 60);
+    if (left >= 0)
+        fprintf(stderr, " ... %dm%02ds left", (int)left / 60, (int)left % 60);
+    else
+        fprintf(stderr, " ... estimating");
     fflush(stderr);
     p->shown = 1;
 }
