@@ -563,7 +563,9 @@ readme-drift)
   plant "a test label removed" 's/ and `slurm` (the fleet/ (the fleet/' \
     "labels: slurm is missing from the README"
   plant "the 20-line example edited" 's/y\[i\] = 3 \* x\[i\]/y[i] = 2 * x[i]/' \
-    "example: the README's kernel in 20 lines differs from examples/minimal.cu" ;;
+    "example: the README's kernel in 20 lines differs from examples/minimal.cu"
+  plant "a stale catalog size" 's/The default catalog is [0-9]* cases/The default catalog is 95 cases/' \
+    "catalog size: the README says 95 cases" ;;
 merge-partial)
   # a run merged while it was being written (here: its copy with the status 'running' and its
   # last case missing, what such a merge takes), then the finished file merged again: the

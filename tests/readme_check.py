@@ -10,7 +10,8 @@ usage: readme_check.py README.md VARBENCH ROOT [BUILD]
 
 Checks, each both ways (nothing missing, nothing extra):
   catalog    the table under '## The catalog': each family's seed and variants against
-             `varbench list` (the CPU oracles, cpu-reference and *-cpu, are named in the header)
+             `varbench list` (the CPU oracles, cpu-reference and *-cpu, are named in the header),
+             and its sentence 'The default catalog is N cases' against list's count
   install    the packages the README says ci/suite and ci/test install, against
              ci/common.sh's VB_SUITE_PKGS and VB_TEST_PKGS
   commands   the 'varbench CMD' lines of the block under '## Commands' against the commands
@@ -55,8 +56,12 @@ def check_catalog(text, vb, findings):
     if sec is None:
         findings.append('catalog: no "## The catalog" section')
         return
-    listed, seeds, family = {}, {}, None
+    listed, seeds, family, cases = {}, {}, None, None
     for line in subprocess.run([vb, 'list'], capture_output=True, text=True).stdout.splitlines():
+        m = re.match(r'^\d+ variants?, (\d+) cases? at the default axes', line)
+        if m:
+            cases = int(m.group(1))
+            continue
         m = re.match(r'^([a-z0-9]+): ', line)
         if m:
             family = m.group(1)
@@ -82,6 +87,16 @@ def check_catalog(text, vb, findings):
         if seeds.get(fam) and rows[fam][1] != seeds[fam]:
             findings.append('catalog %s: seed %s in the README, %s in varbench list'
                             % (fam, rows[fam][1], seeds[fam]))
+    # its size: what the README's dated figures say they were measured on is compared to it
+    m = re.search(r'The default catalog is (\d+) cases', sec)
+    if not m:
+        findings.append('catalog size: no "The default catalog is N cases" under the catalog')
+    elif cases is None:
+        findings.append('catalog size: varbench list does not end with its case count')
+    elif int(m.group(1)) != cases:
+        findings.append('catalog size: the README says %s cases, varbench list %d: a stale '
+                        'count (re-measure the figures quoted from whole-catalog runs, and date '
+                        'them with the new count)' % (m.group(1), cases))
 
 
 def check_install(text, root, findings):

@@ -7,6 +7,7 @@
 #include "metric_set.h"
 #include "opt.h"
 #include "registry.h"
+#include "sweep.h"
 
 static const int codes[] = {0, 2, -1};
 static const struct vb_usage usage = {
@@ -74,6 +75,7 @@ int vb_cmd_list(int argc, char **argv)
 {
     const char *filter = NULL;
     int i, j, k, n, rc, shown = 0, metrics = 0, names = 0;
+    struct vb_sweep sw = {0}; /* one device (0), the default axes */
     const struct vb_opt opts[] = {
         VB_OPT_STR('f', "filter", "GLOB", &filter,
                    "only variants whose family/variant name matches GLOB (e.g. 'mesh/*')"),
@@ -119,5 +121,10 @@ int vb_cmd_list(int argc, char **argv)
                                  vb_suggest_variant(filter ? filter : "", hint, sizeof hint),
                                  "no variant matches '%s'", filter ? filter : "");
     }
+    /* what `run` with the same filter makes: the README's catalog size is checked against it */
+    sw.filter = filter;
+    sw.first = sw.last = 0;
+    printf("%d variant%s, %d case%s at the default axes on one GPU\n", shown,
+           shown == 1 ? "" : "s", vb_sweep_count(&sw), vb_sweep_count(&sw) == 1 ? "" : "s");
     return 0;
 }
