@@ -124,7 +124,7 @@ int vb_cmd_list(int argc, char **argv)
     /* what `run` with the same filter makes: the README's catalog size is checked against it */
     sw.filter = filter;
     sw.first = sw.last = 0;
-    printf("%d variant%s, %d case%s at the default axes on one GPU\n", shown,
-           shown == 1 ? "" : "s", vb_sweep_count(&sw), vb_sweep_count(&sw) == 1 ? "" : "s");
+    printf("%d variant%s, %d case%s at the default axes on one GPU\n", shown, shown == 1 ? "" : "s",
+           vb_sweep_count(&sw), vb_sweep_count(&sw) == 1 ? "" : "s");
     return 0;
 }
