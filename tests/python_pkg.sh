@@ -10,6 +10,8 @@
 #             file:line, the run goes on (exit 1)
 #   declared  mistakes in a declaration: exit 2 naming them, nothing run
 #   library   VARBENCH_LIB at nothing, and a library of another layout: a clear ImportError
+#   installed the package as `cmake --install` puts it (<prefix>/lib/varbench/python), a copy of
+#             bench_cpu.py run from a folder of its own against it alone
 set -u
 case=$1 vb=$2 pydir=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -98,6 +100,16 @@ except a.LibraryError as e:
     print(e)
 PY
   expect 0 "fake.so: struct vb_err is 1548 bytes there, 1540 in varbench/_abi.py" python3 abi.py ;;
+installed)
+  command -v cmake >/dev/null || { echo "no cmake: skipped"; exit 77; }
+  cmake --install "$(dirname "$pydir")" --prefix "$tmp/prefix" >install.log 2>&1 ||
+    { cat install.log; fail "cmake --install"; }
+  mkdir proj && cp "$bench" proj/ && cd proj || fail "proj"
+  PYTHONPATH=$tmp/prefix/lib/varbench/python expect 0 "4 variants, 16 cases" python3 bench_cpu.py list
+  PYTHONPATH=$tmp/prefix/lib/varbench/python expect 0 "$tmp/prefix/lib/varbench/python/varbench/libvarbench.so" \
+    python3 -c 'import varbench; print(varbench.library_path())'
+  PYTHONPATH=$tmp/prefix/lib/varbench/python expect $nogpu "16 cases" python3 bench_cpu.py run --quick --db i.db
+  expect 0 "pyex/cpu-loop" "$vb" export --db i.db --format csv ;;
 *) echo "python_pkg.sh: no case '$case'" >&2; exit 2 ;;
 esac
 exit 0
