@@ -25,7 +25,6 @@ usage: torchrun --nproc_per_node=N torch_ddp.py [--steps N] [--warmup N] [--time
 Exit 0 when the last loss is finite on this rank, 1 otherwise, 3 without a CUDA device.
 """
 import argparse
-import contextlib
 import json
 import math
 import os
@@ -119,17 +118,8 @@ def main():
     out = {'steps': args.steps, 'rank': rank, 'device': device, 'world': world}
     torch.cuda.nvtx.range_push('steps')
     if args.time:  # with --profile, timed under torch.profiler (its own cost, for comparison)
-        times = []
-        acts = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
-        with (torch.profiler.profile(activities=acts) if args.profile else
-              contextlib.nullcontext()):
-            for _ in range(args.time):
-                torch.cuda.synchronize()
-                t0 = time.perf_counter()
-                loss = steps(step, args.steps, pushes)
-                torch.cuda.synchronize()
-                times.append(time.perf_counter() - t0)
-        out['seconds'] = times
+        loss, out['seconds'] = torch_prof.timed(lambda: steps(step, args.steps, pushes),
+                                                args.time, args.profile)
     elif args.profile:
         loss, out['reference'] = profiled(step, args.steps, pushes)
     else:

@@ -4,12 +4,31 @@ test programs (torch_steps.py, torch_ddp.py) to hold varbench's counts against.
 profiled(work) runs work() under torch.profiler.profile(activities=[CPU, CUDA]) with a
 synchronize after it, and returns (work's result, counts): kernels (nccl_kernels of them NCCL's),
 their summed kernel_us, copies, memsets, cpu_ops and annotations (record_function scopes).
+timed(work, repeats, under_profiler) times work() repeats times between synchronizes (with
+under_profiler, all of them inside one torch.profiler session: its own cost); returns (the last
+result, the seconds of each).
 """
+import contextlib
 import json
 import os
 import tempfile
+import time
 
 import torch
+
+
+def timed(work, repeats, under_profiler):
+    from torch.profiler import ProfilerActivity, profile
+    times, result = [], None
+    with (profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) if under_profiler
+          else contextlib.nullcontext()):
+        for _ in range(repeats):
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            result = work()
+            torch.cuda.synchronize()
+            times.append(time.perf_counter() - t0)
+    return result, times
 
 
 def profiled(work):

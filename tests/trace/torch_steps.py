@@ -22,7 +22,6 @@ import argparse
 import json
 import math
 import sys
-import time
 
 import torch
 
@@ -130,21 +129,8 @@ def main():
     nvtx.push('steps')
     torch.cuda.synchronize()
     if args.time:
-        times = []
-        prof = None
-        if args.profile:
-            from torch.profiler import ProfilerActivity, profile
-            prof = profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])
-            prof.__enter__()
-        for _ in range(args.time):
-            torch.cuda.synchronize()
-            t0 = time.perf_counter()
-            loss = steps(step, args.steps, nvtx)
-            torch.cuda.synchronize()
-            times.append(time.perf_counter() - t0)
-        if prof:
-            prof.__exit__(None, None, None)
-        out['seconds'] = times
+        loss, out['seconds'] = torch_prof.timed(lambda: steps(step, args.steps, nvtx), args.time,
+                                                args.profile)
     elif args.profile:
         loss, ref = profiled(step, args.steps, nvtx)
         out['reference'] = ref
