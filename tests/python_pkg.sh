@@ -10,6 +10,11 @@
 #             file:line, the run goes on (exit 1)
 #   declared  mistakes in a declaration: exit 2 naming them, nothing run
 #   library   VARBENCH_LIB at nothing, and a library of another layout: a clear ImportError
+#   catalog   python/seeds/mesh_numba.py: Python rungs in varbench's own mesh family, verified
+#             against its C reference beside its C rungs (the plain-Python rung here; the Numba
+#             ones skipped without a GPU); catalog() and problem() refusing what is not there
+#   gpu-seed-mesh  (gpu) the same program on a GPU: the seed's three Numba rungs verified at
+#             the catalog's default sizes, beside the C rungs (77 without numba-cuda)
 #   installed the package as `cmake --install` puts it (<prefix>/lib/varbench/python), a copy of
 #             bench_cpu.py run from a folder of its own against it alone
 set -u
@@ -100,6 +105,32 @@ except a.LibraryError as e:
     print(e)
 PY
   expect 0 "fake.so: struct vb_err is 1548 bytes there, 1540 in varbench/_abi.py" python3 abi.py ;;
+catalog)
+  seeds=$here/../python/seeds
+  expect 0 "11 variants, 22 cases" python3 "$seeds/mesh_numba.py" list
+  grep -q "mesh/device-mesh-graph .*gpu" out && grep -q "mesh/python-loop .*cpu" out ||
+    fail "the C and the Python rungs in one family"
+  expect $nogpu "22 cases" python3 "$seeds/mesh_numba.py" run --quick --axis nx=60,100 --db c.db
+  [ "$(count c.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = 'mesh' AND v.name = 'python-loop' AND c.status = 'ok' AND c.max_abs_err <= 1e-12")" -eq 2 ] ||
+    fail "the Python rung verified against the C reference at both sizes"
+  printf '%s\n' 'import varbench as vb' 'vb.catalog("nope")' >nope.py
+  expect 1 "no catalog family 'nope' (the catalog: calx, gufunc, mesh, saxpy, ufunc)" python3 nope.py
+  printf '%s\n' 'import varbench as vb' 'vb.catalog("mesh").problem("mesh", axes={"n": [1]})' >ax.py
+  expect 1 "its problems are varbench's" python3 ax.py
+  printf '%s\n' 'import varbench as vb' 'vb.catalog("mesh").problem("grid")' >pb.py
+  expect 1 "catalog family mesh has no problem 'grid' (it has mesh)" python3 pb.py ;;
+gpu-seed-mesh)
+  have_gpu || { echo "no GPU: skipped"; exit 77; }
+  python3 -c 'import numba.cuda, numpy' 2>/dev/null ||
+    PYTHONPATH=$pydir:$here/trace/pyshim python3 -c 'import numba.cuda, numpy' 2>/dev/null ||
+    { echo "no numba-cuda: skipped"; exit 77; }
+  export PYTHONPATH=$pydir:$here/trace/pyshim # numpy 2.5 beside numba-cuda (see the shim)
+  expect 0 "22 cases" python3 "$here/../python/seeds/mesh_numba.py" run --quick --db s.db
+  cat out
+  for v in numba-t38 numba-t39 numba-t40 host-mesh broadcast-scalars device-mesh; do
+    [ "$(count s.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = 'mesh' AND v.name = '$v' AND c.status = 'ok'")" -eq 2 ] ||
+      fail "mesh/$v not verified at both default sizes"
+  done ;;
 installed)
   command -v cmake >/dev/null || { echo "no cmake: skipped"; exit 77; }
   cmake --install "$(dirname "$pydir")" --prefix "$tmp/prefix" >install.log 2>&1 ||

@@ -43,7 +43,7 @@ import traceback
 
 from . import _abi
 
-__all__ = ['Family', 'Problem', 'State', 'Skip', 'main', 'library_path']
+__all__ = ['Family', 'Problem', 'State', 'Skip', 'catalog', 'main', 'library_path']
 
 _lib = None
 _lib_path = None
@@ -239,15 +239,23 @@ class Problem:
         raise ValueError('problem %s: an axis mixes kinds (%r): ints, floats or strings'
                          % (self.name, values))
 
+    def _kinds(self):
+        """[(axis, kind)]: _abi.AXIS_INT, AXIS_FLOAT, or None (a string axis)"""
+        return [(a, self._kind(values)) for a, values in self.axes.items()]
+
     def _point(self, p):
         """{axis: value} of a C point"""
         out = {}
-        for a, values in self.axes.items():
-            k, n = self._kind(values), a.encode()
+        for a, k in self._kinds():
+            n = a.encode()
             out[a] = (_lib.vb_axis_int(p, n) if k == _abi.AXIS_INT else
                       _lib.vb_axis_float(p, n) if k == _abi.AXIS_FLOAT else
                       _lib.vb_axis_string(p, n).decode())
         return out
+
+    def _out_len(self, p):
+        """the answer's length at C point p (0: no reference, not verified)"""
+        return len(self._ref(p)) if self.reference else 0
 
     def _ref(self, p):
         key = tuple(sorted(self._point(p).items()))
@@ -285,13 +293,154 @@ class Family:
         return p
 
 
+class _CatalogProblem(Problem):
+    """a problem of a catalog family: its axes, reference and tolerance are the C problem's
+    (self.c); Python rungs added with .variant are verified against that reference"""
+
+    def __init__(self, family, c):
+        self.family, self.c = family, c
+        self.name = c.contents.name.decode()
+        self.summary = (c.contents.summary or b'').decode()
+        self.reference = None  # the C problem's own, called by the framework
+        self.variants = []
+        self._refs = {}
+
+    def _kinds(self):
+        out = []
+        for i in range(self.c.contents.naxes):
+            ax = self.c.contents.axes[i]
+            out.append((ax.name.decode(), None if ax.labels else
+                        _abi.AXIS_FLOAT if ax.kind == _abi.AXIS_FLOAT else _abi.AXIS_INT))
+        return out
+
+    def _out_len(self, p):
+        c = self.c.contents
+        return c.out_len(p) if c.reference and c.out_len else 0
+
+
+class _CatalogFamily(Family):
+    """see catalog()"""
+
+    def __init__(self, c):
+        self.c = c
+        f = c.contents
+        self.name = f.name.decode()
+        self.summary = (f.summary or b'').decode()
+        self.seed = f.seed.decode() if f.seed else None
+        self.problems = []
+        for i in range(f.nvariants):
+            pb = f.variants[i].problem
+            if not any(ctypes.addressof(x.c.contents) == ctypes.addressof(pb.contents)
+                       for x in self.problems):
+                self.problems.append(_CatalogProblem(self, pb))
+        _families.append(self)
+
+    def problem(self, name, *args, **kwargs):
+        """the catalog problem called name (its axes, reference and tolerance are varbench's)"""
+        if args or kwargs:
+            raise TypeError('catalog family %s: its problems are varbench\'s; problem(name) '
+                            'takes no axes, reference or tolerance' % self.name)
+        for p in self.problems:
+            if p.name == name:
+                return p
+        raise KeyError('catalog family %s has no problem %r (it has %s)' % (
+            self.name, name, ', '.join(p.name for p in self.problems)))
+
+
+def catalog(name):
+    """varbench's own catalog family `name` (mesh, gufunc, calx, ufunc, saxpy: `varbench list`),
+    to add Python rungs to its problems: `fam = vb.catalog('mesh')`, then
+    `@fam.problem('mesh').variant(...)`. Its C rungs run as in `varbench run`; a Python rung
+    computes the same problem (its axes, its CPU reference, its tolerance), so it is verified
+    as they are and stands in the same ladder in the report."""
+    lib = _load()
+    for f in _families:
+        if isinstance(f, _CatalogFamily) and f.name == name:
+            return f
+    first = ctypes.addressof(ctypes.c_void_p.in_dll(lib, 'vb_catalog'))
+    arr = ctypes.cast(first, ctypes.POINTER(ctypes.POINTER(_abi.Family)))
+    names, i = [], 0
+    while arr[i]:
+        if arr[i].contents.name.decode() == name:
+            return _CatalogFamily(arr[i])
+        names.append(arr[i].contents.name.decode())
+        i += 1
+    raise KeyError('no catalog family %r (the catalog: %s)' % (name, ', '.join(names)))
+
+
 _families = []
 _states = {}  # handle -> State of the cases set up
 _keep = []    # what C points at: kept alive for the process
 
 
+PYTAG = 1 << 20  # a Python rung's tag in a catalog family: above every C rung's
+
+
+def _c_catalog_family(fam):
+    """fam's C family with its Python rungs after its C ones: the C rungs' run and traffic are
+    theirs, the hooks go to the C family's for a C rung's case (a Python case is known by its
+    handle) and to Python's for a Python rung's"""
+    cf = fam.c.contents
+    pyvars = [(p, v) for p in fam.problems for v in p.variants]
+    n = cf.nvariants
+    arr = (_abi.Variant * (n + len(pyvars)))()
+    for i in range(n):
+        ctypes.memmove(ctypes.byref(arr[i]), ctypes.byref(cf.variants[i]),
+                       ctypes.sizeof(_abi.Variant))
+    for k, (p, v) in enumerate(pyvars):
+        _fill_variant(arr[n + k], p, v, PYTAG + k, p.c)
+    c_ops = cf.ops.contents
+
+    def setup(tag, pt, st, err):
+        if tag >= PYTAG:
+            return _setup(pyvars, tag - PYTAG, pt, st, err)
+        if not c_ops.setup:
+            st[0] = None
+            return 0
+        return c_ops.setup(tag, pt, st, err)
+
+    def poison(h, err):
+        if h in _states:
+            return _poison(h, err)
+        return c_ops.poison(h, err) if c_ops.poison else 0
+
+    def fetch(h, out):
+        if h in _states:
+            _fetch(h, out)
+        elif c_ops.fetch:
+            c_ops.fetch(h, out)
+
+    def teardown(h):
+        if h in _states:
+            _teardown(h)
+        elif c_ops.teardown:
+            c_ops.teardown(h)
+
+    ops = _abi.VariantOps(setup=_abi.SETUP(setup), poison=_abi.POISON(poison),
+                          fetch=_abi.FETCH(fetch), teardown=_abi.TEARDOWN(teardown))
+    out = _abi.Family(name=cf.name, summary=cf.summary, seed=cf.seed, ops=ctypes.pointer(ops),
+                      variants=arr, nvariants=len(arr))
+    _keep.extend([arr, ops, ops.setup, ops.poison, ops.fetch, ops.teardown, out])
+    return out
+
+
+def _fill_variant(c, p, v, tag, cproblem):
+    """the C row of Python rung v of problem p"""
+    c.name = v.name.encode()
+    c.summary = v.summary.encode()
+    c.flags = (_abi.GPU if v.gpu else 0) | (_abi.EXPECT_WRONG if v.expect_wrong else 0)
+    c.tag = tag
+    c.run = _abi.RUN(_run)
+    if v.traffic:
+        c.traffic = _abi.TRAFFIC(lambda pt, t, p=p, v=v: _traffic(p, v, pt, t))
+    c.problem = cproblem
+    _keep.extend([c.run, c.traffic, c.problem])
+
+
 def _c_family(fam):
     """the C structs of fam (kept alive in _keep)"""
+    if isinstance(fam, _CatalogFamily):
+        return _c_catalog_family(fam)
     variants = [(p, v) for p in fam.problems for v in p.variants]
     if not variants:
         raise ValueError('family %s has no variant' % fam.name)
@@ -329,16 +478,7 @@ def _c_family(fam):
         cprobs[p.name] = cp
     arr = (_abi.Variant * len(variants))()
     for i, (p, v) in enumerate(variants):
-        c = arr[i]
-        c.name = v.name.encode()
-        c.summary = v.summary.encode()
-        c.flags = (_abi.GPU if v.gpu else 0) | (_abi.EXPECT_WRONG if v.expect_wrong else 0)
-        c.tag = i
-        c.run = _abi.RUN(_run)
-        if v.traffic:
-            c.traffic = _abi.TRAFFIC(lambda pt, t, p=p, v=v: _traffic(p, v, pt, t))
-        c.problem = ctypes.pointer(cprobs[p.name])
-        _keep.extend([c.run, c.traffic, c.problem])
+        _fill_variant(arr[i], p, v, i, ctypes.pointer(cprobs[p.name]))
     ops = _abi.VariantOps(setup=_abi.SETUP(lambda tag, pt, st, err: _setup(variants, tag, pt, st,
                                                                             err)),
                           poison=_abi.POISON(_poison), fetch=_abi.FETCH(_fetch),
@@ -390,7 +530,7 @@ def _setup(variants, tag, pt, st, err):
         handle = max(_states, default=0) + 1
         _states[handle] = s
         st[0] = handle
-        s._n = len(p._ref(pt)) if p.reference else 0
+        s._n = p._out_len(pt)
         v.fn(s)
         if s._sample is None:
             raise RuntimeError('variant %s: its function did not call state.exec(fn)' % v.name)
