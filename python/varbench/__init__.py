@@ -213,16 +213,19 @@ class Problem:
         self.variants = []
         self._refs = {}
 
-    def variant(self, name=None, gpu=True, traffic=None, summary=None, expect_wrong=False):
+    def variant(self, name=None, gpu=True, traffic=None, summary=None, expect_wrong=False,
+                resident=False):
         """decorator: fn(state) is a variant (a rung) of this problem, named after fn unless
         name is given. gpu: needs a CUDA device (skipped, recorded, without one); False: a CPU
         rung. traffic(point) -> dict of what one sample moves and computes: h2d_bytes,
         d2h_bytes, h2d_count, d2h_count, gmem_read_bytes, gmem_write_bytes, elements, flops
-        (the floor and the rates come from it)."""
+        (the floor and the rates come from it). resident: the sample's answer stays on the
+        device (its sample returns a device array, copied to the host outside every sample
+        for the verification; varbench.h's VB_RESIDENT)."""
         def register(fn):
             v = _Variant(self, _name('variant', name or fn.__name__.replace('_', '-')), fn, gpu,
                          traffic, summary or (fn.__doc__ or '').strip().split('\n')[0],
-                         expect_wrong)
+                         expect_wrong, resident)
             if any(x.name == v.name for p in self.family.problems for x in p.variants):
                 raise ValueError('variant %s: twice in family %s' % (v.name, self.family.name))
             self.variants.append(v)
@@ -266,9 +269,10 @@ class Problem:
 
 
 class _Variant:
-    def __init__(self, problem, name, fn, gpu, traffic, summary, expect_wrong):
+    def __init__(self, problem, name, fn, gpu, traffic, summary, expect_wrong, resident):
         self.problem, self.name, self.fn, self.gpu = problem, name, fn, gpu
         self.traffic, self.summary, self.expect_wrong = traffic, summary or name, expect_wrong
+        self.resident = resident
 
 
 class Family:
@@ -428,7 +432,8 @@ def _fill_variant(c, p, v, tag, cproblem):
     """the C row of Python rung v of problem p"""
     c.name = v.name.encode()
     c.summary = v.summary.encode()
-    c.flags = (_abi.GPU if v.gpu else 0) | (_abi.EXPECT_WRONG if v.expect_wrong else 0)
+    c.flags = ((_abi.GPU if v.gpu else 0) | (_abi.EXPECT_WRONG if v.expect_wrong else 0) |
+               (_abi.RESIDENT if v.resident else 0))
     c.tag = tag
     c.run = _abi.RUN(_run)
     if v.traffic:
