@@ -10,11 +10,13 @@
 #             file:line, the run goes on (exit 1)
 #   declared  mistakes in a declaration: exit 2 naming them, nothing run
 #   library   VARBENCH_LIB at nothing, and a library of another layout: a clear ImportError
-#   catalog   python/seeds/mesh_numba.py: Python rungs in varbench's own mesh family, verified
-#             against its C reference beside its C rungs (the plain-Python rung here; the Numba
-#             ones skipped without a GPU); catalog() and problem() refusing what is not there
-#   gpu-seed-mesh  (gpu) the same program on a GPU: the seed's three Numba rungs verified at
-#             the catalog's default sizes, beside the C rungs (77 without numba-cuda)
+#   catalog   python/seeds/mesh_numba.py and gufunc_numba.py: Python rungs in varbench's own
+#             mesh and gufunc families, verified against their C references beside their C rungs
+#             (the plain-Python rungs here, on vb.data_uniform's inputs, which equal the C
+#             library's bit for bit; the Numba ones skipped without a GPU); catalog() and
+#             problem() refusing what is not there
+#   gpu-seeds (gpu) the same programs on a GPU: the seeds' Numba rungs verified at the
+#             catalog's default sizes, beside the C rungs (77 without numba-cuda)
 #   gpu-frameworks  (gpu) tests/python/bench_fw.py: a saxpy kernel of Numba, CuPy, PyTorch and
 #             Triton each a rung (those installed): run twice, compared (exit 0); the torch rung
 #             slowed 3x (VB_FW_SLOW), compared (exit 1, naming it); each rung's kernel median
@@ -120,13 +122,25 @@ catalog)
   expect $nogpu "22 cases" python3 "$seeds/mesh_numba.py" run --quick --axis nx=60,100 --db c.db
   [ "$(count c.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = 'mesh' AND v.name = 'python-loop' AND c.status = 'ok' AND c.max_abs_err <= 1e-12")" -eq 2 ] ||
     fail "the Python rung verified against the C reference at both sizes"
+  expect $nogpu "64 cases" python3 "$seeds/gufunc_numba.py" run --quick --axis rows=1000,3000 \
+    --axis cols=4,9 --db g.db
+  [ "$(count g.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.name = 'python-loop' AND c.status = 'ok' AND c.max_abs_err = 0")" -eq 8 ] ||
+    fail "the gufunc Python rung on the C inputs, verified at 8 points"
+  python3 - "$(python3 -c 'import varbench; print(varbench.library_path())')" <<'PY' || fail "vb.data_uniform is not the C library's"
+import ctypes, sys, varbench as vb
+f = ctypes.CDLL(sys.argv[1]).vb_data_uniform
+f.restype, f.argtypes = ctypes.c_double, [ctypes.c_uint64] * 2 + [ctypes.c_double] * 2
+bad = [(s, i) for s in (0, 1, 0x6775, 2**63 + 5) for i in (0, 1, 17, 10**6, 2**40)
+       if f(s, i, -1.5, 1.5) != vb.data_uniform(s, i, -1.5, 1.5)]
+sys.exit(1 if bad else 0)
+PY
   printf '%s\n' 'import varbench as vb' 'vb.catalog("nope")' >nope.py
   expect 1 "no catalog family 'nope' (the catalog: calx, gufunc, mesh, saxpy, ufunc)" python3 nope.py
   printf '%s\n' 'import varbench as vb' 'vb.catalog("mesh").problem("mesh", axes={"n": [1]})' >ax.py
   expect 1 "its problems are varbench's" python3 ax.py
   printf '%s\n' 'import varbench as vb' 'vb.catalog("mesh").problem("grid")' >pb.py
   expect 1 "catalog family mesh has no problem 'grid' (it has mesh)" python3 pb.py ;;
-gpu-seed-mesh)
+gpu-seeds)
   have_gpu || { echo "no GPU: skipped"; exit 77; }
   python3 -c 'import numba.cuda, numpy' 2>/dev/null ||
     PYTHONPATH=$pydir:$here/trace/pyshim python3 -c 'import numba.cuda, numpy' 2>/dev/null ||
@@ -137,6 +151,12 @@ gpu-seed-mesh)
   for v in numba-t38 numba-t39 numba-t40 host-mesh broadcast-scalars device-mesh; do
     [ "$(count s.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = 'mesh' AND v.name = '$v' AND c.status = 'ok'")" -eq 2 ] ||
       fail "mesh/$v not verified at both default sizes"
+  done
+  expect 0 "32 cases" python3 "$here/../python/seeds/gufunc_numba.py" run --quick --db s.db
+  cat out
+  for v in numba-guvectorize row-sliced; do
+    [ "$(count s.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = 'gufunc' AND v.name = '$v' AND c.status = 'ok'")" -eq 4 ] ||
+      fail "gufunc/$v not verified at the 4 default points"
   done ;;
 gpu-frameworks)
   have_gpu || { echo "no GPU: skipped"; exit 77; }

@@ -43,7 +43,8 @@ import traceback
 
 from . import _abi
 
-__all__ = ['Family', 'Problem', 'State', 'Skip', 'catalog', 'main', 'library_path']
+__all__ = ['Family', 'Problem', 'State', 'Skip', 'catalog', 'data_uniform', 'data_uniform_array',
+           'main', 'library_path']
 
 _lib = None
 _lib_path = None
@@ -117,6 +118,31 @@ class State:
     def summary(self, name, value, unit=None):
         """stores a named number with the case (nvbench's add_summary)"""
         _load().vb_summary(name.encode(), float(value), unit.encode() if unit else None)
+
+
+_M64 = (1 << 64) - 1
+
+
+def data_uniform(seed, i, lo, hi):
+    """element i of input stream seed, in [lo, hi): varbench.h's vb_data_uniform (splitmix64),
+    bit for bit, so that a Python rung of a catalog problem computes on the C rungs' inputs"""
+    z = (seed * 0x9E3779B97F4A7C15 + i + 0x632BE59BD9B4E019) & _M64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    z ^= z >> 31
+    return lo + (hi - lo) * float(z >> 11) * (1.0 / 9007199254740992.0)
+
+
+def data_uniform_array(seed, n, lo, hi):
+    """elements 0..n-1 of data_uniform's stream as a NumPy float64 array (needs NumPy)"""
+    import numpy as np
+    u = np.uint64
+    with np.errstate(over='ignore'):
+        z = u(seed) * u(0x9E3779B97F4A7C15) + np.arange(n, dtype=u) + u(0x632BE59BD9B4E019)
+        z = (z ^ (z >> u(30))) * u(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> u(27))) * u(0x94D049BB133111EB)
+        z ^= z >> u(31)
+    return lo + (hi - lo) * (z >> u(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
 
 
 def _err(err, exc):
