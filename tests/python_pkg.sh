@@ -10,8 +10,8 @@
 #             file:line, the run goes on (exit 1)
 #   declared  mistakes in a declaration: exit 2 naming them, nothing run
 #   library   VARBENCH_LIB at nothing, and a library of another layout: a clear ImportError
-#   catalog   python/seeds/mesh_numba.py and gufunc_numba.py: Python rungs in varbench's own
-#             mesh and gufunc families, verified against their C references beside their C rungs
+#   catalog   python/seeds/mesh_numba.py, gufunc_numba.py, saxpy_cuda_python.py: Python rungs
+#             in varbench's own mesh, gufunc and saxpy families, verified against their C references beside their C rungs
 #             (the plain-Python rungs here, on vb.data_uniform's inputs, which equal the C
 #             library's bit for bit; the Numba ones skipped without a GPU); catalog() and
 #             problem() refusing what is not there
@@ -126,6 +126,9 @@ catalog)
     --axis cols=4,9 --db g.db
   [ "$(count g.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.name = 'python-loop' AND c.status = 'ok' AND c.max_abs_err = 0")" -eq 8 ] ||
     fail "the gufunc Python rung on the C inputs, verified at 8 points"
+  expect $nogpu "12 cases" python3 "$seeds/saxpy_cuda_python.py" run --quick --axis n=1000,50000 --db x.db
+  [ "$(count x.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.name = 'python-loop' AND c.status = 'ok'")" -eq 2 ] ||
+    fail "the saxpy Python rung on the C inputs, verified at 2 sizes"
   python3 - "$(python3 -c 'import varbench; print(varbench.library_path())')" <<'PY' || fail "vb.data_uniform is not the C library's"
 import ctypes, sys, varbench as vb
 f = ctypes.CDLL(sys.argv[1]).vb_data_uniform
@@ -157,7 +160,17 @@ gpu-seeds)
   for v in numba-guvectorize row-sliced; do
     [ "$(count s.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = 'gufunc' AND v.name = '$v' AND c.status = 'ok'")" -eq 4 ] ||
       fail "gufunc/$v not verified at the 4 default points"
-  done ;;
+  done
+  if python3 -c 'import cuda.bindings' 2>/dev/null || python3 -c 'from cuda import cuda' 2>/dev/null; then
+    expect 0 "" python3 "$here/../python/seeds/saxpy_cuda_python.py" run --quick --db s.db
+    cat out
+    for v in cuda-python nvrtc-driver; do
+      [ "$(count s.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = 'saxpy' AND v.name = '$v' AND c.status = 'ok'")" -eq 1 ] ||
+        fail "saxpy/$v not verified"
+    done
+  else
+    echo "no cuda-python: seed 004's rung not run"
+  fi ;;
 gpu-frameworks)
   have_gpu || { echo "no GPU: skipped"; exit 77; }
   export PYTHONPATH=$pydir:$here/trace/pyshim # numpy 2.5 beside numba-cuda (see the shim)
