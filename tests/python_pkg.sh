@@ -10,8 +10,8 @@
 #             file:line, the run goes on (exit 1)
 #   declared  mistakes in a declaration: exit 2 naming them, nothing run
 #   library   VARBENCH_LIB at nothing, and a library of another layout: a clear ImportError
-#   catalog   python/seeds/mesh_numba.py, gufunc_numba.py, ufunc_numba.py, saxpy_cuda_python.py:
-#             Python rungs in varbench's own mesh, gufunc, ufunc and saxpy families, verified against their C references beside their C rungs
+#   catalog   python/seeds/*.py: Python rungs in varbench's own mesh, gufunc, ufunc, calx and
+#             saxpy families, verified against their C references beside their C rungs
 #             (the plain-Python rungs here, on vb.data_uniform's inputs, which equal the C
 #             library's bit for bit; the Numba ones skipped without a GPU); catalog() and
 #             problem() refusing what is not there
@@ -130,6 +130,9 @@ catalog)
     --axis n=1000,50000 --db u.db
   [ "$(count u.db "SELECT count(*) FROM cases WHERE status = 'ok' AND max_abs_err = 0")" -eq 6 ] ||
     fail "the ufunc Python rungs (gaussian, clamp, cos) on the C inputs, exact at 2 sizes"
+  expect $nogpu "22 cases" python3 "$seeds/calx_numba.py" run --quick --axis model_size=960,10000 --db cx.db
+  [ "$(count cx.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.name = 'python-loop' AND c.status = 'ok' AND c.max_abs_err = 0")" -eq 2 ] ||
+    fail "the calx Python rung (the seed's loops) exact at 2 sizes"
   expect $nogpu "12 cases" python3 "$seeds/saxpy_cuda_python.py" run --quick --axis n=1000,50000 --db x.db
   [ "$(count x.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.name = 'python-loop' AND c.status = 'ok'")" -eq 2 ] ||
     fail "the saxpy Python rung on the C inputs, verified at 2 sizes"
@@ -171,6 +174,12 @@ gpu-seeds)
     [ "$(count s.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = 'ufunc' AND v.name = '$v' AND c.status = 'ok'")" -eq 3 ] ||
       fail "ufunc/$v not verified at the 3 default sizes"
   done
+  expect 0 "" python3 "$here/../python/seeds/calx_numba.py" run --quick --db s.db
+  cat out
+  [ "$(count s.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = 'calx' AND v.name = 'numba-serial' AND c.status = 'ok'")" -eq 5 ] ||
+    fail "calx/numba-serial not verified at the 5 default sizes"
+  [ "$(count s.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = 'calx' AND v.name = 'numba-race' AND c.status = 'wrong-result'")" -ge 1 ] ||
+    fail "calx/numba-race (the seed's data race) not caught wrong"
   if python3 -c 'import cuda.bindings' 2>/dev/null || python3 -c 'from cuda import cuda' 2>/dev/null; then
     expect 0 "" python3 "$here/../python/seeds/saxpy_cuda_python.py" run --quick --db s.db
     cat out
