@@ -39,6 +39,9 @@ nogpu=4; have_gpu && nogpu=0
 count() { # count DB SQL: one number
   python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$@"
 }
+rung() { # rung DB FAMILY VARIANT CONDITION: how many of FAMILY/VARIANT's cases meet CONDITION (on c)
+  count "$1" "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = '$2' AND v.name = '$3' AND $4"
+}
 case $case in
 good)
   expect 0 "pyex/gpu-stand-in            gpu  needs a device" python3 "$bench" list
@@ -47,7 +50,7 @@ good)
   grep -qF '4 wrong on purpose, 0 failed' out || fail "the wrong rung is not wrong on purpose"
   grep -qF 'skipped: only at n=1000' out || fail "vb.Skip's reason"
   [ "$(count py.db "SELECT count(*) FROM cases WHERE status = 'ok'")" -eq 6 ] || fail "6 ok cases"
-  [ $nogpu -eq 0 ] || [ "$(count py.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.name = 'gpu-stand-in' AND c.status = 'skipped'")" -eq 4 ] ||
+  [ $nogpu -eq 0 ] || [ "$(rung py.db pyex gpu-stand-in "c.status = 'skipped'")" -eq 4 ] ||
     fail "the GPU rung's 4 cases skipped"
   expect 0 "summary:py_n" "$vb" export --db py.db --format csv
   grep -q 'pyex/cpu-loop.*n=4000,mode=twice' out || fail "export's cases"
@@ -120,21 +123,21 @@ catalog)
   grep -q "mesh/device-mesh-graph .*gpu" out && grep -q "mesh/python-loop .*cpu" out ||
     fail "the C and the Python rungs in one family"
   expect $nogpu "22 cases" python3 "$seeds/mesh_numba.py" run --quick --axis nx=60,100 --db c.db
-  [ "$(count c.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = 'mesh' AND v.name = 'python-loop' AND c.status = 'ok' AND c.max_abs_err <= 1e-12")" -eq 2 ] ||
+  [ "$(rung c.db mesh python-loop "c.status = 'ok' AND c.max_abs_err <= 1e-12")" -eq 2 ] ||
     fail "the Python rung verified against the C reference at both sizes"
   expect $nogpu "64 cases" python3 "$seeds/gufunc_numba.py" run --quick --axis rows=1000,3000 \
     --axis cols=4,9 --db g.db
-  [ "$(count g.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.name = 'python-loop' AND c.status = 'ok' AND c.max_abs_err = 0")" -eq 8 ] ||
+  [ "$(rung g.db gufunc python-loop "c.status = 'ok' AND c.max_abs_err = 0")" -eq 8 ] ||
     fail "the gufunc Python rung on the C inputs, verified at 8 points"
   expect 0 "6 cases: 6 ok" python3 "$seeds/ufunc_numba.py" run --quick --filter 'ufunc/*-python' \
     --axis n=1000,50000 --db u.db
   [ "$(count u.db "SELECT count(*) FROM cases WHERE status = 'ok' AND max_abs_err = 0")" -eq 6 ] ||
     fail "the ufunc Python rungs (gaussian, clamp, cos) on the C inputs, exact at 2 sizes"
   expect $nogpu "22 cases" python3 "$seeds/calx_numba.py" run --quick --axis model_size=960,10000 --db cx.db
-  [ "$(count cx.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.name = 'python-loop' AND c.status = 'ok' AND c.max_abs_err = 0")" -eq 2 ] ||
+  [ "$(rung cx.db calx python-loop "c.status = 'ok' AND c.max_abs_err = 0")" -eq 2 ] ||
     fail "the calx Python rung (the seed's loops) exact at 2 sizes"
   expect $nogpu "12 cases" python3 "$seeds/saxpy_cuda_python.py" run --quick --axis n=1000,50000 --db x.db
-  [ "$(count x.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.name = 'python-loop' AND c.status = 'ok'")" -eq 2 ] ||
+  [ "$(rung x.db saxpy python-loop "c.status = 'ok'")" -eq 2 ] ||
     fail "the saxpy Python rung on the C inputs, verified at 2 sizes"
   python3 - "$(python3 -c 'import varbench; print(varbench.library_path())')" <<'PY' || fail "vb.data_uniform is not the C library's"
 import ctypes, sys, varbench as vb
@@ -159,32 +162,32 @@ gpu-seeds)
   expect 0 "22 cases" python3 "$here/../python/seeds/mesh_numba.py" run --quick --db s.db
   cat out
   for v in numba-t38 numba-t39 numba-t40 host-mesh broadcast-scalars device-mesh; do
-    [ "$(count s.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = 'mesh' AND v.name = '$v' AND c.status = 'ok'")" -eq 2 ] ||
+    [ "$(rung s.db mesh $v "c.status = 'ok'")" -eq 2 ] ||
       fail "mesh/$v not verified at both default sizes"
   done
   expect 0 "32 cases" python3 "$here/../python/seeds/gufunc_numba.py" run --quick --db s.db
   cat out
   for v in numba-guvectorize row-sliced; do
-    [ "$(count s.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = 'gufunc' AND v.name = '$v' AND c.status = 'ok'")" -eq 4 ] ||
+    [ "$(rung s.db gufunc $v "c.status = 'ok'")" -eq 4 ] ||
       fail "gufunc/$v not verified at the 4 default points"
   done
   expect 0 "" python3 "$here/../python/seeds/ufunc_numba.py" run --quick --filter 'ufunc/[gc]*' --db s.db
   cat out
   for v in numba-vectorize numba-gridstride numba-do-cos gaussian-host clamp-gridstride cos-64x64; do
-    [ "$(count s.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = 'ufunc' AND v.name = '$v' AND c.status = 'ok'")" -eq 3 ] ||
+    [ "$(rung s.db ufunc $v "c.status = 'ok'")" -eq 3 ] ||
       fail "ufunc/$v not verified at the 3 default sizes"
   done
   expect 0 "" python3 "$here/../python/seeds/calx_numba.py" run --quick --db s.db
   cat out
-  [ "$(count s.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = 'calx' AND v.name = 'numba-serial' AND c.status = 'ok'")" -eq 5 ] ||
+  [ "$(rung s.db calx numba-serial "c.status = 'ok'")" -eq 5 ] ||
     fail "calx/numba-serial not verified at the 5 default sizes"
-  [ "$(count s.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = 'calx' AND v.name = 'numba-race' AND c.status = 'wrong-result'")" -ge 1 ] ||
+  [ "$(rung s.db calx numba-race "c.status = 'wrong-result'")" -ge 1 ] ||
     fail "calx/numba-race (the seed's data race) not caught wrong"
   if python3 -c 'import cuda.bindings' 2>/dev/null || python3 -c 'from cuda import cuda' 2>/dev/null; then
     expect 0 "" python3 "$here/../python/seeds/saxpy_cuda_python.py" run --quick --db s.db
     cat out
     for v in cuda-python nvrtc-driver; do
-      [ "$(count s.db "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = 'saxpy' AND v.name = '$v' AND c.status = 'ok'")" -eq 1 ] ||
+      [ "$(rung s.db saxpy $v "c.status = 'ok'")" -eq 1 ] ||
         fail "saxpy/$v not verified"
     done
   else
