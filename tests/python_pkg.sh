@@ -4,7 +4,7 @@
 # tests/python/bench_cpu.py and small programs written here. Exit 0 pass, 1 fail, 77 skip.
 #   good      list; a run stores the CPU rungs verified, the wrong-on-purpose one as such, the
 #             GPU rung skipped without a device (exit 4), the rung that skips itself, a summary;
-#             export and compare read it
+#             export and compare read it; vb.bench, the one-call form, right and wrong
 #   broken    the same program with its CPU rung made wrong: run exits 1, compare names it
 #   raises    a variant whose function raises: the case fails with the Python message and
 #             file:line, the run goes on (exit 1)
@@ -58,7 +58,17 @@ good)
   # once under a loaded CI machine, which compare rightly calls noisy
   expect 0 "" python3 "$bench" run --filter 'pyex/cpu-loop' --db cmp.db
   expect 0 "" python3 "$bench" run --filter 'pyex/cpu-loop' --db cmp.db
-  expect 0 "no regression" "$vb" compare cmp.db cmp.db --base-run 1 --cand-run 2 --metric e2e --threshold 900 ;;
+  expect 0 "no regression" "$vb" compare cmp.db cmp.db --base-run 1 --cand-run 2 --metric e2e --threshold 900
+  # the one-call form: a verified callable, and one whose answer is wrong
+  cat >one.py <<'PY'
+import varbench as vb
+sq = lambda: [float(i * i) for i in range(1000)]
+print(vb.bench(sq, name='squares', db='b.db', gpu=False, reference=sq, args=['--quick']))
+print(vb.bench(lambda: sq()[:-1] + [0.0], name='wrong', db='b.db', gpu=False, reference=sq,
+               args=['--quick']))
+PY
+  expect 0 "(0, {'status': 'ok', 'samples': 1," python3 one.py
+  grep -qF "(1, {'status': 'wrong-result'" out || fail "bench() of a wrong answer" ;;
 broken)
   expect 0 "" python3 "$bench" run --quick --filter 'pyex/cpu-loop' --db py.db
   VB_PY_BREAK=1 expect 1 "wrong-result" python3 "$bench" run --quick --filter 'pyex/cpu-loop' --db py.db

@@ -43,8 +43,8 @@ import traceback
 
 from . import _abi
 
-__all__ = ['Family', 'Problem', 'State', 'Skip', 'catalog', 'data_uniform', 'data_uniform_array',
-           'main', 'library_path']
+__all__ = ['Family', 'Problem', 'State', 'Skip', 'bench', 'catalog', 'data_uniform',
+           'data_uniform_array', 'main', 'library_path']
 
 _lib = None
 _lib_path = None
@@ -612,6 +612,39 @@ def _teardown(handle):
             fn()
         except Exception:
             traceback.print_exc()
+
+
+def bench(fn, name='bench', db='varbench.db', gpu=True, traffic=None, reference=None,
+          rtol=0.0, atol=0.0, args=()):
+    """one callable measured at once (Triton's do_bench, with varbench's sampling, phases and
+    database): fn() is one sample, returning when its work is done (and, with a reference, the
+    answer, checked against reference() within atol + rtol |ref|). Stored in db as the case
+    bench/NAME (a family of its own, one problem of one point); args: more of `run`'s options
+    (--quick, --precision 1, ...). Returns (exit code, the case's row from the database as a
+    dict: status, samples, e2e_median_ns, kernel_median_ns, h2d_median_ns, d2h_median_ns,
+    max_abs_err; None when the run stored none). The C library promises one vb_main a
+    process: a second bench() in one process has run on the CPU, not yet on a GPU."""
+    import sqlite3
+    fam = Family('bench', summary='varbench.bench')
+    pb = fam.problem('once', axes={'point': [0]},
+                     reference=(lambda p: reference()) if reference else None, rtol=rtol,
+                     atol=atol)
+    pb.variant(name=name, gpu=gpu, traffic=(lambda p: traffic) if traffic else None)(
+        lambda state: state.exec(fn))
+    _families.remove(fam)  # run alone, not with the program's other families
+    rc = main(['bench', 'run', '--db', db, '--filter', 'bench/' + name] + list(args),
+              families=[fam])
+    try:
+        con = sqlite3.connect('file:%s?mode=ro' % db, uri=True)
+        con.row_factory = sqlite3.Row
+        row = con.execute(
+            "SELECT c.status, c.samples, c.e2e_median_ns, c.kernel_median_ns, c.h2d_median_ns, "
+            "c.d2h_median_ns, c.max_abs_err FROM cases c JOIN variants v ON v.id = c.variant_id "
+            "WHERE v.family = 'bench' AND v.name = ? ORDER BY c.id DESC LIMIT 1",
+            (name,)).fetchone()
+        return rc, dict(row) if row else None
+    except sqlite3.Error:
+        return rc, None
 
 
 def main(argv=None, families=None):
