@@ -9,6 +9,8 @@
 #   raises    a variant whose function raises: the case fails with the Python message and
 #             file:line, the run goes on (exit 1)
 #   declared  mistakes in a declaration: exit 2 naming them, nothing run
+#   interrupted  SIGINT in the middle of a run: the C library's handler, not Python's, takes it:
+#             the run stored 'interrupted', exit 130, no Python traceback
 #   library   VARBENCH_LIB at nothing, and a library of another layout: a clear ImportError
 #   catalog   python/seeds/*.py: Python rungs in varbench's own mesh, gufunc, ufunc, calx and
 #             saxpy families, verified against their C references beside their C rungs
@@ -106,6 +108,24 @@ declared)
   printf '%s\n' 'import sys, varbench as vb' 'f = vb.Family("f")' 'sys.exit(vb.main())' >bad3.py
   expect 2 "family f has no variant" python3 bad3.py list
   expect 2 "unknown" python3 "$bench" run --no-such-flag --db b.db ;;
+interrupted)
+  cat >slow.py <<'PY'
+import sys, time, varbench as vb
+p = vb.Family('slow').problem('p', axes={'n': list(range(1, 21))}, reference=lambda pt: [1.0])
+@p.variant(gpu=False)
+def nap(state):
+    state.exec(lambda: (time.sleep(0.05), [1.0])[1])
+sys.exit(vb.main())
+PY
+  python3 slow.py run --db i.db >out 2>err &
+  pid=$!
+  for _ in $(seq 200); do grep -q "slow/nap" out 2>/dev/null && break; sleep 0.1; done
+  kill -INT $pid
+  wait $pid
+  rc=$?
+  [ $rc -eq 130 ] || fail "an interrupted Python run exited $rc, not 130"
+  grep -q "Traceback" out err && fail "a Python traceback on SIGINT"
+  [ "$(count i.db "SELECT status FROM runs")" = interrupted ] || fail "the run is not stored 'interrupted'" ;;
 library)
   VARBENCH_LIB=/nonexistent/libvarbench.so expect 1 "VARBENCH_LIB=/nonexistent/libvarbench.so: no such file" python3 "$bench" list
   cat >abi.py <<'PY'
