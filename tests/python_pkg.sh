@@ -4,7 +4,8 @@
 # tests/python/bench_cpu.py and small programs written here. Exit 0 pass, 1 fail, 77 skip.
 #   good      list; a run stores the CPU rungs verified, the wrong-on-purpose one as such, the
 #             GPU rung skipped without a device (exit 4), the rung that skips itself, a summary;
-#             export and compare read it; vb.bench, the one-call form, right and wrong
+#             export and compare read it; a float axis and --axis; vb.bench, the one-call
+#             form, right and wrong
 #   broken    the same program with its CPU rung made wrong: run exits 1, compare names it
 #   raises    a variant whose function raises: the case fails with the Python message and
 #             file:line, the run goes on (exit 1)
@@ -61,6 +62,22 @@ good)
   expect 0 "" python3 "$bench" run --filter 'pyex/cpu-loop' --db cmp.db
   expect 0 "" python3 "$bench" run --filter 'pyex/cpu-loop' --db cmp.db
   expect 0 "no regression" "$vb" compare cmp.db cmp.db --base-run 1 --cand-run 2 --metric e2e --threshold 900
+  # a float axis, --axis over a Python family's axes, a summary in export
+  cat >fa.py <<'PY'
+import sys, varbench as vb
+p = vb.Family('fa').problem('scale', axes={'n': [10], 'k': [0.5, 1.25]},
+                            reference=lambda pt: [pt['k'] * i for i in range(pt['n'])], rtol=1e-12)
+@p.variant(gpu=False)
+def mul(state):
+    n, k = state['n'], state['k']
+    state.summary('k_seen', k)
+    state.exec(lambda: [k * i for i in range(n)])
+sys.exit(vb.main())
+PY
+  expect 0 "k=0.5,1.25 [float]" python3 fa.py list
+  expect 0 "1 cases: 1 ok" python3 fa.py run --quick --axis n=7 --axis k=2.5 --db fa.db
+  expect 0 'fa/mul,"n=7,k=2.5"' "$vb" export --db fa.db --format csv
+  grep -q 'summary:k_seen' out && grep -q ',2.5$' out || fail "the summary of the float axis' value"
   # the one-call form: a verified callable, and one whose answer is wrong
   cat >one.py <<'PY'
 import varbench as vb
