@@ -237,6 +237,20 @@ gpu-seeds)
       [ "$(rung s.db saxpy $v "c.status = 'ok'")" -eq 1 ] ||
         fail "saxpy/$v not verified"
     done
+    # what Python adds to a sample: the seed's program from Python against the same program in C
+    # (the same NVRTC source, copies and launch; issue 42's item 4), printed for the README
+    python3 - s.db <<'PY'
+import sqlite3, sys
+q = ("SELECT v.name, c.e2e_median_ns, c.kernel_median_ns, c.h2d_median_ns, c.d2h_median_ns "
+     "FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = 'saxpy' AND "
+     "v.name IN ('cuda-python', 'nvrtc-driver') AND c.status = 'ok'")
+r = {row[0]: row[1:] for row in sqlite3.connect(sys.argv[1]).execute(q)}
+py, c = r['cuda-python'], r['nvrtc-driver']
+print('saxpy e2e: cuda-python %.1f us, nvrtc-driver (C) %.1f us: Python adds %.1f us a sample; '
+      'kernel %.2f / %.2f us, H2D %.1f / %.1f us, D2H %.1f / %.1f us'
+      % (py[0] / 1e3, c[0] / 1e3, (py[0] - c[0]) / 1e3, py[1] / 1e3, c[1] / 1e3,
+         py[2] / 1e3, c[2] / 1e3, py[3] / 1e3, c[3] / 1e3))
+PY
   else
     echo "no cuda-python: seed 004's rung not run"
   fi ;;
