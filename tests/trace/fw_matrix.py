@@ -250,9 +250,11 @@ def ddp_overhead(vb):
         print('no GPU: skipped')
         sys.exit(77)
     steps = os.environ.get('VB_DDP_STEPS', '20')
+    batch = ['--batch', os.environ['VB_DDP_BATCH']] if os.environ.get('VB_DDP_BATCH') else []
     job = ['torchrun', '--standalone', '--nproc_per_node=%d' % ranks, prog, '--steps', steps,
            '--time', '3', '--out', 'o'] if ranks > 1 else [PY, prog, '--steps', steps, '--time',
                                                             '3', '--out', 'o']
+    job += batch
     floor_lib = os.environ.get('VB_CUPTI_FLOOR') or os.path.join(
         os.path.dirname(vb), 'tests', 'trace', 'libtrace_cupti_floor.so')
     kinds = tuple(os.environ.get('VB_OVH_KINDS', 'untraced,traced,traced-gpu').split(','))
@@ -308,8 +310,9 @@ def ddp_overhead(vb):
             print('  round %d %-16s %.4f s a step (ranks %s)' %
                   (i + 1, kind, runs[kind][-1], ' '.join('%.4f' % x for x in per_rank)),
                   flush=True)
-    print('%d rank%s, %s steps, median of repeats 2-3 per rank, median of the ranks (s a step), '
-          '%d rounds' % (ranks, 's' if ranks > 1 else '', steps, rounds))
+    print('%d rank%s, %s steps%s, median of repeats 2-3 per rank, median of the ranks (s a step), '
+          '%d rounds' % (ranks, 's' if ranks > 1 else '', steps,
+                         ', batch %s' % batch[1] if batch else '', rounds))
     u = statistics.median(runs['untraced'])
     for kind in kinds:  # and the median of the rounds' own ratios (each round's arms side by side)
         print('  %-16s %s  median %.4f (%.3fx; a round\'s own %.3fx)' % (

@@ -1,14 +1,14 @@
 """torch_ddp.py: an unmodified multi-rank PyTorch training program (DistributedDataParallel over
 NCCL, one process a GPU) for varbench trace's multi-process tests and the in-step cost benchmark.
 
-ResNet-18 training steps (batch 32 a rank, 224x224, SGD); each step copies its batch in from
+ResNet-18 training steps (batch 32 a rank by default, 224x224, SGD); each step copies its batch in from
 pinned host memory, all-reduces the gradients (DDP's buckets, NCCL) and reads the loss back. The
 timed steps sit inside torch.cuda.nvtx.range_push('steps') / range_pop(), each step in a range
 'step'. Started by torchrun (RANK, LOCAL_RANK, WORLD_SIZE); alone it is one rank of one.
 
 usage: torchrun --nproc_per_node=N torch_ddp.py [--steps N] [--warmup N] [--time R]
            [--out PREFIX] [--profile] [--delay-rank R] [--delay-ms MS] [--extra-kernel]
-           [--sleep-ms MS] [--pageable] [--after N]
+           [--sleep-ms MS] [--pageable] [--after N] [--batch B]
   --time R         R repeats of the steps, each timed in the process (synchronize, perf_counter)
   --out PREFIX     each rank writes PREFIX.rankR.json: "seconds" (with --time), "steps",
                    "pushes" (NVTX ranges it pushed), "device", "rank" and with --profile
@@ -22,6 +22,8 @@ usage: torchrun --nproc_per_node=N torch_ddp.py [--steps N] [--warmup N] [--time
   --pageable       every rank copies an extra 64 MiB from pageable host memory in each step
   --after N        N more steps after the steps (after torch.profiler stopped, with --profile),
                    in a range 'after': a tracer must still see their work
+  --batch B        images a rank a step (default 32): the same ~440 launches a step over more
+                   GPU work, to tell a per-launch cost from a per-work one
 Exit 0 when the last loss is finite on this rank, 1 otherwise, 3 without a CUDA device.
 """
 import argparse
@@ -49,6 +51,7 @@ def parse():
     ap.add_argument('--sleep-ms', type=float, default=0.0)
     ap.add_argument('--pageable', action='store_true')
     ap.add_argument('--after', type=int, default=0)
+    ap.add_argument('--batch', type=int, default=32)
     return ap.parse_args()
 
 
@@ -59,8 +62,8 @@ def build(args, rank, device, world):
     if world > 1:
         model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[device])
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
-    host_x = torch.randn(32, 3, 224, 224).pin_memory()
-    host_y = torch.randint(0, 1000, (32,)).pin_memory()
+    host_x = torch.randn(args.batch, 3, 224, 224).pin_memory()
+    host_y = torch.randint(0, 1000, (args.batch,)).pin_memory()
     extra_a = torch.randn(4096, 4096, device=device) if args.extra_kernel else None
     pageable = torch.randn(16 << 20) if args.pageable else None  # 64 MiB, not pinned
 
