@@ -20,10 +20,10 @@
 #             problem() refusing what is not there
 #   gpu-seeds (gpu) the same programs on a GPU: the seeds' Numba rungs verified at the
 #             catalog's default sizes, beside the C rungs (77 without numba-cuda)
-#   gpu-frameworks  (gpu) tests/python/bench_fw.py: a saxpy kernel of Numba, CuPy, PyTorch and
-#             Triton each a rung (those installed): run twice, compared (exit 0); the torch rung
+#   gpu-frameworks  (gpu) tests/python/bench_fw.py: a saxpy kernel of Numba, CuPy, PyTorch,
+#             Triton and JAX each a rung (those installed): run twice, compared (exit 0); the torch rung
 #             slowed 3x (VB_FW_SLOW), compared (exit 1, naming it); each rung's kernel median
-#             within 2% of ncu's mean over 20 launches of the same kernel outside varbench
+#             within 2% of ncu's kernel time a call over 21 calls outside varbench
 #   installed the package as `cmake --install` puts it (<prefix>/lib/varbench/python), a copy of
 #             bench_cpu.py run from a folder of its own against it alone
 set -u
@@ -260,7 +260,7 @@ gpu-frameworks)
   python3 -c 'import numpy' 2>/dev/null || { echo "no NumPy: skipped"; exit 77; }
   fw=$here/python/bench_fw.py
   for i in 1 2; do
-    expect 0 "4 cases" python3 "$fw" run --db f.db
+    expect 0 "5 cases" python3 "$fw" run --db f.db
     cat out
   done
   ok=$(count f.db "SELECT group_concat(v.name) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE c.run_id = 1 AND c.status = 'ok'")
@@ -268,7 +268,7 @@ gpu-frameworks)
   case ",$ok," in *,torch,*) ;; *) fail "the torch rung did not run (torch is on every GPU machine here)" ;; esac
   expect 0 "no regression" "$vb" compare f.db f.db --base-run 1 --cand-run 2
   cat out
-  VB_FW_SLOW=torch expect 0 "4 cases" python3 "$fw" run --db f.db
+  VB_FW_SLOW=torch expect 0 "5 cases" python3 "$fw" run --db f.db
   expect 1 "pyfw/torch" "$vb" compare f.db f.db --base-run 1 --cand-run 3
   cat out
   grep -q "pyfw/torch.*slower (kernel" out || fail "compare did not name the torch rung's kernel"
@@ -281,12 +281,13 @@ gpu-frameworks)
 import json, sqlite3, sys
 name, ref, db = sys.argv[1:]
 n = json.load(open(ref))
-ncu_us = n['kernel_us'] / n['kernels']  # 21 launches: the warm-up's among them
+ncu_us = n['kernel_us'] / 21  # a call's kernels over its 21 calls (the warm-up's among them), as
+                              # varbench's kernel phase sums a sample's kernels
 vb_us = sqlite3.connect(db).execute(
     "SELECT kernel_median_ns / 1e3 FROM cases c JOIN variants v ON v.id = c.variant_id "
     "WHERE c.run_id = 1 AND v.name = ?", (name,)).fetchone()[0]
-print('%-7s varbench %.2f us, ncu %.2f us over %d launches: %.4f' % (name, vb_us, ncu_us,
-                                                                       n['kernels'], vb_us / ncu_us))
+print('%-7s varbench %.2f us, ncu %.2f us a call (%d kernels in 21 calls): %.4f'
+      % (name, vb_us, ncu_us, n['kernels'], vb_us / ncu_us))
 sys.exit(0 if abs(vb_us / ncu_us - 1) <= 0.02 else 1)
 PY
   done ;;

@@ -1,10 +1,11 @@
 """bench_fw.py: one problem, out = a*x + y over n float32 elements resident on the GPU, computed
 by a kernel of each Python GPU framework the machine has: a Numba @cuda.jit kernel, a CuPy
-ElementwiseKernel, a PyTorch op (torch.add with alpha: one kernel), a Triton @jit kernel. Each
+ElementwiseKernel, a PyTorch op (torch.add with alpha: one kernel), a Triton @jit kernel, a
+jax.jit function (XLA's fused kernel; JAX told not to preallocate the GPU's memory). Each
 sample launches once and synchronizes; the answer stays on the device (fetched for the
 verified sample only). A framework that is not installed skips its rung, saying so.
 
-  VB_FW_SLOW=NAME    the planted slowdown: rung NAME (numba, cupy, torch, triton) launches its
+  VB_FW_SLOW=NAME    the planted slowdown: rung NAME (numba, cupy, torch, triton, jax) launches its
                      kernel 3 times a sample (the answer unchanged, the kernel phase 3x)
   --standalone NAME K  no varbench: rung NAME's kernel launched K times after one warm-up,
                      for ncu to time (tests/trace/ncu_ref.py) against varbench's kernel time
@@ -104,8 +105,23 @@ def triton_launcher(n):
     return (lambda: k[grid](x, y, out, A, n, BLOCK=1024), torch.cuda.synchronize, lambda: out)
 
 
+def jax_launcher(n):
+    os.environ.setdefault('XLA_PYTHON_CLIENT_PREALLOCATE', 'false')  # leave the others memory
+    jax = need('jax')
+    import jax.numpy as jnp
+    if not any(d.platform == 'gpu' for d in jax.devices()):
+        raise vb.Skip('jax sees no GPU (%s)' % jax.devices())
+    x, y = (jnp.asarray(v) for v in inputs(n))
+    f = jax.jit(lambda x, y: jnp.float32(A) * x + y)
+    box = [None]
+
+    def launch():
+        box[0] = f(x, y)
+    return launch, lambda: box[0].block_until_ready(), lambda: box[0]
+
+
 LAUNCHERS = {'numba': numba_launcher, 'cupy': cupy_launcher, 'torch': torch_launcher,
-             'triton': triton_launcher}
+             'triton': triton_launcher, 'jax': jax_launcher}
 
 
 def rung(name):
