@@ -124,7 +124,9 @@ declared)
   [ ! -e b.db ] || fail "a database made for a wrong declaration"
   printf '%s\n' 'import sys, varbench as vb' 'f = vb.Family("f")' 'sys.exit(vb.main())' >bad3.py
   expect 2 "family f has no variant" python3 bad3.py list
-  expect 2 "unknown" python3 "$bench" run --no-such-flag --db b.db ;;
+  expect 2 "unknown" python3 "$bench" run --no-such-flag --db b.db
+  expect 2 "--device all is for compiled benchmark programs" python3 "$bench" run --device all --db b.db
+  [ ! -e b.db ] || fail "a database made for --device all" ;;
 interrupted)
   cat >slow.py <<'PY'
 import sys, time, varbench as vb

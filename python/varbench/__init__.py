@@ -653,10 +653,19 @@ def main(argv=None, families=None):
     lib = _load()
     fams = families if families is not None else _families
     argv = list(sys.argv if argv is None else argv)
+    prog = os.path.basename(argv[0] if argv else 'bench')
+    if any(a == '--device=all' or (a == '--device' and argv[i + 1:i + 2] == ['all'])
+           for i, a in enumerate(argv)):
+        # a --device all run starts a worker a device by re-executing the process's own binary,
+        # which here is the Python interpreter, not this program
+        print('%s run: --device all is for compiled benchmark programs; from Python, run one '
+              'process a device (--device 0, --device 1, ... into one --db) or merge their '
+              'databases' % prog, file=sys.stderr)
+        return _abi.CODE['USAGE']
     try:
         cfs = [_c_family(f) for f in fams]
     except ValueError as e:
-        print('%s: %s' % (os.path.basename(argv[0] if argv else 'bench'), e), file=sys.stderr)
+        print('%s: %s' % (prog, e), file=sys.stderr)
         return _abi.CODE['USAGE']
     arr = (ctypes.POINTER(_abi.Family) * (len(cfs) + 1))(*(ctypes.pointer(f) for f in cfs), None)
     cargv = (ctypes.c_char_p * (len(argv) + 1))(*(a.encode() for a in argv), None)
