@@ -284,7 +284,7 @@ struct maker {
     const char *label, *how;
     const struct vb_trace_who *who;
     int dev, have;
-    uint64_t lost_after; /* CUPTI's last kernel record when records were lost, else 0 */
+    uint64_t lost_after; /* where CUPTI's records end when another client took them, else 0 */
     struct vb_trace_case *cases;
     size_t n, cap;
 };
@@ -348,7 +348,7 @@ static int range_cases(const struct vb_activity *a, const struct vb_trace_pick *
                left, VB_TRACE_MIN_INSTANCES);
     for (i = 0; i < ng; i++) {
         struct vb_sample *s;
-        size_t unknown = 0;
+        size_t unknown = 0, orphans;
         if (!g[i].chosen) continue;
         if (!(s = calloc(g[i].count, sizeof *s))) goto out;
         for (j = 0; j < g[i].count; j++) {
@@ -358,11 +358,12 @@ static int range_cases(const struct vb_activity *a, const struct vb_trace_pick *
             s[j].end = r->end;
             s[j].e2e_ns = (double)(r->end - r->start);
             s[j].sm_clock_mhz = NAN;
+            if (!m->have) continue;
+            orphans = window(ix, r->start, r->end, &s[j]);
             /* records taken by another client: an instance that launched work CUPTI has no
-             * record of, or began after CUPTI's last kernel record, has no GPU times, never a
-             * false 0 (its counts stay: what CUPTI did record) */
-            if (m->have && (window(ix, r->start, r->end, &s[j]) || r->start > m->lost_after) &&
-                m->lost_after) {
+             * record of, or began after the point where its records end, has no GPU times,
+             * never a false 0 (its counts stay: what CUPTI did record) */
+            if (m->lost_after && (orphans || r->start > m->lost_after)) {
                 s[j].h2d_ns = s[j].d2h_ns = s[j].kernel_ns = s[j].memset_ns = NAN;
                 s[j].gpu_ns = s[j].comm_ns = NAN;
                 unknown++;

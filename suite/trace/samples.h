@@ -68,8 +68,9 @@ int vb_trace_pick_any(const struct vb_trace_pick *p);
  * per range name p picks that has instances, one per kernel name a glob matches, in that
  * order, each named as vb_trace_case_sampled says (label, w, dev; how: the process's stop
  * reason, "(pid N)" at its end), with GPU phases when have_records, but for a range instance
- * when lost_after is nonzero (CUPTI's last kernel record before another client took the
- * records) that began after it or launched work CUPTI has no record of: its GPU phases are
+ * when lost_after is nonzero (where CUPTI's records end after another client took them: its
+ * last API record when only those stopped, else its last kernel record) that began after it or
+ * launched work CUPTI has no record of: its GPU phases are
  * unknown, NaN, and note counts those instances. *out is malloc'd (NULL when
  * none): the caller frees each case (vb_trace_case_free) and then the array. note gets what
  * was left out ("" when nothing). 0, or -1 when out of memory (nothing made). */
