@@ -111,7 +111,7 @@ static int cpu_only(struct ctx *c, const struct run_data *rd)
     const char *cells[6];
     int i, rows = 0, skipped = 0;
     for (i = 0; i < rd->n; i++)
-        skipped += rd->cases[i].needs_gpu && !strcmp(rd->cases[i].status, "skipped");
+        skipped += gpu_skipped(&rd->cases[i]);
     vb_page_para(&c->page, NULL,
                  "No GPU in this run: its %d GPU cases were recorded as skipped, not failed. "
                  "What ran, the CPU references, end to end at each point:",

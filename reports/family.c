@@ -144,7 +144,7 @@ static void ladder(struct ctx *c, struct vb_case_row *const *cs, int n, int no_g
     char s[1200];
     int i;
     for (i = 0; i < n; i++) {
-        if (no_gpu && cs[i]->needs_gpu && !strcmp(cs[i]->status, "skipped")) continue;
+        if (no_gpu && gpu_skipped(cs[i])) continue;
         if (prev || !has_time(cs[i])) { /* a first rung without a time says why too */
             step_sentence(prev ? prev : cs[i], cs[i], s, sizeof s);
             vb_page_item(&c->page, "%s", s);
@@ -316,7 +316,7 @@ static void skipped_note(struct ctx *c, struct vb_case_row *const *cs, int n)
     const struct vb_case_row *why = NULL;
     int i, k = 0;
     for (i = 0; i < n; i++)
-        if (!strcmp(cs[i]->status, "skipped") && cs[i]->needs_gpu) {
+        if (gpu_skipped(cs[i])) {
             if (!why) why = cs[i];
             k++;
         }

@@ -77,6 +77,12 @@ static inline int is_ok(const struct vb_case_row *c)
     return !strcmp(c->status, "ok");
 }
 
+/* gpu_skipped: a GPU case recorded as skipped (no device in its run, or its own skip) */
+static inline int gpu_skipped(const struct vb_case_row *r)
+{
+    return r->needs_gpu && !strcmp(r->status, "skipped");
+}
+
 /* head_len: the length of reason's head, the text before its first " (" detail. */
 static inline int head_len(const char *reason)
 {

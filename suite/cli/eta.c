@@ -213,14 +213,15 @@ static double estimate(const struct vb_eta *e, const struct model *m, const stru
     return m->any_mean;
 }
 
+#define SPAN     10.0 /* the most a supported estimate stretches what was measured, in elements */
+#define MIN_DONE 3    /* cases done before any estimate */
+#define SHARE    0.25 /* of the time left, the most that unsupported estimates may be */
+
 /* supported: whether case c's estimate rests on cases like it, not on an extrapolation: a
  * calibrated CPU case at most SPAN times the elements of its problem's largest case done like
  * it (run, or skipped by --quick), or of every CPU case done when its problem has none (a
  * --quick skip needs one of its problem's); a GPU case is priced by its group or the GPU
  * cases done (a skipped one costs nothing); any other by its group or the cases done */
-#define SPAN     10.0
-#define MIN_DONE 3    /* cases done before any estimate */
-#define SHARE    0.25 /* of the time left, the most that unsupported estimates may be */
 static int supported(const struct vb_eta *e, const struct model *m, const struct vb_eta_case *c)
 {
     const struct vb_eta_case *b = m->big[2 * slot(m, c->group) + skipped(e, c)];
