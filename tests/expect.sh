@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2154 # $case is the sourcing script's
 # expect.sh: what the command-line tests' scripts share, sourced (tests/user_bench.sh,
-# tests/store_guard.sh, tests/perf_gate.sh, tests/suite_report.sh), in the folder the case runs
-# in, with $case naming it.
+# tests/python_pkg.sh, tests/store_guard.sh, tests/perf_gate.sh, tests/suite_report.sh), in the
+# folder the case runs in, with $case naming it.
 # fail MSG: the case fails, with what the last command printed
 fail() {
   echo "FAIL ($case): $*" >&2
@@ -20,6 +20,8 @@ expect() {
   [ "$rc" -eq "$code" ] || fail "'$*' exited $rc, expected $code"
   grep -qF -- "$text" out err || fail "'$*' did not say '$text'"
 }
+# have_gpu: whether this machine has a GPU to run on
+have_gpu() { command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; }
 # stand_in DIR VARBENCH DB: writes DIR/build/varbench, which stands in for `varbench run` (it
 # copies DB to the run's --db and exits with $STUB_RUN_RC, default 0) and hands every other
 # command to VARBENCH: a ci/ script run without a GPU on a prepared result

@@ -33,12 +33,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 # shellcheck source=tests/expect.sh
-. "$here/expect.sh" # fail, expect
+. "$here/expect.sh" # fail, expect, have_gpu
+# nogpu: the exit code of a run with GPU cases here (0 with a GPU, 4 without: they are skipped)
+nogpu=4
+have_gpu && nogpu=0
 command -v python3 >/dev/null || { echo "no python3: skipped"; exit 77; }
 export PYTHONPATH=$pydir
 bench=$here/python/bench_cpu.py
-have_gpu() { command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; }
-nogpu=4; have_gpu && nogpu=0
 count() { # count DB SQL: one number
   python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$@"
 }

@@ -12,10 +12,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 # shellcheck source=tests/expect.sh
-. "$here/expect.sh" # fail, expect
-# gpu: the exit code of a run that had a GPU (0), or not (4: no CUDA device)
-have_gpu() { command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; }
-nogpu=4; have_gpu && nogpu=0
+. "$here/expect.sh" # fail, expect, have_gpu
+# nogpu: the exit code of a run with GPU cases here (0 with a GPU, 4 without: they are skipped)
+nogpu=4
+have_gpu && nogpu=0
 case $case in
 good)
   expect 0 "u/gpu" "$user" list
