@@ -22,11 +22,15 @@ expect() {
 }
 # have_gpu: whether this machine has a GPU to run on
 have_gpu() { command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; }
-# stand_in DIR VARBENCH DB: writes DIR/build/varbench, which stands in for `varbench run` (it
-# copies DB to the run's --db and exits with $STUB_RUN_RC, default 0) and hands every other
-# command to VARBENCH: a ci/ script run without a GPU on a prepared result
+# stand_in DIR VARBENCH DB [CI_SCRIPT...]: writes DIR/build/varbench, which stands in for
+# `varbench run` (it copies DB to the run's --db and exits with $STUB_RUN_RC, default 0) and
+# hands every other command to VARBENCH, and copies each CI_SCRIPT of ci/ with ci/common.sh into
+# DIR/ci: a ci/ script run without a GPU on a prepared result
 stand_in() {
-  mkdir -p "$1/build"
+  local ci
+  ci=$(dirname "${BASH_SOURCE[0]}")/../ci
+  mkdir -p "$1/build" "$1/ci"
+  for s in common.sh "${@:4}"; do cp "$ci/$s" "$1/ci/" || fail "no ci/$s"; done
   cat >"$1/build/varbench" <<STUB
 #!/usr/bin/env bash
 if [ "\$1" = run ]; then

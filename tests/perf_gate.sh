@@ -19,11 +19,9 @@ here=$(dirname "$(readlink -f "$0")")
 command -v sqlite3 >/dev/null || { echo "skip: no sqlite3 shell"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/gate/ci"
-cp "$here/../ci/perf-gate" "$here/../ci/common.sh" "$tmp/gate/ci/"
 gzip -dc "$here/fixtures/mesh-h100-a.sql.gz" | sqlite3 "$tmp/base.db" || fail "fixture a"
 gzip -dc "$here/fixtures/mesh-h100-b.sql.gz" | sqlite3 "$tmp/cand.db" || fail "fixture b"
-stand_in "$tmp/gate" "$vb" "$tmp/cand.db"
+stand_in "$tmp/gate" "$vb" "$tmp/cand.db" perf-gate
 cd "$tmp/gate" || exit 1
 gate() { VARBENCH_SKIP_BUILD=1 ci/perf-gate "$@"; }
 case $case_name in

@@ -13,13 +13,11 @@ case=interrupted # expect.sh's
 command -v sqlite3 >/dev/null || { echo "skip: no sqlite3 shell"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/s/ci"
-cp "$here/../ci/suite" "$here/../ci/common.sh" "$tmp/s/ci/"
 for i in 1 2; do
   "$vb" run --db "$tmp/made.db" --filter mesh/cpu-reference --axis nx=8 --quick >/dev/null 2>&1
 done
 sqlite3 "$tmp/made.db" "UPDATE runs SET status = 'interrupted' WHERE id = 2" || fail "fixture"
-stand_in "$tmp/s" "$vb" "$tmp/made.db"
+stand_in "$tmp/s" "$vb" "$tmp/made.db" suite
 export STUB_RUN_RC=130 # as an interrupted run exits
 cd "$tmp/s" || exit 1
 VARBENCH_SKIP_BUILD=1 VARBENCH_DB=./v.db VARBENCH_REPORT=./rep expect 130 \
