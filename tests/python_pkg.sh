@@ -46,6 +46,13 @@ count() { # count DB SQL: one number
 rung() { # rung DB FAMILY VARIANT CONDITION: how many of FAMILY/VARIANT's cases meet CONDITION (on c)
   count "$1" "SELECT count(*) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.family = '$2' AND v.name = '$3' AND $4"
 }
+verified() { # verified DB FAMILY N VARIANT...: each FAMILY/VARIANT ok at N points of DB
+  local db=$1 fam=$2 n=$3 v
+  shift 3
+  for v in "$@"; do
+    [ "$(rung "$db" "$fam" "$v" "c.status = 'ok'")" -eq "$n" ] || fail "$fam/$v not verified at $n points"
+  done
+}
 case $case in
 good)
   expect 0 "pyex/gpu-stand-in            gpu  needs a device" python3 "$bench" list
@@ -211,35 +218,23 @@ gpu-seeds)
   export PYTHONPATH=$pydir:$here/trace/pyshim # numpy 2.5 beside numba-cuda (see the shim)
   expect 0 "22 cases" python3 "$here/../python/seeds/mesh_numba.py" run --quick --db s.db
   cat out
-  for v in numba-t38 numba-t39 numba-t40 host-mesh broadcast-scalars device-mesh; do
-    [ "$(rung s.db mesh $v "c.status = 'ok'")" -eq 2 ] ||
-      fail "mesh/$v not verified at both default sizes"
-  done
+  verified s.db mesh 2 numba-t38 numba-t39 numba-t40 host-mesh broadcast-scalars device-mesh
   expect 0 "32 cases" python3 "$here/../python/seeds/gufunc_numba.py" run --quick --db s.db
   cat out
-  for v in numba-guvectorize row-sliced; do
-    [ "$(rung s.db gufunc $v "c.status = 'ok'")" -eq 4 ] ||
-      fail "gufunc/$v not verified at the 4 default points"
-  done
+  verified s.db gufunc 4 numba-guvectorize row-sliced
   expect 0 "" python3 "$here/../python/seeds/ufunc_numba.py" run --quick --filter 'ufunc/[gc]*' --db s.db
   cat out
-  for v in numba-vectorize numba-gridstride numba-do-cos gaussian-host clamp-gridstride cos-64x64; do
-    [ "$(rung s.db ufunc $v "c.status = 'ok'")" -eq 3 ] ||
-      fail "ufunc/$v not verified at the 3 default sizes"
-  done
+  verified s.db ufunc 3 numba-vectorize numba-gridstride numba-do-cos gaussian-host \
+    clamp-gridstride cos-64x64
   expect 0 "" python3 "$here/../python/seeds/calx_numba.py" run --quick --db s.db
   cat out
-  [ "$(rung s.db calx numba-serial "c.status = 'ok'")" -eq 5 ] ||
-    fail "calx/numba-serial not verified at the 5 default sizes"
+  verified s.db calx 5 numba-serial
   [ "$(rung s.db calx numba-race "c.status = 'wrong-result'")" -ge 1 ] ||
     fail "calx/numba-race (the seed's data race) not caught wrong"
   if python3 -c 'import cuda.bindings' 2>/dev/null || python3 -c 'from cuda import cuda' 2>/dev/null; then
     expect 0 "" python3 "$here/../python/seeds/saxpy_cuda_python.py" run --quick --db s.db
     cat out
-    for v in cuda-python nvrtc-driver; do
-      [ "$(rung s.db saxpy $v "c.status = 'ok'")" -eq 1 ] ||
-        fail "saxpy/$v not verified"
-    done
+    verified s.db saxpy 1 cuda-python nvrtc-driver
     # what Python adds to a sample: the seed's program from Python against the same program in C
     # (the same NVRTC source, copies and launch; issue 42's item 4), printed for the README
     python3 - s.db <<'PY'
