@@ -503,7 +503,7 @@ def _c_family(fam):
         cp = _abi.Problem(name=p.name.encode(), summary=p.summary.encode(), axes=axes,
                           naxes=len(p.axes), atol=p.atol, rtol=p.rtol)
         if p.reference:
-            cp.out_len = _abi.OUT_LEN(_guard(lambda pt, p=p: len(p._ref(pt)), 0))
+            cp.out_len = _abi.OUT_LEN(_guard(p._out_len, 0))
             cp.reference = _abi.REFERENCE_FN(lambda pt, out, err, p=p: _reference(p, pt, out, err))
         _keep.extend([axes, cp, cp.out_len, cp.reference])
         cprobs[p.name] = cp
