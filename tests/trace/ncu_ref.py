@@ -5,7 +5,8 @@ usage: ncu_ref.py OUT.json [--nvtx RANGE] [--extra FILE.json] -- COMMAND [ARGS..
 
 Runs COMMAND under `ncu --clock-control none --cache-control none --metrics
 gpu__time_duration.sum` (every kernel, or only those inside the push/pop range RANGE) and writes
-OUT.json: {"kernels": N, "kernel_us": X, "source": "ncu"} plus the keys of --extra (what the
+OUT.json: {"kernels": N, "kernel_us": X, "kernel_median_us": M, "source": "ncu"} (X the sum, M
+the median of one kernel) plus the keys of --extra (what the
 program itself wrote: its pushes, copies). Exit 0, 1 when ncu or the command failed, 77 without
 ncu (a test then skips). ncu crashing (SIGSEGV) is tried again, up to 3 runs.
 """
@@ -13,6 +14,7 @@ import csv
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -58,7 +60,8 @@ def main(argv):
     if rc != 0:
         print('ncu_ref: ncu exited %d:\n%s' % (rc, text[-2000:]), file=sys.stderr)
         return 1
-    ref = {'kernels': len(times), 'kernel_us': sum(times) / 1e3, 'source': 'ncu'}
+    ref = {'kernels': len(times), 'kernel_us': sum(times) / 1e3,
+           'kernel_median_us': statistics.median(times) / 1e3 if times else None, 'source': 'ncu'}
     if extra:
         with open(extra) as f:
             for k, v in json.load(f).items():
