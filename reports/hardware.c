@@ -294,7 +294,7 @@ int vb_hardware_headline(struct ctx *c, const struct run_data *rd, int nr)
 {
     int k;
     for (k = 1; k < nr; k++)
-        if (headline_pair(c, &rd[0], &rd[k])) return -1;
+        if (strcmp(rd[k].run.gpu, rd[0].run.gpu) && headline_pair(c, &rd[0], &rd[k])) return -1;
     vb_page_para(&c->page, NULL,
                  "Per bound, over the cases correct on both GPU models: the median ratio of their "
                  "times (candidate over base), the median ratio the bound predicts from each "
@@ -316,7 +316,7 @@ int vb_hardware_compare(struct ctx *c, const struct run_data *rd, int nr)
                  "streaming; launch: an empty launch); CPU cases have none. "
                  "Measured / predicted near 1: the case moved as its bound did.");
     for (k = 1; k < nr; k++)
-        if (one_pair(c, &rd[0], &rd[k])) return -1;
+        if (strcmp(rd[k].run.gpu, rd[0].run.gpu) && one_pair(c, &rd[0], &rd[k])) return -1;
     return 0;
 }
 

@@ -130,13 +130,16 @@ static int suite_run(struct ctx *c, const struct run_data *rd)
 
 /* pages writes the pages of runs rd[0..nr) (as_asked: the runs were named, so a traced run
  * without processes is shown too): each suite run's families, the traced programs, the
- * hardware comparison of the suite's GPU runs, the metrics; 0 or -1 (c->err). */
+ * hardware comparison of the suite's GPU runs when they are of two GPU models or more, the
+ * metrics; 0 or -1 (c->err). */
 static int pages(struct ctx *c, struct run_data *rd, int nr, int as_asked)
 {
     struct run_data gpus[VB_REPORT_MAX_RUNS], traced[VB_REPORT_MAX_RUNS];
-    int k, ns = 0, nt = 0;
+    int k, ns = 0, nt = 0, models = 0; /* models: whether the GPU runs are of 2+ GPU models */
     for (k = 0; k < nr; k++)
         if (strcmp(rd[k].run.kind, "trace") && rd[k].run.gpu[0]) gpus[ns++] = rd[k];
+    for (k = 1; k < ns; k++)
+        models |= strcmp(gpus[k].run.gpu, gpus[0].run.gpu) != 0;
     /* oldest first: the first GPU run is the base the others are held against */
     for (k = 0; k + 1 < ns; k++) {
         int j, old = k;
@@ -149,7 +152,7 @@ static int pages(struct ctx *c, struct run_data *rd, int nr, int as_asked)
     }
     /* the answer first: each run's, then the hardware's by bound; the details after them */
     vb_section_answer(c, rd, nr);
-    if (ns > 1 && vb_hardware_headline(c, gpus, ns)) return -1;
+    if (models && vb_hardware_headline(c, gpus, ns)) return -1;
     for (k = 0; k < nr; k++) {
         if (!strcmp(rd[k].run.kind, "trace")) {
             if (rd[k].n || as_asked) traced[nt++] = rd[k]; /* else: no CUDA calls */
@@ -160,14 +163,14 @@ static int pages(struct ctx *c, struct run_data *rd, int nr, int as_asked)
     }
     if (nt && vb_section_traced(c, traced, nt)) return -1;
     /* the hardware comparison is of the suite's GPU runs (a traced program has no twin) */
-    if (ns > 1 && vb_hardware_compare(c, gpus, ns)) return -1;
+    if (models && vb_hardware_compare(c, gpus, ns)) return -1;
     if (vb_section_spread(c, gpus, ns)) return -1;
     vb_hardware_metrics(c, rd, nr);
     return vb_section_history(c);
 }
 
 /* headline appends family's ladder headline in run rd to line: at its last point, the first
- * rung against the fastest correct one ("mesh nx=4000,ny=4000: cpu-reference 487 ms ->
+ * timed rung against the fastest correct one ("mesh nx=4000,ny=4000: cpu-reference 487 ms ->
  * device-mesh-overlap 2.40 ms, 203x"). */
 static void headline(const struct run_data *rd, const char *family, char *line, size_t cap)
 {
@@ -181,10 +184,11 @@ static void headline(const struct run_data *rd, const char *family, char *line, 
         if (strcmp(r->family, family) || strcmp(r->axes, last->axes) ||
             strcmp(rd->problem[i], rd->problem[last - rd->cases]))
             continue;
+        if (!has_time(r)) continue; /* an untimed rung (a --quick reference) is no first */
         if (!first) first = r;
-        if (has_time(r) && (!best || r->e2e_median_ns < best->e2e_median_ns)) best = r;
+        if (!best || r->e2e_median_ns < best->e2e_median_ns) best = r;
     }
-    if (!first || !best || !has_time(first) || best == first || len + 1 >= cap) return;
+    if (!first || best == first || len + 1 >= cap) return;
     snprintf(line + len, cap - len, "%s%s %s: %s %.3g ms -> %s %.3g ms, %.3gx", len ? "; " : "",
              family, last->axes, first->name, ms(first->e2e_median_ns), best->name,
              ms(best->e2e_median_ns), first->e2e_median_ns / best->e2e_median_ns);

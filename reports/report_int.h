@@ -210,16 +210,18 @@ void vb_section_fleet(struct ctx *c, const struct vb_fleet_task *t, int n);
 int vb_section_history(struct ctx *c);
 
 /* hardware.c. vb_hardware_compare: the cases that every suite run rd[0..nr) holds, each run
- * against the first: per case the measured ratio beside the one its bound's measured ceilings
- * predict, grouped by bound, with its chart; 0 or -1 (err). vb_hardware_metrics: the stored
- * hardware metric of every case that has one, or a sentence saying none is stored and why. */
+ * of another GPU model than the first's against it (runs of its model are the spread's): per case
+ * the measured ratio beside the one its bound's measured ceilings predict, grouped by bound, with
+ * its chart; 0 or -1 (err). vb_hardware_metrics: the stored hardware metric of every case that has
+ * one, or a sentence saying none is stored and why. */
 int vb_hardware_compare(struct ctx *c, const struct run_data *rd, int nr);
 /* vb_case_on: the correct case of run rd with a's variant and point on device (its CUDA id; -1
  * for a CPU-only case), or NULL: the same case on another board or GPU model. */
 const struct vb_case_row *vb_case_on(const struct run_data *rd, const struct vb_case_row *a,
                                      int device);
 void vb_hardware_metrics(struct ctx *c, const struct run_data *rd, int nr);
-/* vb_hardware_headline: per run of rd[1..nr) against rd[0] (oldest first), a row per bound: the
+/* vb_hardware_headline: per run of rd[1..nr) of another GPU model than rd[0]'s, against rd[0]
+ * (oldest first), a row per bound: the
  * cases correct in both, the median measured and predicted ratios and measured / predicted
  * (median, range); 0 or -1 (err). */
 int vb_hardware_headline(struct ctx *c, const struct run_data *rd, int nr);
