@@ -887,6 +887,10 @@ report)
   [ "$n" -ge 3 ] || fail "only $n plots"
   for s in $(grep -o 'fig[0-9]*\.svg' rep/index.html | sort -u); do [ -s "rep/$s" ] || fail "missing $s"; done
   grep -q "Hardware comparison" rep/report.md || fail "no hardware comparison"
+  # two runs of one GPU model are no hardware comparison (the spread's section has them)
+  "$vb" merge one.db base.db same2.db >/dev/null || fail "merge"
+  expect 0 "report: rep1/index.html" "$vb" report --db one.db --run 1 --run 2 -o rep1 --no-plots
+  grep -q "Hardware comparison\|, by bound" rep1/report.md && fail "a hardware comparison of one GPU model"
   grep -q "&lt;b&gt;fixture&amp;host&lt;/b&gt;" rep/index.html || fail "host name not escaped"
   grep -q "<b>fixture" rep/index.html && fail "raw HTML from the database"
   grep -q "<b>fixture" rep/report.md && fail "raw HTML in report.md"
