@@ -722,6 +722,15 @@ no-gpu-run)
   # a second run appends to the same database
   "$vb" run --filter mesh/cpu-reference --axis nx=8 --quick --db r.db >out 2>err || fail "second run"
   grep -q "varbench run 2 " out || fail "second run is not run 2"
+  grep -q "^timing:" err && fail "timing lines without VARBENCH_TIMING"
+  # VARBENCH_TIMING: each case that ran, its stages, and their sums beside the run's own
+  VARBENCH_TIMING=1 "$vb" run --filter 'calx/cpu-reference' --axis model_size=960,1000 --quick \
+    --db t.db >out 2>err || fail "a timed run"
+  [ "$(grep -c '^timing: calx/cpu-reference model_size=[0-9]*,smooth_steps=12: setup [0-9.]*, metrics [0-9.]*, verify [0-9.]*, warm-up [0-9.]*, samples [0-9.]*, teardown [0-9.]*, records [0-9.]*, store [0-9.]*; [0-9.]* ms ([0-9]* samples)$' err)" -eq 2 ] ||
+    { cat err; fail "not one timing line a case"; }
+  grep -q "^timing: 2 cases' stages: setup .*, store [0-9.]* s$" err || fail "no stage sums"
+  grep -q "^timing: the run: environment and ceilings [0-9.]* s, cases [0-9.]* s (between them: " err ||
+    fail "no run timing"
   if command -v sqlite3 >/dev/null; then
     [ "$(sqlite3 r.db "SELECT count(*) FROM runs WHERE status = 'complete'")" = 2 ] || fail "runs not complete"
     [ "$(sqlite3 r.db "SELECT count(*) FROM cases WHERE run_id = 1")" = 7 ] || fail "run 1 lacks cases"

@@ -15,6 +15,7 @@
 
 #include "axes.h"
 #include "ceilings.h"
+#include "clock.h"
 #include "cmd.h"
 #include "crossover.h"
 #include "crash.h"
@@ -32,6 +33,7 @@
 #include "store.h"
 #include "sweep.h"
 #include "table.h"
+#include "timing.h"
 #include "workers.h"
 
 #define MAX_DEVICES VB_RUN_MAX_DEVICES
@@ -309,6 +311,7 @@ struct run_ctx {
     struct vb_store *st;
     int64_t run_id;
     const struct vb_floor_ceil *floors; /* each device's ceilings, for the floor line */
+    struct vb_timing timing;
 };
 
 static void case_begin(void *ctx, const char *label)
@@ -325,15 +328,18 @@ static int case_done(void *ctx, const struct vb_family *f, int device,
 {
     struct run_ctx *c = ctx;
     int64_t case_id = 0;
+    double t0;
     vb_progress_clear(&c->o->progress);
     vb_progress_done(&c->o->progress);
     vb_table_row(stdout, r);
     vb_run_metrics_add(&c->o->metrics, r);
     setup_phases();
     if (device >= 0 && device < MAX_DEVICES) floor_line(&c->floors[device], r);
+    t0 = vb_mono_ns();
     if (vb_store_case(c->st, c->run_id, r, &case_id, err) ||
         vb_run_metrics_defer(&c->o->metrics, r, case_id, err))
         return -1;
+    vb_timing_case(&c->timing, r, vb_mono_ns() - t0);
     return 0;
 }
 
@@ -413,19 +419,6 @@ static int collectors(struct opts *o, int first, struct vb_err *err)
     return 0;
 }
 
-static void family_times(const struct vb_tally *t)
-{
-    double total = 0;
-    int i;
-    printf("time per family:");
-    for (i = 0; vb_families[i] && i < 64; i++)
-        if (t->family_s[i] > 0) {
-            printf(" %s %.1f s,", vb_families[i]->name, t->family_s[i]);
-            total += t->family_s[i];
-        }
-    printf(" all cases %.1f s\n", total);
-}
-
 /* print_gpu prints a device's line and its ceilings (run_gpus.h's done) */
 static void print_gpu(const struct vb_gpu_env *g, const struct vb_ceiling *c)
 {
@@ -439,6 +432,9 @@ static int measure(struct opts *o, struct run_ctx *ctx, struct vb_sweep *sw, int
 {
     static struct vb_floor_ceil floors[MAX_DEVICES]; /* each device's ceilings */
     static double peak[MAX_DEVICES]; /* each device's measured SM clock, MHz (the throttle rule) */
+    double t0 = vb_mono_ns(), t1, t2;
+    vb_timing_init(&ctx->timing);
+    o->metrics.timing = ctx->timing.on ? stderr : NULL;
     ctx->floors = floors;
     sw->peak_mhz = peak;
     sw->floors = floors;
@@ -450,14 +446,17 @@ static int measure(struct opts *o, struct run_ctx *ctx, struct vb_sweep *sw, int
     sw->last = last;
     if (!o->worker_run) vb_table_header(stdout); /* a worker's parent printed it */
     start_progress(o, sw);
+    t1 = vb_mono_ns();
     if (vb_sweep_run(sw, &(struct vb_sweep_events){ctx, case_begin, case_done, ladder}, err))
         return -1;
     vb_progress_clear(&o->progress);
     vb_crash_case("the metrics pass's second sweep");
+    t2 = vb_mono_ns();
     if (vb_run_metrics_sweep(&o->metrics, &o->sampling, ctx->st, err)) return -1;
+    vb_timing_run(&ctx->timing, t1 - t0, t2 - t1, vb_mono_ns() - t2);
     vb_runner_release(&o->sampling); /* before the profiler it holds a session of goes */
     vb_run_metrics_finish(&o->metrics, stdout);
-    family_times(&sw->tally);
+    vb_timing_families(&sw->tally);
     vb_activity_stop();
     return 0;
 }
@@ -514,7 +513,7 @@ static int fleet(int argc, char **argv, struct opts *o, struct run_ctx *ctx, str
         if (vb_sweep_run(sw, &(struct vb_sweep_events){ctx, case_begin, case_done, ladder}, err))
             return -1;
         vb_progress_clear(&o->progress);
-        family_times(&sw->tally);
+        vb_timing_families(&sw->tally);
     } else {
         memset(&sw->tally, 0, sizeof sw->tally);
     }
@@ -571,7 +570,7 @@ int vb_cmd_run(int argc, char **argv)
     struct vb_sweep sw;
     struct sigaction sa;
     char cwd[1024], optline[1024], nodev[1200] = "", why[256] = "";
-    struct run_ctx ctx = {&o, NULL, 0, NULL};
+    struct run_ctx ctx = {&o, NULL, 0, NULL, {0}};
     int64_t run_id = 0;
     int rc, first = -1, last = -1, code, failed = 0, gpu_cases;
     const struct vb_tally *t = &sw.tally;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "callbacks.h"
+#include "clock.h"
 #include "profiler_host.h"
 
 #define MAX_DEVICES 16
@@ -52,6 +53,7 @@ struct vb_profiler {
      * VB_PROFILER_HOOK_NAME): range r is launch r */
     char **launches;
     size_t nlaunches, cap_launches;
+    double last_ns[VB_PROF_PARTS]; /* vb_profiler_last_ns */
 };
 
 /* The launch hook's callbacks (through the process's one subscriber, callbacks.h). */
@@ -499,8 +501,12 @@ int vb_profiler_collect(struct vb_profiler *p, int device, CUcontext ctx, size_t
 {
     size_t limit;
     int all = 0, rc;
+    double t = vb_mono_ns(), t1;
     *passes = 0;
-    if (configure(p, device, ctx, max_launches, err)) return -1;
+    memset(p->last_ns, 0, sizeof p->last_ns);
+    rc = configure(p, device, ctx, max_launches, err);
+    p->last_ns[VB_PROF_CONFIGURE] = (t1 = vb_mono_ns()) - t;
+    if (rc) return -1;
     /* kernel replay submits every pass in one; user replay needs the configuration's count */
     limit = p->user_replay ? p->dev[device].passes : 1;
     while (!all) {
@@ -521,7 +527,15 @@ int vb_profiler_collect(struct vb_profiler *p, int device, CUcontext ctx, size_t
             return -1;
         }
     }
-    return decode(p, vals, n, err);
+    p->last_ns[VB_PROF_PASSES] = (t = vb_mono_ns()) - t1;
+    rc = decode(p, vals, n, err);
+    p->last_ns[VB_PROF_DECODE] = vb_mono_ns() - t;
+    return rc;
+}
+
+void vb_profiler_last_ns(const struct vb_profiler *p, double ns[VB_PROF_PARTS])
+{
+    memcpy(ns, p->last_ns, sizeof p->last_ns);
 }
 
 void vb_profiler_release(struct vb_profiler *p)

@@ -73,6 +73,11 @@ int vb_profiler_collect(struct vb_profiler *p, int device, CUcontext ctx, size_t
                         void *work_arg, struct vb_metric_value **vals, size_t *n, int *passes,
                         struct vb_err *err);
 
+/* vb_profiler_last_ns copies the last vb_profiler_collect's parts (ns; result.h's
+ * VB_PROF_PARTS) into ns; zeros before the first, and for the parts a failed one did not
+ * reach. */
+void vb_profiler_last_ns(const struct vb_profiler *p, double ns[VB_PROF_PARTS]);
+
 /* vb_profiler_passes returns the replay passes the set needs on device (0 if not prepared). */
 size_t vb_profiler_passes(const struct vb_profiler *p, int device);
 

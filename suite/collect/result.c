@@ -14,6 +14,12 @@ static const char *const status_names[] = {
 #undef X
 };
 
+const char *const vb_case_stage_names[VB_STAGE_COUNT] = {
+#define X(id, name) name,
+    VB_CASE_STAGES(X)
+#undef X
+};
+
 const char *vb_status_name(enum vb_status s)
 {
     return s < VB_STATUS_COUNT ? status_names[s] : "?";

@@ -91,6 +91,32 @@ int vb_metric_values_name(struct vb_metric_value *m, size_t n, const struct vb_k
 /* vb_metric_values_free frees n values and their names, and the array. */
 void vb_metric_values_free(struct vb_metric_value *m, size_t n);
 
+/* Where a case's wall time goes, stage by stage, in the order vb_runner_case runs them: its
+ * set-up hook, the metrics pass (kernel replay), the verified sample (poison, run, fetch,
+ * compare), warm-up, the timed samples, the teardown hook, the records' collection and the
+ * statistics at the end. VARBENCH_TIMING=1 prints them (cmd_run.c); the run's own stages
+ * (ceilings, the second metrics sweep) are printed there. */
+#define VB_CASE_STAGES(X)                                                                          \
+    X(SETUP, "setup")                                                                              \
+    X(METRICS, "metrics")                                                                          \
+    X(VERIFY, "verify")                                                                            \
+    X(WARMUP, "warm-up")                                                                           \
+    X(SAMPLES, "samples")                                                                          \
+    X(TEARDOWN, "teardown")                                                                        \
+    X(FINISH, "records")
+enum vb_case_stage {
+#define X(id, name) VB_STAGE_##id,
+    VB_CASE_STAGES(X)
+#undef X
+        VB_STAGE_COUNT
+};
+extern const char *const vb_case_stage_names[VB_STAGE_COUNT];
+
+/* The metrics stage's parts (the profiler's last collect, VARBENCH_TIMING): the session opened
+ * (when it was not) and the counter image and configuration set, the passes (each a start, the
+ * workload and a stop), and the decoding with each range's metrics evaluated. */
+enum { VB_PROF_CONFIGURE, VB_PROF_PASSES, VB_PROF_DECODE, VB_PROF_PARTS };
+
 struct vb_case_result {
     const struct vb_family *family;
     const struct vb_variant *variant; /* variant->problem: what it computes, the point's axes */
@@ -125,6 +151,9 @@ struct vb_case_result {
     double gst_efficiency; /* store efficiency (%), sector-weighted over launches; NaN if none */
     double metrics_ns;     /* wall time of the metrics pass (replays included) */
     int metrics_passes;    /* samples the metrics pass ran (the profiler's passes) */
+    double stage_ns[VB_STAGE_COUNT];       /* wall time of each stage (VB_CASE_STAGES) */
+    double metrics_part_ns[VB_PROF_PARTS]; /* the metrics stage's (profiler.h's
+                                              vb_profiler_last_ns) */
     /* the floor (floor.h): the least time the case's bytes allow at the run's measured
      * ceilings, what bounds it, and the measured time (floor_of) over it; NaN when unknown */
     double floor_ns, floor_ratio;

@@ -119,6 +119,17 @@ int vb_run_metrics_sweep(struct vb_run_metrics *m, const struct vb_sampling *s, 
             vb_err_line(&why, reason, sizeof reason);
             m->sweep_failed++;
         }
+        if (m->timing) {
+            double part[VB_PROF_PARTS];
+            char axes[256];
+            vb_profiler_last_ns(s->profiler_cache, part);
+            vb_point_format(d->v->problem, &d->p, axes, sizeof axes);
+            fprintf(m->timing,
+                    "timing: second sweep %s/%s %s: %.1f ms (configure %.1f, passes %.1f, "
+                    "decode %.1f; set-up and teardown the rest), %d passes\n",
+                    d->f->name, d->v->name, axes, ns / 1e6, part[VB_PROF_CONFIGURE] / 1e6,
+                    part[VB_PROF_PASSES] / 1e6, part[VB_PROF_DECODE] / 1e6, passes);
+        }
         m->swept++;
         m->sweep_ns += ns;
         m->samples += passes;

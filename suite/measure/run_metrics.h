@@ -38,6 +38,7 @@ struct vb_run_metrics {
     size_t nlater, cap_later;
     int swept, sweep_failed; /* cases the second sweep profiled; of them, failed */
     double sweep_ns;
+    FILE *timing; /* VARBENCH_TIMING: each swept case's time and its profiler's parts; NULL */
 };
 
 /* vb_run_metrics_init: the default set, pass on. */

@@ -302,7 +302,9 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
     double t0, w;
     int next = cfg->min_samples > 2 ? cfg->min_samples : 2, n;
     const char *worst = "gpu";
+    t0 = vb_mono_ns();
     if (warm_up(v, state, cfg, r, cap, err)) return -1;
+    r->stage_ns[VB_STAGE_WARMUP] += vb_mono_ns() - t0;
     t0 = vb_mono_ns();
     for (;;) {
         int spent, full;
@@ -415,6 +417,14 @@ static void take_said(const struct vb_case_said *said, struct vb_case_result *r)
     r->nsummaries = said->nsummaries;
 }
 
+/* stage adds the time since *mark to r's stage st and moves the mark to now */
+static void stage(struct vb_case_result *r, enum vb_case_stage st, double *mark)
+{
+    double now = vb_mono_ns();
+    r->stage_ns[st] += now - *mark;
+    *mark = now;
+}
+
 void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const struct vb_point *p,
                     int device, const char *nodev_reason, const double *ref, double *oracle,
                     const struct vb_sampling *cfg, struct vb_case_result *r)
@@ -428,6 +438,8 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const
     int verify = pb->reference != NULL; /* a problem without a reference is timed only */
     size_t n = verify ? pb->out_len(p) : 0, bad;
     int cap = 0, gpu = !!(v->flags & VB_GPU), marked = 0;
+    double mark = vb_mono_ns();
+    enum vb_case_stage at = VB_STAGE_VERIFY; /* the stage a jump to teardown ends */
     char label[512];
     vb_err_clear(&err);
     memset(&said, 0, sizeof said);
@@ -478,9 +490,12 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const
             vb_err_context(&err, "setup");
             fail(r, VB_STATUS_FAILED, &err);
         }
+        stage(r, VB_STAGE_SETUP, &mark);
         goto pop;
     }
+    stage(r, VB_STAGE_SETUP, &mark);
     if (gpu) vb_runner_metrics_pass(f, v, state, device, cfg, r);
+    stage(r, VB_STAGE_METRICS, &mark);
     /* the timing pass's records tied to their samples by their calls (after the metrics pass,
      * whose launch hook shares the subscriber); without a subscriber, by their times */
     if (gpu && vb_activity_active() && vb_marks_start(&err) == 0) marked = 1;
@@ -507,14 +522,19 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const
         snprintf(r->reason, sizeof r->reason,
                  "expected a wrong result (wrong on purpose) but this sample verified");
     }
+    stage(r, VB_STAGE_VERIFY, &mark);
+    at = VB_STAGE_SAMPLES;
     if ((gpu ? gpu_loop : cpu_loop)(v, state, cfg, r, &cap, &err)) {
         fail(r, VB_STATUS_FAILED, &err);
         goto teardown;
     }
     if (vb_interrupted && r->status == VB_STATUS_OK) r->status = VB_STATUS_INTERRUPTED;
 teardown:
+    stage(r, at, &mark);
+    r->stage_ns[at] -= at == VB_STAGE_SAMPLES ? r->stage_ns[VB_STAGE_WARMUP] : 0; /* gpu_loop's */
     if (ops && ops->teardown) ops->teardown(state);
     vb_case_ctx_take(&said);
+    stage(r, VB_STAGE_TEARDOWN, &mark);
 pop:
     take_said(&said, r);
     vb_nvtx_pop();
@@ -529,6 +549,7 @@ pop:
         snprintf(r->reason, sizeof r->reason, "out of memory summarising samples");
     }
     r->end_ns = vb_activity_now();
+    stage(r, VB_STAGE_FINISH, &mark);
     if (!oracle) free(got);
 }
 

@@ -132,6 +132,7 @@ void vb_runner_metrics_pass(const struct vb_family *f, const struct vb_variant *
     vb_nvtx_push("metrics pass");
     rc = profile(cfg->profiler, f, v, state, device, ctx, NULL, &r->metrics, &r->nmetrics, &passes,
                  &err);
+    vb_profiler_last_ns(cfg->profiler, r->metrics_part_ns);
     vb_nvtx_pop();
     drop_since();
     r->metrics_passes += passes;
