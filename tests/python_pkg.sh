@@ -299,12 +299,13 @@ PY
   # before each sample: torch's saxpy 43.6 us flushed, 47.8 us under ncu, H200), so run 5 is
   # what ncu is held against
   expect 0 "5 cases" python3 "$fw" run --cache warm --no-metrics --db f.db
+  off= # the rungs over 2%, every one held before the test fails
   for r in ${ok//,/ }; do
     python3 "$here/trace/ncu_ref.py" "ncu-$r.json" -- python3 "$fw" --standalone "$r" 20 >/dev/null 2>&1
     rc=$?
     [ $rc -eq 77 ] && { echo "no ncu: the kernel times not held"; continue; }
     [ $rc -eq 0 ] || fail "ncu on the $r rung"
-    python3 - "$r" "ncu-$r.json" f.db <<'PY' || fail "the $r rung's kernel time against ncu's"
+    python3 - "$r" "ncu-$r.json" f.db <<'PY' || off="$off $r"
 import json, sqlite3, sys
 name, ref, db = sys.argv[1:]
 n = json.load(open(ref))
@@ -320,7 +321,8 @@ print('%-7s varbench %.2f us warm (%.2f cold), ncu %.2f us (median of %d kernels
                                   n['kernel_us'] / n['kernels'], vb_us / ncu_us))
 sys.exit(0 if abs(vb_us / ncu_us - 1) <= 0.02 else 1)
 PY
-  done ;;
+  done
+  [ -z "$off" ] || fail "the kernel time against ncu's over 2%:$off" ;;
 gpu-inproc)
   have_gpu || { echo "no GPU: skipped"; exit 77; }
   export PYTHONPATH=$pydir:$here/trace/pyshim
