@@ -37,6 +37,7 @@
     T(registry_glob, cpu)                                                                          \
     T(registry_user, cpu)                                                                          \
     T(compare, cpu)                                                                                \
+    T(paired, cpu)                                                                                 \
     T(fmt_bytes, cpu)                                                                              \
     T(mesh_reference_hand, cpu)                                                                    \
     T(mesh_math, cpu)                                                                              \

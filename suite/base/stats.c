@@ -173,3 +173,83 @@ double vb_stats_loglog(const double *x, const double *y, size_t n, double at)
             return y[k] * pow(y[k + 1] / y[k], log(at / x[k]) / log(x[k + 1] / x[k]));
     return NAN;
 }
+
+/* abs_cmp orders by magnitude */
+static int abs_cmp(const void *x, const void *y)
+{
+    double a = fabs(*(const double *)x), b = fabs(*(const double *)y);
+    return (a > b) - (a < b);
+}
+
+double vb_stats_signed_rank(const double *d, size_t n)
+{
+    double *v, wplus = 0, ties = 0, mu, sigma2, z, nn;
+    size_t m = 0, i, j;
+    if (!n) return NAN;
+    if (!(v = malloc(n * sizeof *v))) return NAN;
+    for (i = 0; i < n; i++)
+        if (d[i] != 0) v[m++] = d[i];
+    if (!m) {
+        free(v);
+        return 1.0;
+    }
+    qsort(v, m, sizeof *v, abs_cmp);
+    for (i = 0; i < m; i = j) { /* ranks 1..m by magnitude, ties sharing their mean */
+        double k;
+        for (j = i + 1; j < m && fabs(v[j]) == fabs(v[i]); j++) {
+        }
+        k = (double)(j - i);
+        for (size_t r = i; r < j; r++)
+            if (v[r] > 0) wplus += (double)(i + 1 + j) / 2.0;
+        ties += k * k * k - k;
+    }
+    free(v);
+    nn = (double)m;
+    if (ties == 0 && m <= VB_STATS_EXACT_RANKS) {
+        /* exact: ways[s] counts the subsets of 1..m summing to s; P(W+ <= w) and P(W+ >= w) */
+        double ways[VB_STATS_EXACT_RANKS * (VB_STATS_EXACT_RANKS + 1) / 2 + 1] = {0}, lo = 0,
+                                                                            hi = 0,
+                                                                            total =
+                                                                                ldexp(1.0, (int)m);
+        int top = (int)(m * (m + 1) / 2), w = (int)lround(wplus), s;
+        ways[0] = 1;
+        for (i = 1; i <= m; i++)
+            for (s = top; s >= (int)i; s--)
+                ways[s] += ways[s - (int)i];
+        for (s = 0; s <= top; s++) {
+            if (s <= w) lo += ways[s];
+            if (s >= w) hi += ways[s];
+        }
+        return fmin(1.0, 2 * fmin(lo, hi) / total);
+    }
+    mu = nn * (nn + 1) / 4;
+    sigma2 = nn * (nn + 1) * (2 * nn + 1) / 24 - ties / 48;
+    if (sigma2 <= 0) return 1.0;
+    z = (fabs(wplus - mu) - 0.5) / sqrt(sigma2);
+    if (z < 0) z = 0;
+    return erfc(z / sqrt(2.0));
+}
+
+int vb_stats_sign_ci(const double *x, size_t n, double alpha, double *lo, double *hi)
+{
+    double *v, tail = 0, term;
+    size_t k = 0, i;
+    *lo = -INFINITY;
+    *hi = INFINITY;
+    /* the binomial(n, 1/2) tail P(X <= i), i = 0, 1, ...: k - 1 is the last i it stays under
+     * alpha / 2 at (pmf by the recurrence C(n, i + 1) = C(n, i) (n - i) / (i + 1)) */
+    term = ldexp(1.0, -(int)n);
+    for (i = 0; i < n; i++) {
+        tail += term;
+        if (tail > alpha / 2) break;
+        k = i + 1;
+        term = term * (double)(n - i) / (double)(i + 1);
+    }
+    if (!k || !(v = malloc(n * sizeof *v))) return -1;
+    memcpy(v, x, n * sizeof *v);
+    vb_stats_sort(v, n);
+    *lo = v[k - 1];
+    *hi = v[n - k];
+    free(v);
+    return 0;
+}

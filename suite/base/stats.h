@@ -49,4 +49,19 @@ double vb_stats_iqr_ratio(const double *x, size_t n);
  * corrections; fit for n >= 5 a side). Returns NaN for an empty side or out of memory. */
 double vb_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb);
 
+/* vb_stats_signed_rank returns the two-sided p-value of the Wilcoxon signed-rank test that the
+ * differences d[0..n) are centred on zero: zeros left out, tied magnitudes sharing their mean
+ * rank; exact (the distribution of the positive ranks' sum) for up to VB_STATS_EXACT_RANKS
+ * non-zero differences without ties, else the normal approximation with tie and continuity
+ * corrections. 1 when every difference is zero; NaN for n == 0 or out of memory. */
+#define VB_STATS_EXACT_RANKS 30
+double vb_stats_signed_rank(const double *d, size_t n);
+
+/* vb_stats_sign_ci sets [*lo, *hi] to the sign test's confidence interval of the median of
+ * x[0..n): the order statistics x(k) and x(n+1-k), k the largest for which the binomial(n,
+ * 1/2) tail below k is at most alpha / 2, so that it holds the median with probability at
+ * least 1 - alpha whatever x's distribution. Returns 0, or -1 (both set to -+INFINITY) when n
+ * is too small for that coverage (at alpha 0.05: fewer than 6) or memory runs out. */
+int vb_stats_sign_ci(const double *x, size_t n, double alpha, double *lo, double *hi);
+
 #endif

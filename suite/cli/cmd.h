@@ -11,6 +11,7 @@
 int vb_cmd_list(int argc, char **argv);
 int vb_cmd_run(int argc, char **argv);
 int vb_cmd_compare(int argc, char **argv);
+int vb_cmd_ab(int argc, char **argv);
 int vb_cmd_diagnose(int argc, char **argv);
 int vb_cmd_history(int argc, char **argv);
 int vb_cmd_merge(int argc, char **argv);
@@ -31,7 +32,7 @@ struct vb_command {
     int (*fn)(int, char **);
     const char *help;
 };
-#define VB_NCOMMANDS 13
+#define VB_NCOMMANDS 14
 extern const struct vb_command vb_commands[VB_NCOMMANDS];
 
 /* What every command shares (cmd.c, called by the commands, never calling them). */

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ab_worker.h"
 #include "axes.h"
 #include "ceilings.h"
 #include "clock.h"
@@ -27,6 +28,7 @@
 #include "opt.h"
 #include "phase.h"
 #include "progress.h"
+#include "run_opts.h"
 #include "run_gpus.h"
 #include "run_metrics.h"
 #include "runner.h"
@@ -37,148 +39,6 @@
 #include "workers.h"
 
 #define MAX_DEVICES VB_RUN_MAX_DEVICES
-
-static const int codes[] = {0, 1, 2, 3, 4, 5, 6, 130, -1};
-static const struct vb_usage usage = {
-    .cmd = "run",
-    .synopsis = "[options]",
-    .about =
-        "Runs the selected variants at every point of their axes: each case is verified against\n"
-        "the CPU reference, then timed under CUPTI (activity records, NVTX phases): warm-up, then\n"
-        "samples, each after an L2 flush and an SM clock reading, until the median GPU time\n"
-        "(H2D + kernel + D2H + memset) and each phase holding >= 5% of it is known to the "
-        "precision\n"
-        "(95% confidence interval of the median), or the case's budget is spent. GPU cases also "
-        "get a\n"
-        "metrics pass (hardware counters, store efficiency first). Everything goes into the "
-        "database.\n",
-    .notes =
-        "Samples whose SM clock is under 75% of the device's measured peak are kept but dropped\n"
-        "from the statistics; such a case is marked 'throttled' (compare calls it noisy). On a\n"
-        "terminal, stderr shows one progress line; stdout is line-buffered (each case on disk and "
-        "on\n"
-        "screen as soon as it is done). Exit 1 means a case gave a wrong result or failed (see "
-        "its\n"
-        "status and reason); variants wrong on purpose (calx/naive-inner, the seed's race) are\n"
-        "stored as wrong-result but do not count. Counters that cannot be read here do not fail\n"
-        "the run: cases record why. Exit 4: CPU references ran and were stored, GPU variants were\n"
-        "recorded as skipped.\n",
-    .codes = codes,
-};
-
-struct opts {
-    const char *filter, *db;
-    int device;         /* -1: all */
-    const char *worker; /* --worker RUN:DEVICE (hidden): a worker of a `--device all` run */
-    int64_t worker_run; /* its run; 0: not a worker */
-    struct vb_overrides axes;
-    struct vb_sampling sampling;
-    struct vb_run_metrics metrics;
-    struct vb_progress progress;
-    struct vb_eta eta; /* the progress line's plan and estimates */
-    int quick;
-};
-
-static int option_axis(void *ctx, const char *arg, struct vb_err *err)
-{
-    return vb_axes_parse(ctx, arg, err);
-}
-
-static int option_metrics(void *ctx, const char *arg, struct vb_err *err)
-{
-    return vb_run_metrics_option(ctx, arg, err);
-}
-
-/* parse fills o from argv; returns 0, 1 for --help (printed), or an exit code >= 2. */
-static int parse(int argc, char **argv, struct opts *o)
-{
-    static const char *const caches[] = {"warm", "cold", NULL};
-    double noise = -1, tmo = -1, cpub = -1;
-    int mins = -1, maxs = -1, cache = -1, keep = -2, n, rc;
-    const struct vb_opt opts[] = {
-        VB_OPT_STR('f', "filter", "GLOB", &o->filter,
-                   "variants to run, as family/variant globs ('mesh/*', 'mesh')"),
-        VB_OPT_DB(&o->db, "database (default " VB_DEFAULT_DB "; created if missing)"),
-        VB_OPT_INT_ALL(0, "device", "N|all", &o->device, 0, MAX_DEVICES - 1,
-                       "CUDA device index (default 0), or every device at once: one worker\n"
-                       "process each, into this run, then the CPU references alone (README)"),
-        VB_OPT_CALL(0, "axis", "NAME=V1,V2", &o->axes, option_axis,
-                    "axis values instead of the defaults (repeatable, one axis each; 1e7,\n"
-                    "2^20, ranges LO:HI[:STEP] and 2^A:2^B[:STEP], floats on a float axis;\n"
-                    "no hex, no value twice)"),
-        VB_OPT_FLAG(0, "quick", &o->quick,
-                    "a short budget: 2% precision, 5 samples, 0.15 s a GPU case, 2\n"
-                    "warm-ups, 1000 samples; CPU cases one sample (0.3 s), none after\n"
-                    "a verified sample that took longer (it is the oracle); and no\n"
-                    "metrics pass unless --metrics is given"),
-        VB_OPT_NUM(0, "precision", "PCT", &noise, 0, 100,
-                   "stop when the median's 95% CI is within PCT (default 0.5)"),
-        VB_OPT_OLD_NUM("max-noise", "PCT", &noise, 0, 100),
-        VB_OPT_INT(0, "min-samples", "N", &mins, 1, 1e7,
-                   "at least N timed samples before converging (default 10; not more\n"
-                   "than --max-samples)"),
-        VB_OPT_NUM(0, "budget", "S", &tmo, 0.001, 86400,
-                   "at most S seconds of timed samples a GPU case (default 1; a phase\n"
-                   "that never settles, like a pageable copy, ends here and the case\n"
-                   "says how precise it got)"),
-        VB_OPT_OLD_NUM("timeout", "S", &tmo, 0.001, 86400),
-        VB_OPT_NUM(0, "cpu-budget", "S", &cpub, 0.001, 86400,
-                   "S seconds a CPU case (default 1; it stops sooner at 3 samples\n"
-                   "and 0.2 s, and goes on to 3 samples when they are slow, up to 20 s)"),
-        VB_OPT_INT(0, "max-samples", "N", &maxs, 1, 1e7,
-                   "stop sampling a case at N timed samples (default 10000)"),
-        VB_OPT_CHOICE(0, "cache", "cold|warm", &cache, caches,
-                      "cold (default): flush L2 before each sample and each profiled\n"
-                      "launch; warm: leave what the last sample left"),
-        VB_OPT_INT_ALL(0, "keep-records", "N|all", &keep, 0, 1e9,
-                       "store the CUPTI records of the first N timed samples of a case\n"
-                       "(default 100); every sample's per-phase times are always stored"),
-        VB_OPT_CALL(0, "metrics", "LIST", &o->metrics, option_metrics,
-                    "hardware counters of the metrics pass (one more sample per GPU\n"
-                    "case, under CUPTI's range profiler; see README): nvprof\n"
-                    "names (gst_efficiency, ...), Nsight Compute names, 'default'\n"
-                    "(default: the default set; see 'varbench list --metrics')"),
-        VB_OPT_CALL(0, "no-metrics", NULL, &o->metrics, option_metrics, "skip the metrics pass"),
-        {.type = VB_OPT_T_STR,
-         .long_name = "worker",
-         .arg = "RUN:DEVICE",
-         .value = &o->worker,
-         .flags = VB_OPT_HIDDEN}, /* workers.h: what the parent of a --device all run passes */
-        VB_OPT_END()};
-    memset(o, 0, sizeof *o);
-    o->db = VB_DEFAULT_DB;
-    vb_run_metrics_init(&o->metrics);
-    if ((rc = vb_opt_parse(&usage, opts, argc, argv, &n))) return rc;
-    if (o->quick)
-        vb_sampling_quick(&o->sampling);
-    else
-        vb_sampling_default(&o->sampling);
-    /* --quick is a look, not a record: no counters unless asked for (the pass costs ~0.2 s a
-     * case, a quarter of a quick run) */
-    if (o->quick && !o->metrics.given) o->metrics.off = 1;
-    if (noise >= 0) o->sampling.precision = noise / 100;
-    if (mins >= 0) o->sampling.min_samples = mins;
-    if (tmo >= 0) o->sampling.budget_s = tmo;
-    if (cpub >= 0) o->sampling.cpu_budget_s = cpub;
-    if (maxs >= 0) o->sampling.max_samples = maxs;
-    if (cache >= 0) o->sampling.cold = cache;
-    if (keep > -2) o->sampling.keep_records = keep;
-    if (mins >= 0 && maxs >= 0 && mins > maxs)
-        return vb_opt_error(&usage, "--min-samples %d is larger than --max-samples %d", mins, maxs);
-    if (o->sampling.min_samples > o->sampling.max_samples) /* --max-samples under the default */
-        o->sampling.min_samples = o->sampling.max_samples;
-    if (o->worker) {
-        long long run;
-        int dev, end = 0;
-        if (sscanf(o->worker, "%lld:%d%n", &run, &dev, &end) != 2 || o->worker[end] || run < 1 ||
-            dev < 0 || dev >= MAX_DEVICES)
-            return vb_opt_error(&usage, "--worker '%s': RUN:DEVICE (given by a --device all run)",
-                                o->worker);
-        o->worker_run = run;
-        o->device = dev;
-    }
-    return 0;
-}
 
 static void on_signal(int sig)
 {
@@ -286,7 +146,7 @@ static int plan_case(void *arg, const struct vb_family *f, const struct vb_probl
 
 /* start_progress starts the progress line over sw's cases; when it is shown, with the plan's
  * estimate, each CPU problem's reference timed once (plan_small's point: milliseconds). */
-static void start_progress(struct opts *o, struct vb_sweep *sw)
+static void start_progress(struct vb_run_opts *o, struct vb_sweep *sw)
 {
     static struct plan pl;
     int total = vb_sweep_count(sw), i;
@@ -307,7 +167,7 @@ static void start_progress(struct opts *o, struct vb_sweep *sw)
 
 /* What the case callbacks need: the command's options, the database, the run. */
 struct run_ctx {
-    struct opts *o;
+    struct vb_run_opts *o;
     struct vb_store *st;
     int64_t run_id;
     const struct vb_floor_ceil *floors; /* each device's ceilings, for the floor line */
@@ -343,31 +203,10 @@ static int case_done(void *ctx, const struct vb_family *f, int device,
     return 0;
 }
 
-static void options_line(const struct opts *o, char *buf, size_t n)
-{
-    size_t used = 0;
-    int i, k;
-    used += (size_t)snprintf(buf, n,
-                             "filter=%s device=%d quick=%d precision=%g min_samples=%d "
-                             "budget=%g cpu_budget=%g max_samples=%d cache=%s keep_records=%d",
-                             o->filter ? o->filter : "*", o->device, o->quick,
-                             o->sampling.precision, o->sampling.min_samples, o->sampling.budget_s,
-                             o->sampling.cpu_budget_s, o->sampling.max_samples,
-                             o->sampling.cold ? "cold" : "warm", o->sampling.keep_records);
-    if (vb_pinned_pageable() && used < n) /* the test switch: this run is not a measurement */
-        used += (size_t)snprintf(buf + used, n - used, " test:VARBENCH_TEST_PAGEABLE=1");
-    for (i = 0; i < o->axes.n && used < n; i++) {
-        used += (size_t)snprintf(buf + used, n - used, " axis:%s=", o->axes.o[i].name);
-        for (k = 0; k < o->axes.o[i].n && used < n; k++)
-            used +=
-                (size_t)snprintf(buf + used, n - used, "%s%s", k ? "," : "", o->axes.o[i].tok[k]);
-    }
-}
-
 /* devices finds the devices to run on (*first..*last, -1 when there is none: nodev then says
  * why, and *why with its hint, which the caller tells the user once the database is open). 0,
  * or -1 with err (a device asked for that does not exist, or CUDA failing). */
-static int devices(const struct opts *o, int *first, int *last, char *nodev, size_t n,
+static int devices(const struct vb_run_opts *o, int *first, int *last, char *nodev, size_t n,
                    struct vb_err *why, struct vb_err *err)
 {
     int ndev = 0;
@@ -401,7 +240,7 @@ static int devices(const struct opts *o, int *first, int *last, char *nodev, siz
 
 /* collectors starts CUPTI activity tracing (host clocks only, with a warning, when it cannot)
  * and the metrics pass on the first device. 0 or -1 with err. */
-static int collectors(struct opts *o, int first, struct vb_err *err)
+static int collectors(struct vb_run_opts *o, int first, struct vb_err *err)
 {
     struct vb_err why;
     int traced = vb_activity_start(&why) == 0;
@@ -427,8 +266,8 @@ static void print_gpu(const struct vb_gpu_env *g, const struct vb_ceiling *c)
 
 /* measure runs the sweep in this process on devices first..last (-1: none): each device's
  * environment and ceilings, the collectors, the cases, the metrics pass. 0 or -1 with err. */
-static int measure(struct opts *o, struct run_ctx *ctx, struct vb_sweep *sw, int first, int last,
-                   struct vb_err *err)
+static int measure(struct vb_run_opts *o, struct run_ctx *ctx, struct vb_sweep *sw, int first,
+                   int last, struct vb_err *err)
 {
     static struct vb_floor_ceil floors[MAX_DEVICES]; /* each device's ceilings */
     static double peak[MAX_DEVICES]; /* each device's measured SM clock, MHz (the throttle rule) */
@@ -479,8 +318,9 @@ static void add_tally(struct vb_tally *to, const struct vb_tally *t)
  * it with no worker. Sums the tallies into sw->tally; *failed_code is set (and why[] says
  * which device) when a worker ended badly. 0 or -1 with err (workers that could not start,
  * the CPU pass). */
-static int fleet(int argc, char **argv, struct opts *o, struct run_ctx *ctx, struct vb_sweep *sw,
-                 int first, int last, int *failed_code, char *why, size_t n, struct vb_err *err)
+static int fleet(int argc, char **argv, struct vb_run_opts *o, struct run_ctx *ctx,
+                 struct vb_sweep *sw, int first, int last, int *failed_code, char *why, size_t n,
+                 struct vb_err *err)
 {
     static struct vb_worker w[VB_WORKERS_MAX];
     struct vb_tally sum;
@@ -562,7 +402,7 @@ static int attach(struct vb_store *st, int64_t run_id, struct vb_err *err)
 
 int vb_cmd_run(int argc, char **argv)
 {
-    struct opts o;
+    struct vb_run_opts o;
     struct vb_err err, end_err, nogpu;
     struct vb_store *st = NULL;
     struct vb_run_info info;
@@ -571,21 +411,22 @@ int vb_cmd_run(int argc, char **argv)
     struct sigaction sa;
     char cwd[1024], optline[1024], nodev[1200] = "", why[256] = "";
     struct run_ctx ctx = {&o, NULL, 0, NULL, {0}};
+    struct vb_ab_worker abw = {0};
     int64_t run_id = 0;
     int rc, first = -1, last = -1, code, failed = 0, gpu_cases;
     const struct vb_tally *t = &sw.tally;
     char *args[256]; /* the command line as given, for the workers (parse reorders argv) */
     if (argc > (int)(sizeof args / sizeof args[0]))
-        return vb_opt_error(&usage, "too many arguments");
+        return vb_opt_error(&vb_run_usage, "too many arguments");
     memcpy(args, argv, sizeof *argv * (size_t)argc);
     vb_err_clear(&err);
-    if ((rc = parse(argc, argv, &o))) return rc == 1 ? 0 : rc;
+    if ((rc = vb_run_opts_parse(argc, argv, &o))) return rc == 1 ? 0 : rc;
     memset(&sw, 0, sizeof sw);
     sw.filter = o.filter;
     sw.axes = &o.axes;
     sw.all_devices = o.device < 0;
     sw.sampling = &o.sampling;
-    if (vb_sweep_check(&sw, &err)) return vb_opt_error_hint(&usage, err.hint, "%s", err.msg);
+    if (vb_sweep_check(&sw, &err)) return vb_opt_error_hint(&vb_run_usage, err.hint, "%s", err.msg);
     setvbuf(stdout, NULL, _IOLBF, 0); /* every finished case on disk and on screen at once */
     vb_crash_install();
     /* the devices before the database: a device that does not exist leaves no run behind */
@@ -619,7 +460,7 @@ int vb_cmd_run(int argc, char **argv)
                : (t->wrong || t->failed) ? vb_code_exit(VB_E_WRONG)
                                          : 0;
     }
-    options_line(&o, optline, sizeof optline);
+    vb_run_opts_line(&o, optline, sizeof optline);
     if (vb_pinned_pageable())
         fprintf(stderr,
                 "%s run: VARBENCH_TEST_PAGEABLE=1: the pinned rungs' host buffers "
@@ -633,6 +474,13 @@ int vb_cmd_run(int argc, char **argv)
     info.options = optline;
     if (vb_store_run_begin(st, &info, &run_id, &err)) goto fail;
     ctx.run_id = run_id;
+    if (o.ab) { /* a side of varbench ab: its run and its plan, then the rounds ab paces */
+        sw.first = first;
+        sw.last = last;
+        if (vb_ab_worker_open(o.ab, &abw, &err) || vb_ab_worker_begin(&abw, run_id, &sw, &err))
+            goto fail;
+        o.sampling.rounds = &abw.rounds;
+    }
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     vb_env_host(&host);
@@ -669,6 +517,7 @@ int vb_cmd_run(int argc, char **argv)
     if (first < 0) printf("%d GPU cases recorded as skipped: %s\n", t->skipped, nodev);
     print_crossovers(st, run_id);
     vb_store_close(st);
+    vb_ab_worker_end(&abw);
     vb_eta_free(&o.eta);
     return code;
 
@@ -685,6 +534,7 @@ fail: /* one way out: what was started is stopped, the run is marked failed if i
     if (run_id && err.code != VB_E_DB && !o.worker_run)
         vb_store_run_end(st, run_id, "failed", code, err.msg, &end_err);
     vb_store_close(st);
+    vb_ab_worker_end(&abw);
     vb_eta_free(&o.eta);
     return code;
 }

@@ -294,6 +294,23 @@ static int warm_up(const struct vb_variant *v, void *state, const struct vb_samp
     return 0;
 }
 
+/* rounds_loop: the timed samples in the rounds cfg->rounds paces, the first of k (runner.h). */
+static int rounds_loop(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
+                       struct vb_case_result *r, int *cap, int k, struct vb_err *err)
+{
+    while (k > 0 && !vb_interrupted) {
+        int from = r->nsamples, i;
+        for (i = 0; i < k; i++)
+            if (one_sample(v, state, VB_SAMPLE_TIMED, cfg, r, cap, err)) return -1;
+        if ((v->flags & VB_GPU) && collect(r, 1) && r->have_records)
+            return vb_err_set(err, VB_E_CUDA, "CUPTI flush failed");
+        mark_dropped(r, cfg);
+        k = cfg->rounds->round(cfg->rounds->ctx, r, from);
+    }
+    r->stop_reason = vb_interrupted ? "interrupted" : "rounds";
+    return 0;
+}
+
 /* gpu_loop: timed samples until the median GPU time is precise enough (checked at checkpoints,
  * where the records are collected), or the budget or the sample cap is reached. */
 static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
@@ -305,6 +322,8 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
     t0 = vb_mono_ns();
     if (warm_up(v, state, cfg, r, cap, err)) return -1;
     r->stage_ns[VB_STAGE_WARMUP] += vb_mono_ns() - t0;
+    if (cfg->rounds && (n = cfg->rounds->round(cfg->rounds->ctx, r, -1)) != VB_ROUNDS_SOLO)
+        return rounds_loop(v, state, cfg, r, cap, n, err);
     t0 = vb_mono_ns();
     for (;;) {
         int spent, full;
@@ -347,6 +366,9 @@ static int cpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
 {
     double t0 = vb_mono_ns(), spent;
     const struct vb_sample *verified = r->nsamples ? &r->samples[r->nsamples - 1] : NULL;
+    int k;
+    if (cfg->rounds && (k = cfg->rounds->round(cfg->rounds->ctx, r, -1)) != VB_ROUNDS_SOLO)
+        return rounds_loop(v, state, cfg, r, cap, k, err);
     /* with no minimum (--quick), a case whose verified sample alone spent the budget is not
      * run again: it was the point's oracle, and its time is that sample's (kind verify) */
     if (cfg->cpu_min_samples == 0 && verified && verified->e2e_ns * 1e-9 >= cfg->cpu_budget_s) {

@@ -52,6 +52,21 @@ struct vb_sampling {
     struct vb_profiler *profiler, *profiler_cache;
     enum vb_metrics_status no_metrics;
     const char *no_metrics_reason;
+    /* Paired rounds (varbench ab's workers, ab_worker.h); NULL: the stopping rule above. */
+    const struct vb_rounds *rounds;
+};
+
+/* Rounds: a case's timed samples taken in rounds another process paces. After the case's
+ * warm-up (a GPU case's; a CPU case's verified sample warms it), round(ctx, r, -1) says how
+ * many samples the first round takes: VB_ROUNDS_SOLO for the stopping rule instead (the case is
+ * not paired), 0 for none. After each round of K, with its records collected, round(ctx, r,
+ * from) is called with the round's samples r->samples[from..r->nsamples) and says the next
+ * round's count, 0 to end the case (stop reason "rounds"). A callback that loses its pacer sets
+ * vb_interrupted and returns 0. */
+#define VB_ROUNDS_SOLO (-1)
+struct vb_rounds {
+    void *ctx;
+    int (*round)(void *ctx, const struct vb_case_result *r, int from);
 };
 
 /* The default budget (0.5% precision, 10 samples, 1 s a GPU case; CPU cases 3 samples and

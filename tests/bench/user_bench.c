@@ -10,6 +10,8 @@
  *   bad-spec       an axis spec that does not parse     summary-clash a summary named as a column
  *   skip           setup says the case cannot run here  ref-fails    the reference returns an error
  *   ref-crash      the reference dies of SIGSEGV        cuda-error   a sample's launch fails
+ *   slow           good, its CPU rung doing its work 3x     wrong        good, its CPU rung's
+ *                  (varbench ab's planted slowdown)                      first value off by one
  */
 #include <signal.h>
 #include <stdint.h>
@@ -86,10 +88,14 @@ static void teardown(void *state)
 static int run_cpu(void *state, struct vb_err *err)
 {
     struct st *s = state;
+    volatile double *out = s->out; /* every store made, each of slow's 3 passes too */
     size_t i;
+    int k, times = !strcmp(mode(), "slow") ? 3 : 1;
     vb_nvtx_phase_begin(VB_PHASE_CPU);
-    for (i = 0; i < s->n; i++)
-        s->out[i] = s->x * (double)i + s->b;
+    for (k = 0; k < times; k++)
+        for (i = 0; i < s->n; i++)
+            out[i] = s->x * (double)i + s->b;
+    if (!strcmp(mode(), "wrong")) out[0] += 1;
     vb_nvtx_phase_end();
     return 0;
 }

@@ -1,0 +1,121 @@
+/*
+ * ab_worker: see ab_worker.h.
+ */
+#include "ab_worker.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+int vb_ab_worker_open(const char *spec, struct vb_ab_worker *w, struct vb_err *err)
+{
+    int rfd, wfd, end = 0;
+    memset(w, 0, sizeof *w);
+    if (sscanf(spec, "%d,%d%n", &rfd, &wfd, &end) != 2 || spec[end] || rfd < 3 || wfd < 3)
+        return vb_err_set(err, VB_E_USAGE, "--ab-worker '%s': RFD,WFD (given by varbench ab)",
+                          spec);
+    if (!(w->in = fdopen(rfd, "r")) || !(w->out = fdopen(wfd, "w"))) {
+        if (w->in) fclose(w->in);
+        w->in = NULL;
+        return vb_err_set(err, VB_E_USAGE,
+                          "--ab-worker %s: not open file descriptors (it is for varbench ab "
+                          "itself)",
+                          spec);
+    }
+    return 0;
+}
+
+/* say writes a line and flushes it; 0, or -1 when ab is gone */
+static int say(struct vb_ab_worker *w, const char *line)
+{
+    return fputs(line, w->out) < 0 || fputc('\n', w->out) < 0 || fflush(w->out) ? -1 : 0;
+}
+
+/* heard reads ab's answer: K of "round K", VB_ROUNDS_SOLO, or 0 ("done"); ab gone or an answer
+ * that is not one of these: the run stops as interrupted */
+static int heard(struct vb_ab_worker *w)
+{
+    char line[64];
+    int k;
+    if (!fgets(line, sizeof line, w->in)) {
+        vb_interrupted = 1;
+        return 0;
+    }
+    if (sscanf(line, "round %d", &k) == 1 && k > 0) return k;
+    if (!strcmp(line, "solo\n")) return VB_ROUNDS_SOLO;
+    if (strcmp(line, "done\n")) vb_interrupted = 1;
+    return 0;
+}
+
+static int round_cb(void *ctx, const struct vb_case_result *r, int from)
+{
+    struct vb_ab_worker *w = ctx;
+    char line[1024];
+    size_t used;
+    int ph;
+    if (from < 0) {
+        snprintf(line, sizeof line, "case %s/%s %s", r->family->name, r->variant->name, r->axes);
+    } else {
+        double x[1024];
+        used = (size_t)snprintf(line, sizeof line, "medians");
+        for (ph = 0; ph < VB_PH_COUNT; ph++) {
+            int i, n = 0;
+            double m;
+            for (i = from; i < r->nsamples && n < 1024; i++)
+                if (r->samples[i].kind == VB_SAMPLE_TIMED && !r->samples[i].dropped &&
+                    isfinite(vb_sample_phase(&r->samples[i], ph)))
+                    x[n++] = vb_sample_phase(&r->samples[i], ph);
+            m = n ? vb_stats_median(x, (size_t)n) : NAN;
+            used += (size_t)snprintf(line + used, sizeof line - used,
+                                     isfinite(m) ? " %.1f" : " nan", m);
+        }
+    }
+    if (say(w, line)) {
+        vb_interrupted = 1;
+        return 0;
+    }
+    return heard(w);
+}
+
+/* plan_line says one planned case */
+static int plan_line(void *arg, const struct vb_family *f, const struct vb_problem *pb,
+                     const struct vb_variant *v, const struct vb_point *p, int dev)
+{
+    struct vb_ab_worker *w = arg;
+    char axes[256], line[512];
+    vb_point_format(pb, p, axes, sizeof axes);
+    snprintf(line, sizeof line, "plan %s %s/%s %s",
+             !(v->flags & VB_GPU) ? "cpu"
+             : dev >= 0           ? "gpu"
+                                  : "nodev",
+             f->name, v->name, axes);
+    return say(w, line);
+}
+
+int vb_ab_worker_begin(struct vb_ab_worker *w, int64_t run_id, struct vb_sweep *sw,
+                       struct vb_err *err)
+{
+    char line[64];
+    int n;
+    w->rounds.ctx = w;
+    w->rounds.round = round_cb;
+    snprintf(line, sizeof line, "run %" PRId64, run_id);
+    if (say(w, line) || (n = vb_sweep_plan(sw, plan_line, w)) < 0)
+        return vb_err_set(err, VB_E_SYS, "varbench ab stopped listening (its pipe closed)");
+    snprintf(line, sizeof line, "planned %d", n);
+    if (say(w, line)) return vb_err_set(err, VB_E_SYS, "varbench ab stopped listening");
+    return 0;
+}
+
+void vb_ab_worker_end(struct vb_ab_worker *w)
+{
+    if (w->out) {
+        say(w, "end");
+        fclose(w->out);
+    }
+    if (w->in) fclose(w->in);
+    w->in = w->out = NULL;
+}

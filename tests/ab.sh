@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# ab.sh CASE VBUSER VARBENCH: varbench ab, two builds paired case by case, on the CPU rung of
+# tests/bench/user_bench.c's program (VBUSER; VB_USER_CASE=slow does its work 3x, =wrong makes
+# its first value wrong, through wrapper scripts that stand for a second build); GPU rungs are
+# recorded skipped without a GPU. Exit 0 pass, 1 fail, 77 skip.
+#   same      one build against itself: same, exit 0; the runs stored, a JUnit file written
+#   slow      B 3x slower: slower, naming the case and its phase, exit 1 (JUnit: a failure)
+#   broken    B wrong: broken, exit 1
+#   mismatch  B plans a case more: listed as only in it, the common case judged, exit 0
+#   usage     a missing or non-executable side, bad --rounds, a side that dies, --ab-worker
+#             given by hand: a message naming the problem, exit 2 or 6
+set -u
+case=$1 user=$2 vb=$3
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+# shellcheck source=tests/expect.sh
+. "$here/expect.sh" # fail, expect, have_gpu
+have_gpu && { echo "a GPU here: the CPU rung would run alone (GPU cases decide): skipped"; exit 77; }
+for m in slow wrong; do
+  printf '#!/bin/sh\nVB_USER_CASE=%s exec %s "$@"\n' "$m" "$user" >"$m"
+  chmod +x "$m"
+done
+# one CPU case of 32 MB (~5 ms), its GPU rung skipped, judged at a 60% limit: on this 2-core
+# machine the two processes of one build differ in host time by more than ab's 25% (A against
+# B: at 512 KB -5% to -47%, at 32 MB +6% to -22%, p down to 6e-5: a process's own state, which
+# pairing rounds cannot cancel), while the planted slowdown is +200%
+one=(--axis n=4194304 --axis x=0.5 --axis t=a --threshold 60 --budget 30)
+case $case in
+same)
+  expect 0 "verdict: no regression (exit 0)" "$vb" ab "$user" "$user" "${one[@]}" --db s.db --junit s.xml
+  cat out
+  grep -q "^u/cpu .* e2e (CPU-only) .* same$" out || fail "the CPU rung not same"
+  grep -q "^u/gpu .* not-compared (skipped in A)$" out || fail "the skipped GPU rung"
+  grep -q 'failures="0"' s.xml || fail "JUnit"
+  expect 0 "complete" "$vb" runs --db s.db
+  [ "$(grep -c ' suite  complete ' out)" -eq 2 ] || fail "two complete runs" ;;
+slow)
+  expect 1 "verdict: REGRESSION (exit 1)" "$vb" ab "$user" ./slow "${one[@]}" --db s.db --junit s.xml
+  cat out
+  grep -q "^u/cpu .* slower (e2e +[0-9]*%)$" out || fail "the slow rung not named slower"
+  grep -q 'failures="1"' s.xml || fail "JUnit: no failure" ;;
+broken)
+  expect 1 "broken (ok -> wrong-result)" "$vb" ab "$user" ./wrong "${one[@]}" --db s.db
+  cat out ;;
+mismatch)
+  # B plans one case more (its n axis rewritten): listed only in it; the common one judged
+  printf '#!/bin/sh\nexec %s $(echo "$@" | sed "s/n=4194304/n=1024,4194304/")\n' "$user" >more
+  chmod +x more
+  expect 0 "only-in-candidate" "$vb" ab "$user" ./more "${one[@]}" --db s.db
+  cat out
+  grep -q "^u/cpu  *n=1024,x=0.5,t=a .* only-in-candidate$" out || fail "B's extra case"
+  grep -q "^u/cpu  *n=4194304,x=0.5,t=a .* same$" out || fail "the common case not judged" ;;
+usage)
+  expect 2 "B: './nope' is not an executable file" "$vb" ab "$user" ./nope
+  expect 2 "expected A and B" "$vb" ab "$user"
+  expect 2 "bad --rounds '3:10'" "$vb" ab "$user" "$user" --rounds 3:10
+  printf '#!/bin/sh\necho "it broke" >&2\nexit 3\n' >dies
+  chmod +x dies
+  expect 6 "B (./dies) stopped before its run ended (exit 3): it broke" "$vb" ab "$user" ./dies \
+    "${one[@]}" --db d.db
+  expect 2 "--ab-worker '1,2': RFD,WFD (given by varbench ab)" "$vb" run --ab-worker 1,2 --db w.db
+  expect 2 "not with --worker or --device all" "$vb" run --ab-worker 5,6 --device all ;;
+*) echo "ab.sh: no case '$case'" >&2; exit 2 ;;
+esac
+exit 0
