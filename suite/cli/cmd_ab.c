@@ -314,10 +314,10 @@ static int pair(struct side *ab, struct paired_case *c, const struct opts *o, st
     return tell(&ab[0], "done") || tell(&ab[1], "done") ? died(&ab[0], err) : 0;
 }
 
-/* The outcome of each case of either side, for the result. */
+/* A case both sides made and timed in rounds (c), for the result. */
 struct outcome {
     char label[LABEL];
-    int in_a, in_b, paired; /* planned by each; paired: judged in rounds (c) */
+    int paired;
     struct paired_case *c;
 };
 
