@@ -7,6 +7,8 @@
 #   slow      B 3x slower: slower, naming the case and its phase, exit 1 (JUnit: a failure)
 #   broken    B wrong: broken, exit 1
 #   mismatch  B plans a case more: listed as only in it, the common case judged, exit 0
+#   bisect    a 16-commit history with one planted slowdown: varbench bisect finds it, the tree
+#             back where it was; a BAD no slower: exit 0; a dirty tree, a bad revision: exit 2
 #   usage     a missing or non-executable side, bad --rounds, a side that dies, --ab-worker
 #             given by hand: a message naming the problem, exit 2 or 6
 set -u
@@ -62,6 +64,38 @@ usage)
     "${one[@]}" --db d.db
   expect 2 "--ab-worker '1,2': RFD,WFD (given by varbench ab)" "$vb" run --ab-worker 1,2 --db w.db
   expect 2 "not with --worker or --device all" "$vb" run --ab-worker 5,6 --device all ;;
+bisect)
+  # 16 commits, the 11th makes the CPU rung 3x slower: bisect names it (and BAD no slower: 0);
+  # a commit's build writes `bench`, a program of the mode it holds
+  command -v git >/dev/null || { echo "no git: skipped"; exit 77; }
+  mkdir repo && cd repo || fail "repo"
+  g=(git -c user.email=t@example.com -c user.name=t -c commit.gpgsign=false)
+  git init -q . && printf 'bench\n' >.gitignore || fail "git init"
+  printf '%s\n' '#!/bin/sh' \
+    'printf "#!/bin/sh\nVB_USER_CASE=%s exec %s \"\$@\"\n" "$(cat mode)" "$VBUSER" >bench' \
+    'chmod +x bench' >build.sh
+  for i in $(seq 1 16); do
+    if [ "$i" -ge 11 ]; then echo slow >mode; else echo good >mode; fi
+    echo "$i" >n
+    "${g[@]}" add -A && "${g[@]}" commit -qm "commit $i" || fail "commit $i"
+  done
+  export VBUSER=$user
+  pick=(--build "sh build.sh" --exe bench --filter 'u/cpu' --axis n=4194304 --axis x=0.5 --axis t=a
+    --threshold 60)
+  expect 1 "first bad commit: $(git rev-parse --short HEAD~5) commit 11" "$vb" bisect HEAD~15 HEAD \
+    "${pick[@]}"
+  cat out
+  grep -q "^u/cpu .* slower (e2e +[0-9]*%)$" out || fail "no ab evidence"
+  grep -q "commits built and paired (BAD among them)" out || fail "no step count"
+  [ "$(git rev-parse --abbrev-ref HEAD)" != HEAD ] || fail "the work tree left detached"
+  [ "$(cat n)" = 16 ] || fail "the work tree not back on its commit"
+  [ ! -e .git/BISECT_START ] || fail "the bisection left open"
+  expect 0 "BAD is not slower than GOOD" "$vb" bisect HEAD~15 HEAD~6 "${pick[@]}"
+  echo x >>n
+  expect 2 "the work tree has changes" "$vb" bisect HEAD~15 HEAD --build true --exe bench
+  git checkout -q n
+  expect 2 "'nope' is not a revision" "$vb" bisect nope HEAD --build true --exe bench
+  expect 2 "--build CMD and --exe PATH are both needed" "$vb" bisect HEAD~1 HEAD ;;
 *) echo "ab.sh: no case '$case'" >&2; exit 2 ;;
 esac
 exit 0

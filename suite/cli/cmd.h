@@ -12,6 +12,7 @@ int vb_cmd_list(int argc, char **argv);
 int vb_cmd_run(int argc, char **argv);
 int vb_cmd_compare(int argc, char **argv);
 int vb_cmd_ab(int argc, char **argv);
+int vb_cmd_bisect(int argc, char **argv);
 int vb_cmd_diagnose(int argc, char **argv);
 int vb_cmd_history(int argc, char **argv);
 int vb_cmd_merge(int argc, char **argv);
@@ -32,7 +33,7 @@ struct vb_command {
     int (*fn)(int, char **);
     const char *help;
 };
-#define VB_NCOMMANDS 14
+#define VB_NCOMMANDS 15
 extern const struct vb_command vb_commands[VB_NCOMMANDS];
 
 /* What every command shares (cmd.c, called by the commands, never calling them). */

@@ -7,6 +7,7 @@ const struct vb_command vb_commands[] = {
     {"run", vb_cmd_run, "run variants under CUPTI, verify them, store everything in SQLite"},
     {"compare", vb_cmd_compare, "regression verdicts between two runs (or two GPU models)"},
     {"ab", vb_cmd_ab, "two builds paired on one GPU, case by case in rounds: the verdict"},
+    {"bisect", vb_cmd_bisect, "the first slower commit of a git range, varbench ab the oracle"},
     {"diagnose", vb_cmd_diagnose, "boards of a fleet outside a baseline's board-to-board spread"},
     {"history", vb_cmd_history, "each case's medians across runs, with their change points (PELT)"},
     {"runs", vb_cmd_runs, "the runs of a database, newest first (git log --oneline style)"},
