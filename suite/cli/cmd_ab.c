@@ -27,6 +27,7 @@
 #include "compare.h"
 #include "opt.h"
 #include "paired.h"
+#include "progress.h"
 #include "result.h"
 #include "stats.h"
 #include "store.h"
@@ -314,6 +315,18 @@ static int pair(struct side *ab, struct paired_case *c, const struct opts *o, st
     return tell(&ab[0], "done") || tell(&ab[1], "done") ? died(&ab[0], err) : 0;
 }
 
+static int worse(enum vb_verdict v, enum vb_verdict w);
+
+/* verdict_line: the worst of c's judged phases, as the progress line says it */
+static const char *verdict_line(const struct paired_case *c)
+{
+    enum vb_verdict v = VB_VERDICT_SAME;
+    int ph;
+    for (ph = 0; ph < VB_PH_COUNT; ph++)
+        if (c->judged[ph] && worse(c->ph[ph].verdict, v)) v = c->ph[ph].verdict;
+    return vb_verdict_name(v);
+}
+
 /* A case both sides made and timed in rounds (c), for the result. */
 struct outcome {
     char label[LABEL];
@@ -364,6 +377,9 @@ static int match(struct side *ab, const struct opts *o, struct outcome *out, int
             snprintf(x->c->label, LABEL, "%s", a->cur);
             x->paired = 1;
             if (pair(ab, x->c, o, err)) return -1;
+            if (vb_progress_wanted(stderr)) /* minutes for a catalog: a line a case */
+                fprintf(stderr, "ab: [%d/%d] %s: %d rounds, %s\n", pa + 1, a->nplan, a->cur,
+                        x->c->rounds, verdict_line(x->c));
             a->cur[0] = b->cur[0] = '\0';
             continue;
         }
