@@ -38,6 +38,7 @@
     T(registry_user, cpu)                                                                          \
     T(compare, cpu)                                                                                \
     T(paired, cpu)                                                                                 \
+    T(sass, cpu)                                                                                   \
     T(fmt_bytes, cpu)                                                                              \
     T(mesh_reference_hand, cpu)                                                                    \
     T(mesh_math, cpu)                                                                              \

@@ -1,0 +1,16 @@
+// a.cu and b.cu: two builds of one module for test_sass (suite/collect/sass.c): scale is the
+// same in both, shift differs in b (a launch's code changed), nothing else does.
+extern "C" __global__ void scale(float *x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] *= 2.0f;
+}
+
+extern "C" __global__ void shift(float *x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] += 1.0f;
+}
+
+template <typename T> __global__ void twice(T *x) { x[threadIdx.x] += x[threadIdx.x]; }
+template __global__ void twice<float>(float *);
