@@ -12,5 +12,8 @@ extern "C" __global__ void shift(float *x, int n)
     if (i < n) x[i] += 3.0f;
 }
 
-template <typename T> __global__ void twice(T *x) { x[threadIdx.x] += x[threadIdx.x]; }
+template <typename T> __global__ void twice(T *x)
+{
+    x[threadIdx.x] += x[threadIdx.x];
+}
 template __global__ void twice<float>(float *);
