@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@ int vb_ab_worker_open(const char *spec, struct vb_ab_worker *w, struct vb_err *e
     if (sscanf(spec, "%d,%d%n", &rfd, &wfd, &end) != 2 || spec[end] || rfd < 3 || wfd < 3)
         return vb_err_set(err, VB_E_USAGE, "--ab-worker '%s': RFD,WFD (given by varbench ab)",
                           spec);
+    signal(SIGPIPE, SIG_IGN); /* ab gone: a write fails and the run ends as interrupted */
     if (!(w->in = fdopen(rfd, "r")) || !(w->out = fdopen(wfd, "w"))) {
         if (w->in) fclose(w->in);
         w->in = NULL;

@@ -640,6 +640,7 @@ int vb_cmd_ab(int argc, char **argv)
     vb_err_clear(&err);
     ab[0].exe = argv[1];
     ab[1].exe = argv[2];
+    signal(SIGPIPE, SIG_IGN); /* a side that died: its pipe's error, said, not a silent death */
     for (i = 0; i < 2; i++)
         if (access(ab[i].exe, X_OK))
             return vb_opt_error_hint(&usage,
