@@ -84,8 +84,8 @@ struct side {
 
 struct opts {
     const char *db, *filter, *junit;
-    const char *axes[16];
-    int naxes, device, quick, md, rmin, rmax, k;
+    struct vb_opt_list axes; /* --axis, as given */
+    int device, quick, md, rmin, rmax, k;
     double threshold, alpha, budget;
     char **extra;
     int nextra;
@@ -116,8 +116,8 @@ static int start(struct side *s, const struct opts *o, struct vb_err *err)
     av[n++] = "--no-metrics";
     if (o->quick) av[n++] = "--quick";
     if (o->filter) av[n++] = "--filter", av[n++] = (char *)o->filter;
-    for (i = 0; i < o->naxes; i++)
-        av[n++] = "--axis", av[n++] = (char *)o->axes[i];
+    for (i = 0; i < o->axes.n; i++)
+        av[n++] = "--axis", av[n++] = (char *)o->axes.v[i];
     for (i = 0; i < o->nextra; i++)
         av[n++] = o->extra[i];
     av[n++] = "--ab-worker";
@@ -569,15 +569,6 @@ static void stop(struct side *s)
     free(s->kind);
 }
 
-static int option_axis(void *ctx, const char *arg, struct vb_err *err)
-{
-    struct opts *o = ctx;
-    if (o->naxes == (int)(sizeof o->axes / sizeof *o->axes))
-        return vb_err_set(err, VB_E_USAGE, "too many --axis (16 at most)");
-    o->axes[o->naxes++] = arg;
-    return 0;
-}
-
 static int option_rounds(void *ctx, const char *arg, struct vb_err *err)
 {
     struct opts *o = ctx;
@@ -606,7 +597,7 @@ int vb_cmd_ab(int argc, char **argv)
     const struct vb_opt opts[] = {
         VB_OPT_DB(&o.db, "database both runs go into (default " VB_DEFAULT_DB ")"),
         VB_OPT_STR('f', "filter", "GLOB", &o.filter, "variants to pair ('mesh/*'; default all)"),
-        VB_OPT_CALL(0, "axis", "NAME=V1,V2", &o, option_axis, "axis values, as for run"),
+        VB_OPT_LIST(0, "axis", "NAME=V1,V2", &o.axes, "axis values, as for run"),
         VB_OPT_INT(0, "device", "N", &o.device, 0, 63, "the CUDA device both sides run on (0)"),
         VB_OPT_FLAG(0, "quick", &o.quick,
                     "both sides' run --quick (their warm-up, and the rule of cases run alone)"),

@@ -47,9 +47,9 @@ static const struct vb_usage usage = {
 };
 
 struct opts {
-    const char *build, *exe, *filter, *db, *threshold;
-    const char *axes[16];
-    int naxes, device;
+    const char *build, *exe, *filter, *threshold;
+    struct vb_opt_list axes; /* --axis, as given */
+    int device;
     const char *step; /* --step DIR (hidden): one git bisect run step, DIR the bisection's */
 };
 
@@ -116,8 +116,8 @@ static int ab_args(char **av, const struct opts *o, const char *self, const char
     av[n++] = dev;
     if (o->filter) av[n++] = "--filter", av[n++] = (char *)o->filter;
     if (o->threshold) av[n++] = "--threshold", av[n++] = (char *)o->threshold;
-    for (i = 0; i < o->naxes; i++)
-        av[n++] = "--axis", av[n++] = (char *)o->axes[i];
+    for (i = 0; i < o->axes.n; i++)
+        av[n++] = "--axis", av[n++] = (char *)o->axes.v[i];
     av[n] = NULL;
     return n;
 }
@@ -137,15 +137,6 @@ static int step(const struct opts *o, const char *self)
     ab_args(av, o, self, base, db, dev);
     rc = sh(av, log);
     return rc == 0 ? 0 : rc == 1 ? 1 : rc == 7 ? 125 : 128; /* 128: git bisect run stops */
-}
-
-static int option_axis(void *ctx, const char *arg, struct vb_err *err)
-{
-    struct opts *o = ctx;
-    if (o->naxes == (int)(sizeof o->axes / sizeof *o->axes))
-        return vb_err_set(err, VB_E_USAGE, "too many --axis (16 at most)");
-    o->axes[o->naxes++] = arg;
-    return 0;
 }
 
 /* first_bad reads git bisect run's output for "SHA is the first bad commit" */
@@ -192,7 +183,7 @@ int vb_cmd_bisect(int argc, char **argv)
         VB_OPT_STR(0, "exe", "PATH", &o.exe,
                    "the program it builds, relative to the tree's top (required)"),
         VB_OPT_STR('f', "filter", "GLOB", &o.filter, "the cases ab pairs ('mesh/*')"),
-        VB_OPT_CALL(0, "axis", "NAME=V1,V2", &o, option_axis, "axis values, as for run"),
+        VB_OPT_LIST(0, "axis", "NAME=V1,V2", &o.axes, "axis values, as for run"),
         VB_OPT_INT(0, "device", "N", &o.device, 0, 63, "the CUDA device (0)"),
         VB_OPT_STR(0, "threshold", "PCT", &o.threshold, "ab's --threshold (default 2)"),
         {.type = VB_OPT_T_STR,
@@ -293,8 +284,8 @@ int vb_cmd_bisect(int argc, char **argv)
         av[k++] = dev;
         if (o.filter) av[k++] = "--filter", av[k++] = (char *)o.filter;
         if (o.threshold) av[k++] = "--threshold", av[k++] = (char *)o.threshold;
-        for (i = 0; i < o.naxes; i++)
-            av[k++] = "--axis", av[k++] = (char *)o.axes[i];
+        for (i = 0; i < o.axes.n; i++)
+            av[k++] = "--axis", av[k++] = (char *)o.axes.v[i];
         av[k] = NULL;
         snprintf(runlog, sizeof runlog, "%s/bisect.txt", dir);
         rc = sh(start, runlog) == 0 ? sh(av, runlog) : -1;

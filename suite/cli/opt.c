@@ -304,3 +304,13 @@ int vb_opt_parse(const struct vb_usage *u, const struct vb_opt *opts, int argc, 
     free(args);
     return rc;
 }
+
+int vb_opt_list_add(void *ctx, const char *arg, struct vb_err *err)
+{
+    struct vb_opt_list *l = ctx;
+    if (l->n == VB_OPT_LIST_MAX)
+        return vb_err_set(err, VB_E_USAGE, "'%s': %d values of one option at most", arg,
+                          VB_OPT_LIST_MAX);
+    l->v[l->n++] = arg;
+    return 0;
+}

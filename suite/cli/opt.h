@@ -94,6 +94,15 @@ struct vb_opt {
         .type = VB_OPT_T_CALL, .short_name = s, .long_name = l, .arg = a, .value = ctx,            \
         .call = fn, .help = h                                                                      \
     }
+/* A repeatable option's values in the order given (VB_OPT_LIST), at most VB_OPT_LIST_MAX. */
+#define VB_OPT_LIST_MAX 16
+struct vb_opt_list {
+    const char *v[VB_OPT_LIST_MAX];
+    int n;
+};
+/* vb_opt_list_add: VB_OPT_LIST's callback (ctx a struct vb_opt_list) */
+int vb_opt_list_add(void *ctx, const char *arg, struct vb_err *err);
+#define VB_OPT_LIST(s, l, a, list, h) VB_OPT_CALL(s, l, a, list, vb_opt_list_add, h)
 /* VB_OPT_DB: --db FILE, a plain path (the store refuses URIs and over-long paths by name). */
 #define VB_OPT_DB(v, h) VB_OPT_STR(0, "db", "FILE", v, h)
 #define VB_OPT_END()                                                                               \
