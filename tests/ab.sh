@@ -62,6 +62,10 @@ usage)
   chmod +x dies
   expect 6 "B (./dies) stopped before its run ended (exit 3): it broke" "$vb" ab "$user" ./dies \
     "${one[@]}" --db d.db
+  # a build from before ab: its run refuses --ab-worker
+  printf '#!/bin/sh\necho "varbench run: unknown option --ab-worker" >&2\nexit 2\n' >old
+  chmod +x old
+  expect 6 "a build older than varbench ab" "$vb" ab "$user" ./old "${one[@]}" --db o.db
   expect 2 "--ab-worker '1,2': RFD,WFD (given by varbench ab)" "$vb" run --ab-worker 1,2 --db w.db
   expect 2 "not with --worker or --device all" "$vb" run --ab-worker 5,6 --device all ;;
 bisect)

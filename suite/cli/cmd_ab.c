@@ -167,6 +167,11 @@ static int died(struct side *s, struct vb_err *err)
     vb_err_set(err, VB_E_SYS, "%s (%s) stopped before its run ended (%s %d): %s", s->name, s->exe,
                WIFSIGNALED(st) ? "signal" : "exit",
                WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st), tail[0] ? tail : "no output");
+    if (strstr(tail, "ab-worker")) /* a build from before varbench ab */
+        return vb_err_hint(err,
+                           "%s's run has no --ab-worker: a build older than varbench ab; pair "
+                           "two builds that both have it",
+                           s->name);
     return vb_err_hint(err,
                        "'%s run --help' should work: A and B are varbench binaries or "
                        "benchmark programs built with varbench",
