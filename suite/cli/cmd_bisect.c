@@ -9,6 +9,7 @@
  * commit it was on. Workload: a few builds and ab runs; this only drives them.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -155,6 +156,22 @@ static int first_bad(const char *path, char *sha, size_t n)
     return found;
 }
 
+/* count_steps: the commits built, one log each in dir (SHA.txt; not good.txt or bisect.txt) */
+static int count_steps(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    if (!d) return 0;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        n += len > 4 && !strcmp(e->d_name + len - 4, ".txt") && strcmp(e->d_name, "good.txt") &&
+             strcmp(e->d_name, "bisect.txt");
+    }
+    closedir(d);
+    return n;
+}
+
 /* show prints a file */
 static void show(const char *path)
 {
@@ -292,15 +309,7 @@ int vb_cmd_bisect(int argc, char **argv)
         sh(reset, "/dev/null");
         sh(back, "/dev/null");
     }
-    {
-        char cmd[1300];
-        FILE *p;
-        snprintf(cmd, sizeof cmd, "ls %s/*.txt | grep -vc -e /good.txt -e /bisect.txt", dir);
-        if ((p = popen(cmd, "r"))) {
-            if (fscanf(p, "%d", &steps) != 1) steps = 0;
-            pclose(p);
-        }
-    }
+    steps = count_steps(dir);
     if (rc < 0) {
         vb_err_set(&err, VB_E_SYS, "git bisect failed (its log: %s)", runlog);
         return vb_report_error("bisect", &err);
