@@ -14,11 +14,9 @@
 set -u
 case=$1 user=$2 vb=$3
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
 # shellcheck source=tests/expect.sh
-. "$here/expect.sh" # fail, expect, have_gpu
+. "$here/expect.sh" # fail, expect, have_gpu, in_tmp
+in_tmp
 have_gpu && { echo "a GPU here: the CPU rung would run alone (GPU cases decide): skipped"; exit 77; }
 for m in slow wrong; do
   printf '#!/bin/sh\nVB_USER_CASE=%s exec %s "$@"\n' "$m" "$user" >"$m"

@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2154 # $case is the sourcing script's
 # expect.sh: what the command-line tests' scripts share, sourced (tests/user_bench.sh,
-# tests/python_pkg.sh, tests/store_guard.sh, tests/perf_gate.sh, tests/suite_report.sh), in the
-# folder the case runs in, with $case naming it.
+# tests/python_pkg.sh, tests/ab.sh, tests/store_guard.sh, tests/perf_gate.sh,
+# tests/suite_report.sh), with $case naming the case.
 # fail MSG: the case fails, with what the last command printed
 fail() {
   echo "FAIL ($case): $*" >&2
@@ -22,6 +22,15 @@ expect() {
 }
 # have_gpu: whether this machine has a GPU to run on
 have_gpu() { command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; }
+# nogpu_code: the exit code of a run with GPU cases here (0 with a GPU, 4 without: they are
+# skipped)
+nogpu_code() { if have_gpu; then echo 0; else echo 4; fi; }
+# in_tmp: a folder of the case's own ($tmp), removed when the script exits, as the current one
+in_tmp() {
+  tmp=$(mktemp -d) || exit 1
+  trap 'rm -rf "$tmp"' EXIT
+  cd "$tmp" || exit 1
+}
 # stand_in DIR VARBENCH DB [CI_SCRIPT...]: writes DIR/build/varbench, which stands in for
 # `varbench run` (it copies DB to the run's --db and exits with $STUB_RUN_RC, default 0) and
 # hands every other command to VARBENCH, and copies each CI_SCRIPT of ci/ with ci/common.sh into

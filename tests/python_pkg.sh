@@ -33,14 +33,10 @@
 set -u
 case=$1 vb=$2 pydir=$3
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
 # shellcheck source=tests/expect.sh
-. "$here/expect.sh" # fail, expect, have_gpu
-# nogpu: the exit code of a run with GPU cases here (0 with a GPU, 4 without: they are skipped)
-nogpu=4
-have_gpu && nogpu=0
+. "$here/expect.sh" # fail, expect, have_gpu, nogpu_code, in_tmp
+in_tmp
+nogpu=$(nogpu_code)
 command -v python3 >/dev/null || { echo "no python3: skipped"; exit 77; }
 export PYTHONPATH=$pydir
 bench=$here/python/bench_cpu.py

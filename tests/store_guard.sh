@@ -23,11 +23,9 @@ vb=$(cd "$(dirname "$vb")" && pwd)/$(basename "$vb")
 command -v sqlite3 >/dev/null || { echo "skip: no sqlite3 shell" >&2; exit 77; }
 here=$(cd "$(dirname "$0")" && pwd)
 fixtures=$here/fixtures
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
 # shellcheck source=tests/expect.sh
-. "$here/expect.sh" # fail, expect
+. "$here/expect.sh" # fail, expect, in_tmp
+in_tmp
 # counts FILE: every table's row count, one "table n" line each (for equal-content checks)
 counts() {
   local t
