@@ -66,9 +66,6 @@ static const struct vb_usage usage = {
     .expects = "A and B, two programs",
 };
 
-/* Phases as ab_worker.c sends them (result.h's VB_PH_* order). */
-static const char *const phase_name[VB_PH_COUNT] = {"gpu", "h2d", "kernel", "d2h", "memset", "e2e"};
-
 struct side {
     const char *exe;
     const char *name; /* "A" or "B" */
@@ -423,7 +420,7 @@ static void fill_paired(struct vb_cmp_row *r, const struct paired_case *c)
         struct vb_cmp_phase *p;
         if (!c->judged[ph] || r->nphases >= VB_CMP_MAX_PHASES) continue;
         p = &r->phases[r->nphases++];
-        snprintf(p->name, sizeof p->name, "%s", phase_name[ph]);
+        snprintf(p->name, sizeof p->name, "%s", vb_phase_names[ph]);
         p->n_base = p->n_cand = x->n;
         p->med_base = x->med_a;
         p->med_cand = x->med_b;

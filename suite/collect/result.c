@@ -118,6 +118,8 @@ int vb_sample_find(const struct vb_case_result *r, uint64_t t)
     return -1;
 }
 
+const char *const vb_phase_names[VB_PH_COUNT] = {"gpu", "h2d", "kernel", "d2h", "memset", "e2e"};
+
 double vb_sample_phase(const struct vb_sample *s, int ph)
 {
     switch (ph) {

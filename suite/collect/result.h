@@ -180,6 +180,9 @@ enum vb_phase_id {
     VB_PH_COUNT
 };
 
+/* Each phase's name as the stopping rule, the store and compare say it ("gpu", "h2d", ...). */
+extern const char *const vb_phase_names[VB_PH_COUNT];
+
 /* vb_sample_phase returns phase ph of s in ns (NaN: unknown). */
 double vb_sample_phase(const struct vb_sample *s, int ph);
 

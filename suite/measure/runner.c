@@ -184,10 +184,6 @@ static int collect(struct vb_case_result *r, int keep_open)
     return 0;
 }
 
-/* The phases of a sample's GPU time, in the order the stopping rule and the store name them. */
-static const char *const phase_names[VB_PH_COUNT] = {"gpu", "h2d",    "kernel",
-                                                     "d2h", "memset", "e2e"};
-
 /* phase_values fills x with phase ph of the timed samples that count (not dropped); returns
  * how many. x holds r->nsamples values. */
 static int phase_values(const struct vb_case_result *r, int ph, double *x)
@@ -226,7 +222,7 @@ static double precision(const struct vb_case_result *r, const struct vb_sampling
         c = vb_stats_median_ci(x, (size_t)m, &lo, &hi);
         if (c > w || isnan(c)) {
             w = c;
-            *worst = phase_names[ph];
+            *worst = vb_phase_names[ph];
         }
     }
     free(x);
