@@ -317,34 +317,25 @@ static int pair(struct side *ab, struct paired_case *c, const struct opts *o, st
     return tell(&ab[0], "done") || tell(&ab[1], "done") ? died(&ab[0], err) : 0;
 }
 
-static int worse(enum vb_verdict v, enum vb_verdict w);
-
 /* verdict_line: the worst of c's judged phases, as the progress line says it */
 static const char *verdict_line(const struct paired_case *c)
 {
     enum vb_verdict v = VB_VERDICT_SAME;
     int ph;
     for (ph = 0; ph < VB_PH_COUNT; ph++)
-        if (c->judged[ph] && worse(c->ph[ph].verdict, v)) v = c->ph[ph].verdict;
+        if (c->judged[ph] && vb_cmp_severity(c->ph[ph].verdict) > vb_cmp_severity(v))
+            v = c->ph[ph].verdict;
     return vb_verdict_name(v);
 }
 
-/* A case both sides made and timed in rounds (c), for the result. */
-struct outcome {
-    char label[LABEL];
-    int paired;
-    struct paired_case *c;
-};
-
-/* find: the outcome of label in out[0..*n), added when new */
-static struct outcome *find(struct outcome *out, int *n, const char *label)
+/* paired_of: the case of label among the n paired ones, or NULL */
+static const struct paired_case *paired_of(struct paired_case *const *cases, int n,
+                                           const char *label)
 {
     int i;
-    for (i = 0; i < *n; i++)
-        if (!strcmp(out[i].label, label)) return &out[i];
-    memset(&out[*n], 0, sizeof out[*n]);
-    snprintf(out[*n].label, LABEL, "%s", label);
-    return &out[(*n)++];
+    for (i = 0; i < n; i++)
+        if (!strcmp(cases[i]->label, label)) return cases[i];
+    return NULL;
 }
 
 /* solo tells side s to run its announced case alone */
@@ -357,7 +348,7 @@ static int solo(struct side *s, struct vb_err *err)
 /* match runs both sides to their end: a case both announce is paired (unless it is a CPU case
  * of a run with GPU cases: those run alone, as compare leaves them out), one only one side
  * makes, or that the other has passed (it failed before its rounds there), runs alone */
-static int match(struct side *ab, const struct opts *o, struct outcome *out, int *nout,
+static int match(struct side *ab, const struct opts *o, struct paired_case **cases, int *n,
                  struct vb_err *err)
 {
     int gpu_run = 0, i;
@@ -368,20 +359,19 @@ static int match(struct side *ab, const struct opts *o, struct outcome *out, int
         if (announced(a, err) || announced(b, err)) return -1;
         if (a->ended && b->ended) return 0;
         if (a->cur[0] && b->cur[0] && !strcmp(a->cur, b->cur)) {
-            struct outcome *x = find(out, nout, a->cur);
+            struct paired_case *c;
             int pa = pos(a, a->cur);
             if (gpu_run && pa >= 0 && a->kind[pa] == 'c') {
                 if (solo(a, err) || solo(b, err)) return -1;
                 continue;
             }
-            if (!(x->c = calloc(1, sizeof *x->c)))
+            if (!(c = cases[(*n)++] = calloc(1, sizeof *c)))
                 return vb_err_set(err, VB_E_SYS, "out of memory for a case's rounds");
-            snprintf(x->c->label, LABEL, "%s", a->cur);
-            x->paired = 1;
-            if (pair(ab, x->c, o, err)) return -1;
+            snprintf(c->label, LABEL, "%s", a->cur);
+            if (pair(ab, c, o, err)) return -1;
             if (vb_progress_wanted(stderr)) /* minutes for a catalog: a line a case */
                 fprintf(stderr, "ab: [%d/%d] %s: %d rounds, %s\n", pa + 1, a->nplan, a->cur,
-                        x->c->rounds, verdict_line(x->c));
+                        c->rounds, verdict_line(c));
             a->cur[0] = b->cur[0] = '\0';
             continue;
         }
@@ -399,22 +389,10 @@ static int match(struct side *ab, const struct opts *o, struct outcome *out, int
     }
 }
 
-/* worse: is verdict v worse than w (broken > slower > noisy > faster > same)? */
-static int worse(enum vb_verdict v, enum vb_verdict w)
-{
-    static const int rank[VB_VERDICT_COUNT] = {[VB_VERDICT_SAME] = 0,
-                                               [VB_VERDICT_FASTER] = 1,
-                                               [VB_VERDICT_NOISY] = 2,
-                                               [VB_VERDICT_SLOWER] = 3,
-                                               [VB_VERDICT_BROKEN] = 4};
-    return rank[v] > rank[w];
-}
-
-/* fill_paired: row r from case c's judged phases, the deciding one the worst (the largest move
- * among equals) */
+/* fill_paired: row r from case c's judged phases, the deciding one as compare decides it */
 static void fill_paired(struct vb_cmp_row *r, const struct paired_case *c)
 {
-    int ph, best = -1;
+    int ph;
     for (ph = 0; ph < VB_PH_COUNT; ph++) {
         const struct vb_paired *x = &c->ph[ph];
         struct vb_cmp_phase *p;
@@ -436,25 +414,13 @@ static void fill_paired(struct vb_cmp_row *r, const struct paired_case *c)
                      vb_cmp_fmt_change(x->hi, 0, hi, sizeof hi), x->n);
         }
         if (ph == VB_PH_E2E) r->e2e_ratio = x->ratio;
-        if (best < 0 || worse(p->verdict, r->phases[best].verdict) ||
-            (p->verdict == r->phases[best].verdict &&
-             fabs(log(p->ratio)) > fabs(log(r->phases[best].ratio))))
-            best = r->nphases - 1;
     }
-    if (best < 0) {
+    if (!r->nphases) {
         r->verdict = VB_VERDICT_NOT_COMPARED;
         snprintf(r->why, sizeof r->why, "no phase with a time on both sides");
         return;
     }
-    snprintf(r->phase, sizeof r->phase, "%s", r->phases[best].name);
-    r->n_base = r->n_cand = r->phases[best].n_base;
-    r->med_base = r->phases[best].med_base;
-    r->med_cand = r->phases[best].med_cand;
-    r->ratio = r->phases[best].ratio;
-    r->p = r->phases[best].p;
-    r->limit = r->phases[best].limit;
-    r->verdict = r->phases[best].verdict;
-    snprintf(r->why, sizeof r->why, "%s: %s", vb_cmp_phase_label(r->phase), r->phases[best].why);
+    vb_cmp_decide(r);
     if (!r->needs_gpu) snprintf(r->basis, sizeof r->basis, "CPU-only");
 }
 
@@ -471,8 +437,8 @@ static const char *status_of(const struct vb_case_row *rows, int n, const char *
 }
 
 /* result builds res from both sides' plans, the paired cases and the runs' statuses */
-static int result(struct side *ab, struct outcome *out, int nout, struct vb_store *st,
-                  struct vb_cmp_result *res, struct vb_err *err)
+static int result(struct side *ab, struct paired_case *const *cases, int ncases,
+                  struct vb_store *st, struct vb_cmp_result *res, struct vb_err *err)
 {
     struct vb_case_row *rows[2] = {NULL, NULL};
     int nrows[2] = {0, 0}, i, k, gpu_run = 0, rc = -1;
@@ -493,7 +459,8 @@ static int result(struct side *ab, struct outcome *out, int nout, struct vb_stor
         for (i = 0; i < ab[k].nplan; i++) {
             const char *label = ab[k].plan[i], *sa = status_of(rows[0], nrows[0], label),
                        *sb = status_of(rows[1], nrows[1], label), *sp = strchr(label, ' ');
-            int in_a = pos(&ab[0], label) >= 0, in_b = pos(&ab[1], label) >= 0, j;
+            int in_a = pos(&ab[0], label) >= 0, in_b = pos(&ab[1], label) >= 0;
+            const struct paired_case *c;
             struct vb_cmp_row *r;
             if (k == 1 && in_a) continue; /* listed with A's */
             r = &res->rows[res->nrows++];
@@ -503,8 +470,6 @@ static int result(struct side *ab, struct outcome *out, int nout, struct vb_stor
             snprintf(r->status_base, sizeof r->status_base, "%s", sa[0] ? sa : "-");
             snprintf(r->status_cand, sizeof r->status_cand, "%s", sb[0] ? sb : "-");
             r->needs_gpu = ab[k].kind[i] != 'c';
-            for (j = 0; j < nout && strcmp(out[j].label, label); j++) {
-            }
             if (!in_b)
                 r->verdict = VB_VERDICT_ONLY_BASE;
             else if (!in_a)
@@ -514,8 +479,8 @@ static int result(struct side *ab, struct outcome *out, int nout, struct vb_stor
                 snprintf(r->why, sizeof r->why, "%s in A", sa[0] ? sa : "not run");
             } else if (!strcmp(sb, "wrong-result") || !strcmp(sb, "failed"))
                 r->verdict = VB_VERDICT_BROKEN;
-            else if (j < nout && out[j].paired)
-                fill_paired(r, out[j].c);
+            else if ((c = paired_of(cases, ncases, label)))
+                fill_paired(r, c);
             else {
                 r->verdict = VB_VERDICT_NOT_COMPARED;
                 snprintf(r->why, sizeof r->why, "%s",
@@ -590,12 +555,12 @@ int vb_cmd_ab(int argc, char **argv)
     struct opts o = {
         .db = VB_DEFAULT_DB, .rmin = 6, .rmax = 30, .threshold = 2, .alpha = 0.05, .budget = 5};
     struct side ab[2] = {{.name = "A"}, {.name = "B"}};
-    struct outcome *out = NULL;
+    struct paired_case **cases = NULL; /* the cases timed in rounds */
     struct vb_cmp_result res;
     struct vb_store *st = NULL;
     struct vb_run_info_row info;
     struct vb_err err;
-    int n, rc, i, nout = 0, code, dash = argc;
+    int n, rc, i, ncases = 0, code, dash = argc;
     const struct vb_opt opts[] = {
         VB_OPT_DB(&o.db, "database both runs go into (default " VB_DEFAULT_DB ")"),
         VB_OPT_STR('f', "filter", "GLOB", &o.filter, "variants to pair ('mesh/*'; default all)"),
@@ -643,12 +608,13 @@ int vb_cmd_ab(int argc, char **argv)
                                      ab[i].exe, strerror(errno));
     for (i = 0; i < 2; i++)
         if (start(&ab[i], &o, &err) || hello(&ab[i], &err)) goto fail;
-    if (!(out = calloc((size_t)(ab[0].nplan + 1), sizeof *out))) {
+    if (!(cases = calloc((size_t)(ab[0].nplan + 1), sizeof *cases))) {
         vb_err_set(&err, VB_E_SYS, "out of memory");
         goto fail;
     }
-    if (match(ab, &o, out, &nout, &err) || finish(&ab[0], &err) || finish(&ab[1], &err)) goto fail;
-    if (vb_store_open_ro(o.db, &st, &err) || result(ab, out, nout, st, &res, &err)) goto fail;
+    if (match(ab, &o, cases, &ncases, &err) || finish(&ab[0], &err) || finish(&ab[1], &err))
+        goto fail;
+    if (vb_store_open_ro(o.db, &st, &err) || result(ab, cases, ncases, st, &res, &err)) goto fail;
     if (vb_store_run_info(st, ab[0].run, &info, &err)) info.gpu[0] = '\0';
     vb_err_clear(&err);
     snprintf(res.gpu_base, sizeof res.gpu_base, "%s", info.gpu);
@@ -679,9 +645,9 @@ int vb_cmd_ab(int argc, char **argv)
 fail:
     code = vb_report_error("ab", &err);
 end:
-    for (i = 0; i < nout; i++)
-        free(out[i].c);
-    free(out);
+    for (i = 0; i < ncases; i++)
+        free(cases[i]);
+    free(cases);
     vb_store_close(st);
     stop(&ab[0]);
     stop(&ab[1]);

@@ -65,8 +65,7 @@ int vb_cmp_exit(const struct vb_cmp_result *res)
     return res->count[VB_VERDICT_NOISY] || !res->compared ? vb_code_exit(VB_E_INCONCLUSIVE) : 0;
 }
 
-/* severity orders verdicts for the worst-of rule: broken > slower > noisy > faster > same. */
-static int severity(enum vb_verdict v)
+int vb_cmp_severity(enum vb_verdict v)
 {
     switch (v) {
     case VB_VERDICT_BROKEN:
@@ -286,15 +285,13 @@ out:
     return rc;
 }
 
-/* decide copies the deciding phase, the worst verdict (the largest change among equals, the
- * first phase among "same"), into the row. */
-static void decide(struct vb_cmp_row *r)
+void vb_cmp_decide(struct vb_cmp_row *r)
 {
     const struct vb_cmp_phase *d = &r->phases[0];
     int i;
     for (i = 1; i < r->nphases; i++) {
         const struct vb_cmp_phase *p = &r->phases[i];
-        int sp = severity(p->verdict), sd = severity(d->verdict);
+        int sp = vb_cmp_severity(p->verdict), sd = vb_cmp_severity(d->verdict);
         /* among equal verdicts a larger change, by more than rounding: a phase that is the
          * whole GPU time leaves the verdict to "gpu" */
         if (sp > sd ||
@@ -433,7 +430,7 @@ static int judge(struct vb_store *base, const struct vb_case_row *b, const struc
                   r->basis[0] ? PH_HOST_ONLY : pageable_phase(b, c, "e2e"), o, r, &added, err))
         return -1;
     if (e2e_ratio(base, bp, cand, c, r, err)) return -1;
-    decide(r);
+    vb_cmp_decide(r);
     if (b->throttled || c->throttled) {
         /* a lower clock on some samples: the times are not comparable, whatever they say */
         r->verdict = VB_VERDICT_NOISY;

@@ -214,6 +214,15 @@ char *vb_cmp_fmt_change(double ratio, int decimals, char *buf, size_t n);
  * "broken (ok -> wrong-result)", "same". Returns buf. */
 char *vb_cmp_row_text(const struct vb_cmp_row *r, char *buf, size_t n);
 
+/* vb_cmp_severity orders verdicts for the worst-of rule: broken 4 > slower 3 > noisy 2 >
+ * faster 1 > same (and the rest) 0. */
+int vb_cmp_severity(enum vb_verdict v);
+
+/* vb_cmp_decide copies r's deciding phase into the row: of r->phases[0..nphases) (at least
+ * one) the worst verdict, the largest change among equals, the first phase among "same"; a
+ * noisy one's why as "PHASE: why". */
+void vb_cmp_decide(struct vb_cmp_row *r);
+
 /* vb_cmp_exit: 1 if a case is slower or broken; else 7 (VB_E_INCONCLUSIVE's exit code) if one
  * is noisy or nothing was compared (res->compared == 0); else 0. */
 int vb_cmp_exit(const struct vb_cmp_result *res);
