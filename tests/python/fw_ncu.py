@@ -50,14 +50,9 @@ def median_trace(db):
 
 
 def ncu(name, cache, out):
-    src = open(NCU_REF).read().replace("'--cache-control', 'none'", "'--cache-control', '%s'"
-                                       % cache)
-    script = os.path.join(out, 'ncu_%s.py' % cache)
-    with open(script, 'w') as f:
-        f.write(src)
     ref = os.path.join(out, 'ncu-%s-%s.json' % (name, cache))
-    rc = subprocess.call([sys.executable, script, ref, '--', sys.executable, FW, '--standalone',
-                          name, str(LAUNCHES)], stdout=subprocess.DEVNULL,
+    rc = subprocess.call([sys.executable, NCU_REF, ref, '--cache', cache, '--', sys.executable, FW,
+                          '--standalone', name, str(LAUNCHES)], stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL)
     return json.load(open(ref))['kernel_median_us'] if rc == 0 else float('nan')
 

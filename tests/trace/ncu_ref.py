@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """ncu_ref.py: the kernels of a command inside an NVTX range, as Nsight Compute measures them.
 
-usage: ncu_ref.py OUT.json [--nvtx RANGE] [--extra FILE.json] -- COMMAND [ARGS...]
+usage: ncu_ref.py OUT.json [--nvtx RANGE] [--extra FILE.json] [--cache all|none] -- COMMAND [ARGS...]
 
 Runs COMMAND under `ncu --clock-control none --cache-control none --metrics
-gpu__time_duration.sum` (every kernel, or only those inside the push/pop range RANGE) and writes
+gpu__time_duration.sum` (every kernel, or only those inside the push/pop range RANGE; --cache
+all: `--cache-control all` instead, ncu's caches flushed before each kernel) and writes
 OUT.json: {"kernels": N, "kernel_us": X, "kernel_median_us": M, "source": "ncu"} (X the sum, M
 the median of one kernel) plus the keys of --extra (what the
 program itself wrote: its pushes, copies). Exit 0, 1 when ncu or the command failed, 77 without
@@ -35,13 +36,14 @@ def main(argv):
         nvtx = opts[opts.index('--nvtx') + 1]
     if '--extra' in opts:
         extra = opts[opts.index('--extra') + 1]
+    cache = opts[opts.index('--cache') + 1] if '--cache' in opts else 'none'
     ncu = shutil.which('ncu')
     if not ncu:
         print('ncu_ref: ncu not found', file=sys.stderr)
         return 77
     fd, log = tempfile.mkstemp(suffix='.csv')
     os.close(fd)
-    args = [ncu, '--clock-control', 'none', '--cache-control', 'none', '--metrics',
+    args = [ncu, '--clock-control', 'none', '--cache-control', cache, '--metrics',
             'gpu__time_duration.sum', '--csv', '--print-units', 'base', '--log-file', log]
     if nvtx:
         args += ['--nvtx', '--nvtx-include', nvtx + '/']
