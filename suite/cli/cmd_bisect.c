@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "cmd.h"
 #include "err.h"
 #include "opt.h"
+#include "proc.h"
 
 static const int codes[] = {0, 1, 2, 6, 7, -1};
 static const struct vb_usage usage = {
@@ -74,18 +76,25 @@ static int sh(char *const argv[], const char *out)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-/* git_out: the first line of `git ARGS...`'s output into buf; 0, or -1 */
-static int git_out(char *buf, size_t n, const char *a1, const char *a2, const char *a3)
+/* git_out: the first line of `git ARG...`'s output (the args NULL-terminated, given to git as
+ * they are, no shell) into buf; 0, or -1 when git failed or said nothing */
+static int git_out(char *buf, size_t n, ...)
 {
-    char cmd[512], *nl;
-    FILE *p;
-    snprintf(cmd, sizeof cmd, "git %s %s %s 2>/dev/null", a1, a2 ? a2 : "", a3 ? a3 : "");
-    if (!(p = popen(cmd, "r"))) return -1;
-    buf[0] = '\0';
-    if (!fgets(buf, (int)n, p)) buf[0] = '\0';
-    if (pclose(p) != 0 || !buf[0]) return -1;
-    if ((nl = strchr(buf, '\n'))) *nl = '\0';
-    return 0;
+    char *argv[8] = {"git"};
+    struct vb_proc p;
+    struct vb_err err;
+    va_list ap;
+    int k = 1, rc;
+    va_start(ap, n);
+    while (k < 7 && (argv[k] = va_arg(ap, char *)))
+        k++;
+    va_end(ap);
+    argv[k] = NULL;
+    if (vb_proc_run(argv, NULL, NULL, 600, &p, &err)) return -1;
+    rc = p.status == 0 && p.out && p.out[0] ? 0 : -1;
+    if (!rc) snprintf(buf, n, "%.*s", (int)strcspn(p.out, "\n"), p.out);
+    vb_proc_free(&p);
+    return rc;
 }
 
 /* copy_exe copies the file from to to, executable */
@@ -129,7 +138,7 @@ static int step(const struct opts *o, const char *self)
     char sha[64], log[1024], base[1024], db[1024], dev[16], *av[64];
     char *build[] = {"sh", "-c", (char *)o->build, NULL};
     int rc;
-    if (git_out(sha, sizeof sha, "rev-parse", "--short", "HEAD")) return 128;
+    if (git_out(sha, sizeof sha, "rev-parse", "--short", "HEAD", NULL)) return 128;
     snprintf(log, sizeof log, "%s/%s.txt", o->step, sha);
     snprintf(base, sizeof base, "%s/base", o->step);
     snprintf(db, sizeof db, "%s/ab.db", o->step);
@@ -226,16 +235,14 @@ int vb_cmd_bisect(int argc, char **argv)
             return vb_opt_error_hint(&usage, "commit or 'git stash' your changes first",
                                      "the work tree has changes: bisect checks out other commits");
     }
-    if (git_out(head, sizeof head, "symbolic-ref", "--short", "-q HEAD") &&
+    if (git_out(head, sizeof head, "symbolic-ref", "--short", "-q", "HEAD", NULL) &&
         git_out(head, sizeof head, "rev-parse", "HEAD", NULL))
         return vb_opt_error(&usage, "git cannot name HEAD");
     /* GOOD and BAD as commits: HEAD~3 names another one once something is checked out */
     for (i = 1; i <= 2; i++) {
-        char *verify[] = {"git", "rev-parse", "-q", "--verify", argv[i], NULL};
         char spec[300];
-        snprintf(spec, sizeof spec, "'%s^{commit}'", argv[i]);
-        if (strchr(argv[i], '\'') || sh(verify, "/dev/null") ||
-            git_out(rev[i - 1], sizeof rev[i - 1], "rev-parse", "--verify", spec))
+        snprintf(spec, sizeof spec, "%s^{commit}", argv[i]);
+        if (git_out(rev[i - 1], sizeof rev[i - 1], "rev-parse", "-q", "--verify", spec, NULL))
             return vb_opt_error(&usage, "'%s' is not a revision of this repository", argv[i]);
     }
     if (!mkdtemp(dir)) {
@@ -266,7 +273,7 @@ int vb_cmd_bisect(int argc, char **argv)
         sh(back, "/dev/null");
         o.step = NULL;
         if (verdict != 1) {
-            git_out(sha, sizeof sha, "rev-parse", "--short", rev[1]);
+            git_out(sha, sizeof sha, "rev-parse", "--short", rev[1], NULL);
             snprintf(path, sizeof path, "%s/%s.txt", dir, sha);
             show(path);
             printf("\n%s\n", verdict == 0     ? "BAD is not slower than GOOD: nothing to bisect"
@@ -316,8 +323,8 @@ int vb_cmd_bisect(int argc, char **argv)
     }
     if (first_bad(runlog, sha, sizeof sha)) {
         char subject[256] = "", shortsha[64];
-        git_out(subject, sizeof subject, "log", "-1 --format=%s", sha);
-        git_out(shortsha, sizeof shortsha, "rev-parse", "--short", sha);
+        git_out(subject, sizeof subject, "log", "-1", "--format=%s", sha, NULL);
+        git_out(shortsha, sizeof shortsha, "rev-parse", "--short", sha, NULL);
         printf("first bad commit: %s %s\n", shortsha, subject);
         printf("evidence: %s's build against %s's, paired on device %d (varbench ab):\n\n",
                shortsha, argv[1], o.device);
