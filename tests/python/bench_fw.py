@@ -7,10 +7,17 @@ verified sample only). A framework that is not installed skips its rung, saying 
 
   VB_FW_SLOW=NAME    the planted slowdown: rung NAME (numba, cupy, torch, triton, jax) launches its
                      kernel 3 times a sample (the answer unchanged, the kernel phase 3x)
-  --standalone NAME K  no varbench: rung NAME's kernel launched K times after one warm-up,
-                     for ncu to time (tests/trace/ncu_ref.py) against varbench's kernel time
+  --standalone NAME K [N]  no varbench: rung NAME's kernel (n = N, default 2^24) launched K
+                     times after one warm-up, for ncu to time (tests/trace/ncu_ref.py) against
+                     varbench's kernel time
+  --paced NAME K [N]  the same K launches back to back, 5 times, each batch timed on the host to
+                     its synchronize: prints the median batch's time a launch in us. Run bare and
+                     under a CUPTI tracer, their ratio is what the tracer's kernel timestamps cost
+                     the kernel (on Hopper CUPTI instruments each kernel for them; Blackwell's
+                     hardware events do not): the queue stays full when a kernel outlasts a
+                     launch, so the time a launch is the kernel's and the gap after it
 
-usage: python3 bench_fw.py run|list [varbench run's options] | --standalone NAME K
+usage: python3 bench_fw.py run|list [varbench run's options] | --standalone|--paced NAME K [N]
 """
 import os
 import sys
@@ -146,17 +153,30 @@ for _name in LAUNCHERS:
     saxpy.variant(gpu=True, traffic=traffic, resident=True)(rung(_name))
 
 
-def standalone(name, k):
-    launch, sync, _ = LAUNCHERS[name](1 << 24)
+def standalone(name, k, n=1 << 24, batches=1):
+    """the rung's kernel launched k times a batch after one warm-up; each batch's host time to
+    its synchronize, in us a launch"""
+    import time
+    launch, sync, _ = LAUNCHERS[name](n)
     launch()
     sync()
-    for _ in range(k):
-        launch()
-    sync()
-    return 0
+    per = []
+    for _ in range(batches):
+        t = time.perf_counter()
+        for _ in range(k):
+            launch()
+        sync()
+        per.append((time.perf_counter() - t) * 1e6 / k)
+    return per
 
 
 if __name__ == '__main__':
-    if len(sys.argv) == 4 and sys.argv[1] == '--standalone':
-        sys.exit(standalone(sys.argv[2], int(sys.argv[3])))
+    if len(sys.argv) in (4, 5) and sys.argv[1] in ('--standalone', '--paced'):
+        paced = sys.argv[1] == '--paced'
+        per = standalone(sys.argv[2], int(sys.argv[3]),
+                         int(sys.argv[4]) if len(sys.argv) == 5 else 1 << 24, 5 if paced else 1)
+        if paced:
+            import statistics
+            print('%.3f' % statistics.median(per))
+        sys.exit(0)
     sys.exit(vb.main())

@@ -8,7 +8,9 @@ ci/device-session's fw-ncu step; not a test):
   ncu all    ncu --cache-control all (caches flushed before each kernel), --clock-control none
   ncu none   ncu --cache-control none
 
-Each a median kernel in us (the standalone: 41 launches). The question it answers: where a rung's
+Each a median kernel in us (the standalone: 41 launches); then the SM clock each ran at (MHz):
+varbench's median over the timed samples (cold, warm) and ncu's sm__cycles_elapsed.avg.per_second
+(median kernel, each cache mode), for a kernel that is not bandwidth-bound follows the clock. The question it answers: where a rung's
 kernel differs from ncu's, whether it is the records (trace agrees with vb) or the harness
 (trace agrees with ncu).
 
@@ -28,8 +30,8 @@ RUNGS = ['numba', 'cupy', 'torch', 'triton', 'jax']
 LAUNCHES = 40
 
 
-def median_run(db, run, name):
-    q = ("SELECT kernel_median_ns / 1e3 FROM cases c JOIN variants v ON v.id = c.variant_id "
+def median_run(db, run, name, col='kernel_median_ns / 1e3'):
+    q = ("SELECT " + col + " FROM cases c JOIN variants v ON v.id = c.variant_id "
          "WHERE c.run_id = ? AND v.family = 'pyfw' AND v.name = ?")
     row = sqlite3.connect(db).execute(q, (run, name)).fetchone()
     return row[0] if row else float('nan')
@@ -50,11 +52,15 @@ def median_trace(db):
 
 
 def ncu(name, cache, out):
+    """(median kernel us, its median SM clock MHz)"""
     ref = os.path.join(out, 'ncu-%s-%s.json' % (name, cache))
-    rc = subprocess.call([sys.executable, NCU_REF, ref, '--cache', cache, '--', sys.executable, FW,
+    rc = subprocess.call([sys.executable, NCU_REF, ref, '--cache', cache, '--clock', '--', sys.executable, FW,
                           '--standalone', name, str(LAUNCHES)], stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL)
-    return json.load(open(ref))['kernel_median_us'] if rc == 0 else float('nan')
+    if rc != 0:
+        return float('nan'), float('nan')
+    j = json.load(open(ref))
+    return j['kernel_median_us'], j.get('sm_clock_median_mhz', float('nan'))
 
 
 def main(vb, out):
@@ -63,20 +69,27 @@ def main(vb, out):
     for args in ([], ['--cache', 'warm']):
         subprocess.check_call([sys.executable, FW, 'run', '--no-metrics', '--db', db] + args,
                               stdout=subprocess.DEVNULL)
-    rows = []
+    rows, clocks = [], []
     for name in RUNGS:
         tdb = os.path.join(out, 'trace-%s.db' % name)
         subprocess.call([vb, 'trace', '-q', '--db', tdb, '--', sys.executable, FW,
                          '--standalone', name, str(LAUNCHES)], stdout=subprocess.DEVNULL,
                         stderr=subprocess.DEVNULL)
+        (na, ca), (nn, cn) = ncu(name, 'all', out), ncu(name, 'none', out)
         rows.append((name, median_run(db, 1, name), median_run(db, 2, name), median_trace(tdb),
-                     ncu(name, 'all', out), ncu(name, 'none', out)))
+                     na, nn))
+        clk = 'clock_median_mhz'
+        clocks.append((name, median_run(db, 1, name, clk), median_run(db, 2, name, clk), ca, cn))
     print('%-7s %8s %8s %8s %8s %8s %9s %9s %10s' % ('rung', 'vb cold', 'vb warm', 'trace',
                                                       'ncu all', 'ncu none', 'cold/all',
                                                       'warm/none', 'trace/none'))
     for r in rows:
         print('%-7s %8.2f %8.2f %8.2f %8.2f %8.2f %9.4f %9.4f %10.4f'
               % (r + (r[1] / r[4], r[2] / r[5], r[3] / r[5])))
+    print('\nSM clock, MHz')
+    print('%-7s %8s %8s %8s %8s' % ('rung', 'vb cold', 'vb warm', 'ncu all', 'ncu none'))
+    for c in clocks:
+        print('%-7s %8.0f %8.0f %8.0f %8.0f' % c)
     return 0
 
 

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """ncu_ref.py: the kernels of a command inside an NVTX range, as Nsight Compute measures them.
 
-usage: ncu_ref.py OUT.json [--nvtx RANGE] [--extra FILE.json] [--cache all|none] -- COMMAND [ARGS...]
+usage: ncu_ref.py OUT.json [--nvtx RANGE] [--extra FILE.json] [--cache all|none] [--clock]
+                  -- COMMAND [ARGS...]
 
 Runs COMMAND under `ncu --clock-control none --cache-control none --metrics
 gpu__time_duration.sum` (every kernel, or only those inside the push/pop range RANGE; --cache
 all: `--cache-control all` instead, ncu's caches flushed before each kernel) and writes
 OUT.json: {"kernels": N, "kernel_us": X, "kernel_median_us": M, "source": "ncu"} (X the sum, M
 the median of one kernel) plus the keys of --extra (what the
-program itself wrote: its pushes, copies). Exit 0, 1 when ncu or the command failed, 77 without
+program itself wrote: its pushes, copies); --clock adds sm__cycles_elapsed.avg.per_second, each
+kernel's mean SM clock, and "sm_clock_median_mhz" (the median over the kernels). Exit 0, 1 when ncu or the command failed, 77 without
 ncu (a test then skips). ncu crashing (SIGSEGV) is tried again, up to 3 runs.
 """
 import csv
@@ -37,6 +39,8 @@ def main(argv):
     if '--extra' in opts:
         extra = opts[opts.index('--extra') + 1]
     cache = opts[opts.index('--cache') + 1] if '--cache' in opts else 'none'
+    metrics = ['gpu__time_duration.sum'] + (['sm__cycles_elapsed.avg.per_second']
+                                            if '--clock' in opts else [])
     ncu = shutil.which('ncu')
     if not ncu:
         print('ncu_ref: ncu not found', file=sys.stderr)
@@ -44,7 +48,7 @@ def main(argv):
     fd, log = tempfile.mkstemp(suffix='.csv')
     os.close(fd)
     args = [ncu, '--clock-control', 'none', '--cache-control', cache, '--metrics',
-            'gpu__time_duration.sum', '--csv', '--print-units', 'base', '--log-file', log]
+            ','.join(metrics), '--csv', '--print-units', 'base', '--log-file', log]
     if nvtx:
         args += ['--nvtx', '--nvtx-include', nvtx + '/']
     for attempt in range(1, TRIES + 1):
@@ -59,11 +63,15 @@ def main(argv):
     rows = [r for r in csv.DictReader(l for l in text.splitlines() if l.startswith('"'))]
     times = [float(r['Metric Value'].replace(',', '')) for r in rows
              if r.get('Metric Name') == 'gpu__time_duration.sum']
+    clocks = [float(r['Metric Value'].replace(',', '')) for r in rows
+              if r.get('Metric Name') == 'sm__cycles_elapsed.avg.per_second']
     if rc != 0:
         print('ncu_ref: ncu exited %d:\n%s' % (rc, text[-2000:]), file=sys.stderr)
         return 1
     ref = {'kernels': len(times), 'kernel_us': sum(times) / 1e3,
            'kernel_median_us': statistics.median(times) / 1e3 if times else None, 'source': 'ncu'}
+    if clocks:
+        ref['sm_clock_median_mhz'] = statistics.median(clocks) / 1e6
     if extra:
         with open(extra) as f:
             for k, v in json.load(f).items():
