@@ -57,7 +57,7 @@ static int round_cb(void *ctx, const struct vb_case_result *r, int from)
     struct vb_ab_worker *w = ctx;
     char line[1024];
     size_t used;
-    int ph;
+    int ph, ph_h2d, ph_d2h;
     if (from < 0) {
         snprintf(line, sizeof line, "case %s/%s %s", r->family->name, r->variant->name, r->axes);
     } else {
@@ -74,6 +74,8 @@ static int round_cb(void *ctx, const struct vb_case_result *r, int from)
             used += (size_t)snprintf(line + used, sizeof line - used,
                                      isfinite(m) ? " %.1f" : " nan", m);
         }
+        vb_result_pageable(r, &ph_h2d, &ph_d2h);
+        snprintf(line + used, sizeof line - used, " %d %d", ph_h2d, ph_d2h);
     }
     if (say(w, line)) {
         vb_interrupted = 1;

@@ -103,6 +103,17 @@ void vb_metric_values_free(struct vb_metric_value *m, size_t n)
     free(m);
 }
 
+void vb_result_pageable(const struct vb_case_result *r, int *h2d, int *d2h)
+{
+    size_t i;
+    *h2d = *d2h = 0;
+    for (i = 0; i < r->activity.ncopies; i++) { /* copy kinds: 1 HtoD, 2 DtoH */
+        const struct vb_copy_rec *k = &r->activity.copies[i];
+        *h2d |= k->copy_kind == 1 && k->src_kind == 1;
+        *d2h |= k->copy_kind == 2 && k->dst_kind == 1;
+    }
+}
+
 int vb_sample_find(const struct vb_case_result *r, uint64_t t)
 {
     int lo = 0, hi = r->nsamples - 1;

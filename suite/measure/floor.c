@@ -41,19 +41,6 @@ static double kernel_floor_ns(const struct vb_floor_ceil *c, const struct vb_cas
     return dram;
 }
 
-/* pageable: did the case copy from (h2d) or to (d2h) pageable host memory? (CUPTI's memory
- * kinds: 1 pageable; copy kinds: 1 HtoD, 2 DtoH) */
-static void pageable(const struct vb_case_result *r, int *h2d, int *d2h)
-{
-    size_t i;
-    *h2d = *d2h = 0;
-    for (i = 0; i < r->activity.ncopies; i++) {
-        const struct vb_copy_rec *k = &r->activity.copies[i];
-        *h2d |= k->copy_kind == 1 && k->src_kind == 1;
-        *d2h |= k->copy_kind == 2 && k->dst_kind == 1;
-    }
-}
-
 /* copy_bytes: what a sample must copy each way, and what its kernels read and write in mapped
  * host memory (*map_in, *map_out): the variant's declared traffic (the promise the gpu tests
  * hold against CUPTI), else the median sample's records (no mapped bytes: CUPTI sees none). The
@@ -229,7 +216,7 @@ char *vb_floor_line(const struct vb_floor_ceil *c, const struct vb_case_result *
     } else if (!strcmp(r->floor_bound, "pcie")) {
         uint64_t in, out, map_in, map_out;
         int ph, pd;
-        pageable(r, &ph, &pd);
+        vb_result_pageable(r, &ph, &pd);
         copy_bytes(r, &in, &out, &map_in, &map_out);
         snprintf(buf, n,
                  "floor %s ms (pcie: %s B in at %.1f GB/s %s, %s B out at %.1f GB/s %s%s): %s "
