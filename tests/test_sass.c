@@ -1,10 +1,13 @@
-/* Tests of suite/collect/sass.c: each kernel's code hashed from a cubin. tests/sass/a.cu and
+/* Tests of suite/collect/sass.c: each kernel's code hashed from a cubin; and of
+ * suite/judge/code_diff.c and compare's line of it, on those hashes. tests/sass/a.cu and
  * b.cu differ in one kernel (shift); the build compiles both for sm_90 (nvcc -cubin) into
  * VB_SASS_DIR. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmp_print.h"
+#include "code_diff.h"
 #include "sass.h"
 #include "test.h"
 #include "tests.h"
@@ -88,5 +91,94 @@ int test_sass(const char *arg)
     ASSERT(vb_sass_fnv1a("a", 1) == 0xaf63dc4c8601ec8cull);
     free(ca);
     free(cb);
+    return 0;
+}
+
+/* as_run: k's kernels as vb_store_run_code gives a run's (name order), leaving out skip */
+static int as_run(const struct kernels *k, const char *skip, struct vb_run_kernel *out)
+{
+    int i, j, n = 0;
+    for (i = 0; i < k->n; i++) {
+        if (skip && !strcmp(k->name[i], skip)) continue;
+        snprintf(out[n].name, sizeof out[n].name, "%s", k->name[i]);
+        out[n].hash = k->hash[i];
+        out[n++].known = 1;
+    }
+    for (i = 1; i < n; i++) /* insertion sort by name */
+        for (j = i; j > 0 && strcmp(out[j - 1].name, out[j].name) > 0; j--) {
+            struct vb_run_kernel t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    return n;
+}
+
+/* printed: vb_cmp_print_code's line of d, into buf */
+static const char *printed(const struct vb_code_diff *d, char *buf, size_t n)
+{
+    FILE *f = tmpfile();
+    size_t got;
+    buf[0] = '\0';
+    if (!f) return buf;
+    vb_cmp_print_code(f, d, 0);
+    rewind(f);
+    got = fread(buf, 1, n - 1, f);
+    buf[got] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Two builds of one module (a.cubin, b.cubin: shift changed) as two runs' kernels: unchanged
+ * against itself, one of three changed against the other, named; a run without code, or
+ * without kernels; a kernel one run launched alone. */
+int test_code_diff(const char *arg)
+{
+    struct kernels a = {0}, b = {0};
+    struct vb_run_kernel ra[8], rb[8];
+    struct vb_code_diff d;
+    size_t na = 0, nb = 0;
+    unsigned char *ca = slurp(VB_SASS_DIR "/a.cubin", &na),
+                  *cb = slurp(VB_SASS_DIR "/b.cubin", &nb);
+    char line[512];
+    int n1, n2;
+    (void)arg;
+    ASSERT(ca && cb);
+    ASSERT_INT_EQ(vb_sass_each(ca, na, take, &a), 3);
+    ASSERT_INT_EQ(vb_sass_each(cb, nb, take, &b), 3);
+    free(ca);
+    free(cb);
+    n1 = as_run(&a, NULL, ra);
+    n2 = as_run(&b, NULL, rb);
+    vb_code_diff(ra, n1, 1, ra, n1, 1, &d);
+    ASSERT_INT_EQ(d.state, VB_CODE_SAME);
+    ASSERT_INT_EQ(d.kernels, 3);
+    ASSERT(
+        strstr(printed(&d, line, sizeof line),
+               "GPU code: unchanged: each of the 3 kernels both runs launched has the same SASS"));
+    vb_code_diff(ra, n1, 1, rb, n2, 1, &d);
+    ASSERT_INT_EQ(d.state, VB_CODE_CHANGED);
+    ASSERT_INT_EQ(d.changed, 1);
+    ASSERT_STR_EQ(d.name[0], "shift");
+    ASSERT(d.from[0] == hash_of(&a, "shift") && d.to[0] == hash_of(&b, "shift"));
+    ASSERT(
+        strstr(printed(&d, line, sizeof line), "GPU code: 1 of 3 kernels changed: shift (SASS "));
+    /* the demangled name of a C++ kernel */
+    n2 = as_run(&b, "shift", rb);
+    rb[0].hash ^= 1;
+    vb_code_diff(ra, n1, 1, rb, n2, 1, &d);
+    ASSERT_INT_EQ(d.changed, 1);
+    ASSERT_INT_EQ(d.only_base, 1);
+    ASSERT(strstr(printed(&d, line, sizeof line), "twice<float>(float*) (SASS "));
+    ASSERT(strstr(line, "launched by one run only: 1 by the base, 0 by the candidate"));
+    vb_code_diff(ra, n1, 0, ra, n1, 1, &d);
+    ASSERT_INT_EQ(d.state, VB_CODE_UNRECORDED);
+    ASSERT(strstr(printed(&d, line, sizeof line), "GPU code: not recorded in the base run"));
+    ra[1].known = 0;
+    vb_code_diff(ra, n1, 1, ra, n1, 1, &d);
+    ASSERT_INT_EQ(d.state, VB_CODE_SAME);
+    ASSERT_INT_EQ(d.unknown, 1);
+    vb_code_diff(NULL, 0, 1, NULL, 0, 1, &d);
+    ASSERT_INT_EQ(d.state, VB_CODE_NONE);
+    ASSERT_STR_EQ(printed(&d, line, sizeof line), "");
     return 0;
 }

@@ -608,7 +608,10 @@ int test_store_string_columns(const char *arg)
     struct vb_summary_row *sum;
     struct vb_metric_row *mrows;
     int64_t run_id, merged;
-    int i, added, declared = 0, nsum, nm, seen = 0;
+    int i, added, declared = 0, nsum, nm, seen = 0, ncode, recorded;
+    const char *code_name = "_Z21mesh_host_mesh_kernelPKdS0_S0_S0_Pdm";
+    uint64_t code_hash = 0xfedcba9876543210ull;
+    struct vb_run_kernel *code;
     char src[512], dst[512];
     sqlite3 *db;
     memset(&gpu, 0, sizeof gpu);
@@ -641,10 +644,13 @@ int test_store_string_columns(const char *arg)
     r.summaries[0] = (struct vb_summary_value){"vbtest_summary", "", 1}; /* case_summaries */
     r.nsummaries = 1;
     ASSERT_OK(vb_store_case(st, run_id, &r, NULL, &err));
+    ASSERT_OK(vb_store_kernel_code(st, run_id, &code_name, &code_hash, 1, &err)); /* kernel_code */
+    ASSERT_OK(vb_store_kernel_code(st, run_id, &code_name, &code_hash, 1, &err)); /* kept once */
     ASSERT_OK(vb_store_run_end(st, run_id, "complete", 0, "", &err));
     vb_store_close(st);
 
     ASSERT_INT_EQ(sqlite3_open_v2(src, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    ASSERT_INT_EQ(query_int(db, "SELECT count(*) FROM kernel_code", "", NULL), 1);
     i = for_each_column(db, table_has_rows, NULL) ||
         for_each_column(db, string_column_declared, &declared);
     sqlite3_close(db);
@@ -673,6 +679,13 @@ int test_store_string_columns(const char *arg)
     ASSERT_INT_EQ(nm, 1);
     ASSERT_STR_EQ(mrows[0].kernel, "mesh_host_mesh_kernel");
     free(mrows);
+    /* the merged run's launched kernel with its code */
+    ASSERT_OK(vb_store_run_code(st, merged, &code, &ncode, &recorded, &err));
+    ASSERT_INT_EQ(ncode, 1);
+    ASSERT_INT_EQ(recorded, 1);
+    ASSERT_STR_EQ(code[0].name, code_name);
+    ASSERT(code[0].known && code[0].hash == code_hash);
+    free(code);
     vb_store_close(st);
     ASSERT_INT_EQ(sqlite3_open_v2(dst, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
     i = for_each_column(db, no_source_id, NULL);

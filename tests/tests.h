@@ -39,6 +39,7 @@
     T(compare, cpu)                                                                                \
     T(paired, cpu)                                                                                 \
     T(sass, cpu)                                                                                   \
+    T(code_diff, cpu)                                                                              \
     T(fmt_bytes, cpu)                                                                              \
     T(mesh_reference_hand, cpu)                                                                    \
     T(mesh_math, cpu)                                                                              \

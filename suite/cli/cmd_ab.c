@@ -655,6 +655,10 @@ int vb_cmd_ab(int argc, char **argv)
            info.gpu[0] ? info.gpu : "no GPU", o.threshold * 100, o.alpha, o.rmin, o.rmax, o.budget,
            o.md ? "\n" : "");
     vb_cmp_print_rows(&res, o.md, "rounds");
+    if (vb_cmp_code(st, ab[0].run, st, ab[1].run, o.md, &err)) {
+        vb_cmp_result_free(&res);
+        goto fail;
+    }
     code = vb_cmp_exit(&res);
     printf("%sverdict: %s (exit %d)\n", o.md ? "\n" : "",
            code == 1 ? "REGRESSION"

@@ -328,6 +328,8 @@ int vb_cmd_compare(int argc, char **argv)
         snprintf(side, sizeof side, "candidate run %lld", (long long)res.run_cand);
         if (!same && print_boards(cand, res.run_cand, side, md, &err)) goto db_fail;
     }
+    if (!o.across_devices && vb_cmp_code(base, res.run_base, cand, res.run_cand, md, &err))
+        goto db_fail;
     /* a hardware comparison has no regression to find, but one of nothing is no answer */
     code = !res.compared      ? vb_code_exit(VB_E_INCONCLUSIVE)
            : o.across_devices ? 0

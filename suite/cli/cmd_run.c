@@ -18,6 +18,7 @@
 #include "ceilings.h"
 #include "clock.h"
 #include "cmd.h"
+#include "code_id.h"
 #include "crossover.h"
 #include "crash.h"
 #include "activity.h"
@@ -172,7 +173,34 @@ struct run_ctx {
     int64_t run_id;
     const struct vb_floor_ceil *floors; /* each device's ceilings, for the floor line */
     struct vb_timing timing;
+    size_t code_next; /* code_id's entries stored so far */
 };
+
+/* store_code stores the code hashes of the kernels loaded since the last case (code_id.h) with
+ * the run. 0 or -1 with err. */
+static int store_code(struct run_ctx *c, struct vb_err *err)
+{
+    struct vb_code_entry *e;
+    const char **names;
+    uint64_t *hashes;
+    size_t n, i, next;
+    int rc;
+    if (vb_code_id_since(c->code_next, &e, &n, &next))
+        return vb_err_set(err, VB_E_SYS, "out of memory listing the kernels' code");
+    names = malloc((n ? n : 1) * sizeof *names);
+    hashes = malloc((n ? n : 1) * sizeof *hashes);
+    for (i = 0; names && hashes && i < n; i++) {
+        names[i] = e[i].name;
+        hashes[i] = e[i].hash;
+    }
+    rc = !names || !hashes ? vb_err_set(err, VB_E_SYS, "out of memory storing the kernels' code")
+                           : vb_store_kernel_code(c->st, c->run_id, names, hashes, n, err);
+    if (!rc) c->code_next = next;
+    free(names);
+    free(hashes);
+    vb_code_id_free(e, n);
+    return rc;
+}
 
 static void case_begin(void *ctx, const char *label)
 {
@@ -196,7 +224,7 @@ static int case_done(void *ctx, const struct vb_family *f, int device,
     setup_phases();
     if (device >= 0 && device < MAX_DEVICES) floor_line(&c->floors[device], r);
     t0 = vb_mono_ns();
-    if (vb_store_case(c->st, c->run_id, r, &case_id, err) ||
+    if (vb_store_case(c->st, c->run_id, r, &case_id, err) || store_code(c, err) ||
         vb_run_metrics_defer(&c->o->metrics, r, case_id, err))
         return -1;
     vb_timing_case(&c->timing, r, vb_mono_ns() - t0);
@@ -244,6 +272,9 @@ static int collectors(struct vb_run_opts *o, int first, struct vb_err *err)
 {
     struct vb_err why;
     int traced = vb_activity_start(&why) == 0;
+    if (traced && vb_code_id_start(&why))
+        fprintf(stderr, "%s run: warning: kernels' code identity unavailable: %s\n", vb_program,
+                why.msg);
     if (!traced) {
         fprintf(stderr, "%s run: warning: CUPTI activity tracing unavailable: %s\n%s%s%s",
                 vb_program, why.msg, why.hint[0] ? "hint: " : "", why.hint,
@@ -410,7 +441,7 @@ int vb_cmd_run(int argc, char **argv)
     struct vb_sweep sw;
     struct sigaction sa;
     char cwd[1024], optline[1024], nodev[1200] = "", why[256] = "";
-    struct run_ctx ctx = {&o, NULL, 0, NULL, {0}};
+    struct run_ctx ctx = {.o = &o};
     struct vb_ab_worker abw = {0};
     int64_t run_id = 0;
     int rc, first = -1, last = -1, code, failed = 0, gpu_cases;

@@ -3,12 +3,15 @@
  */
 #include "cmp_print.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "escape.h"
 #include "fmt.h"
+#include "summary.h"
 
 /* fmt_phase names what the row was judged on: "D2H", or "e2e (CPU-only)". */
 static void fmt_phase(const struct vb_cmp_row *r, char *buf, size_t n)
@@ -192,4 +195,58 @@ int vb_cmp_write_junit(const char *path, const struct vb_cmp_result *res, const 
     }
     fprintf(f, "</testsuite>\n</testsuites>\n");
     return fclose(f);
+}
+
+void vb_cmp_print_code(FILE *f, const struct vb_code_diff *d, int md)
+{
+    char name[160];
+    int i;
+    const char *lead = md ? "\n**GPU code**: " : "GPU code: ";
+    switch (d->state) {
+    case VB_CODE_NONE:
+        return;
+    case VB_CODE_UNRECORDED:
+        fprintf(f,
+                "%snot recorded in %s (a run before varbench hashed its kernels' SASS, or a "
+                "traced program): unknown\n",
+                lead,
+                !d->base_recorded && !d->cand_recorded ? "either run"
+                : !d->base_recorded                    ? "the base run"
+                                                       : "the candidate run");
+        return;
+    case VB_CODE_SAME:
+        fprintf(f, "%sunchanged: each of the %d kernel%s both runs launched has the same SASS",
+                lead, d->kernels, d->kernels == 1 ? "" : "s");
+        break;
+    case VB_CODE_CHANGED:
+        fprintf(f, "%s%d of %d kernels changed:", lead, d->changed, d->kernels);
+        for (i = 0; i < d->changed && i < VB_CODE_NAMES; i++)
+            fprintf(f, "%s %s (SASS %016" PRIx64 " -> %016" PRIx64 ")", i ? "," : "",
+                    vb_summary_kernel_name(d->name[i], name, sizeof name), d->from[i], d->to[i]);
+        if (d->changed > VB_CODE_NAMES) fprintf(f, ", and %d more", d->changed - VB_CODE_NAMES);
+        break;
+    }
+    if (d->unknown) fprintf(f, "; %d without a hash on a side", d->unknown);
+    if (d->only_base || d->only_cand)
+        fprintf(f, "; launched by one run only: %d by the base, %d by the candidate", d->only_base,
+                d->only_cand);
+    fputc('\n', f);
+}
+
+int vb_cmp_code(struct vb_store *base, int64_t rb, struct vb_store *cand, int64_t rc, int md,
+                struct vb_err *err)
+{
+    struct vb_run_kernel *b = NULL, *c = NULL;
+    struct vb_code_diff d;
+    int nb = 0, nc = 0, brec = 0, crec = 0;
+    if (vb_store_run_code(base, rb, &b, &nb, &brec, err) ||
+        vb_store_run_code(cand, rc, &c, &nc, &crec, err)) {
+        free(b);
+        return -1;
+    }
+    vb_code_diff(b, nb, brec, c, nc, crec, &d);
+    vb_cmp_print_code(stdout, &d, md);
+    free(b);
+    free(c);
+    return 0;
 }

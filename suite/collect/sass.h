@@ -5,10 +5,9 @@
  * (another launch bound, another constant, another compiler) gives other bytes, while the other
  * kernels of the module keep theirs. vb_sass_each hashes each such section (64-bit FNV-1a), so
  * that two runs can say which kernels' code is unchanged. The cubin is read, never trusted: any
- * offset or size outside it ends the walk with an error, never a read past it. (The module
- * comes from CUPTI's module-loaded callback at run time; that wiring, the stored hash and
- * compare's "GPU code unchanged" are still to come.) Workload: a module at load time, a few
- * kernels each.
+ * offset or size outside it ends the walk with an error, never a read past it. The module
+ * comes from CUPTI's module-loaded callback at run time (code_id.c). Workload: a module at load
+ * time, a few kernels each.
  */
 #ifndef VB_SASS_H
 #define VB_SASS_H

@@ -24,7 +24,7 @@ struct vb_host_env;
 struct vb_metric_value;
 struct vb_summary_value;
 
-#define VB_SCHEMA_VERSION 9
+#define VB_SCHEMA_VERSION 10
 
 /* A case of `varbench trace` (family "trace") is a whole process, one sample that no verdict is
  * drawn from, unless its axes begin with "range=" or "kernel=": one NVTX range's instances or
@@ -350,6 +350,25 @@ int vb_store_merge(struct vb_store *s, const char *path, int *added, int *replac
  * columns are store_columns.c's table. */
 int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows, int *n,
                    struct vb_err *err);
+/* A kernel a run launched and the hash of its SASS (code_id.h), as vb_store_run_code reads it:
+ * known 0 when the run stored no code for it (a run before schema 10, a traced program, a
+ * module CUPTI gave no cubin of). */
+struct vb_run_kernel {
+    char name[512]; /* mangled */
+    uint64_t hash;
+    int known;
+};
+
+/* vb_store_kernel_code stores kernels' code hashes (names[i], hashes[i], i < n) with run run_id,
+ * a kernel stored before with the same hash kept once. 0 or -1 (VB_E_DB). */
+int vb_store_kernel_code(struct vb_store *s, int64_t run_id, const char *const *names,
+                         const uint64_t *hashes, size_t n, struct vb_err *err);
+/* vb_store_run_code returns the kernels run run_id's cases launched (by their records), in name
+ * order, each with its stored hash (a name with two: its first), as a malloc'd array (caller
+ * frees; NULL and 0 without any); *recorded 1 when the run stored any code at all. 0 or -1
+ * (VB_E_DB). */
+int vb_store_run_code(struct vb_store *s, int64_t run_id, struct vb_run_kernel **out, int *n,
+                      int *recorded, struct vb_err *err);
 /* vb_store_case_summaries returns case case_id's named numbers (table case_summaries, what the
  * benchmark gave vb_summary) as a malloc'd array in name order (caller frees; *out NULL and *n 0
  * without any): value NaN where none was stored, unit "" without one. 0 or -1 (VB_E_DB). */

@@ -247,6 +247,10 @@ static const char *const migrations[] = {
     "ALTER TABLE CUPTI_ACTIVITY_KIND_MEMCPY ADD COLUMN srcDeviceId INTEGER;\n"
     "ALTER TABLE CUPTI_ACTIVITY_KIND_MEMCPY ADD COLUMN dstDeviceId INTEGER;\n"
     "ALTER TABLE samples ADD COLUMN comm_ns REAL;\n",
+    /* 9 -> 10: each kernel's code identity (code_id.h): the 64-bit FNV-1a hash of its SASS, as
+     * 16 hex digits, for every kernel of every module the run's process loaded */
+    "CREATE TABLE kernel_code(run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL,\n"
+    "  sass_hash TEXT NOT NULL, PRIMARY KEY(run_id, name, sass_hash));\n",
 };
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == VB_SCHEMA_VERSION - 1,

@@ -1,0 +1,102 @@
+/* code_id: each loaded kernel's SASS hash, from CUPTI's module callback (see code_id.h). */
+#include "code_id.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callbacks.h"
+#include "sass.h"
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static struct vb_code_entry *table;
+static size_t count, cap;
+static int unreadable, lost;
+
+/* add: one kernel of a module being loaded (mu held) */
+static void add(void *arg, const char *name, size_t len, uint64_t hash)
+{
+    size_t i;
+    char *copy;
+    (void)arg;
+    for (i = 0; i < count; i++)
+        if (table[i].hash == hash && !strncmp(table[i].name, name, len) && !table[i].name[len])
+            return; /* the same module loaded again (another context, another device) */
+    if (count == cap) {
+        size_t c = cap ? 2 * cap : 64;
+        struct vb_code_entry *t = realloc(table, c * sizeof *t);
+        if (!t) {
+            lost = 1;
+            return;
+        }
+        table = t;
+        cap = c;
+    }
+    if (!(copy = malloc(len + 1))) {
+        lost = 1;
+        return;
+    }
+    memcpy(copy, name, len);
+    copy[len] = '\0';
+    table[count].name = copy;
+    table[count++].hash = hash;
+}
+
+static void on_module(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
+{
+    const CUpti_ModuleResourceData *m;
+    if (cbid != CUPTI_CBID_RESOURCE_MODULE_LOADED || !rd || !rd->resourceDescriptor) return;
+    m = rd->resourceDescriptor;
+    pthread_mutex_lock(&mu);
+    if (!m->pCubin || vb_sass_each(m->pCubin, m->cubinSize, add, NULL) < 0) unreadable++;
+    pthread_mutex_unlock(&mu);
+}
+
+int vb_code_id_start(struct vb_err *err)
+{
+    return vb_cb_resource(on_module, CUPTI_CBID_RESOURCE_MODULE_LOADED, err);
+}
+
+int vb_code_id_since(size_t from, struct vb_code_entry **out, size_t *n, size_t *next)
+{
+    size_t i;
+    int rc = 0;
+    *out = NULL;
+    *n = 0;
+    pthread_mutex_lock(&mu);
+    *next = count;
+    if (from < count && !(*out = calloc(count - from, sizeof **out))) rc = -1;
+    for (i = from; !rc && i < count; i++) {
+        if (!((*out)[*n].name = strdup(table[i].name))) {
+            rc = -1;
+            break;
+        }
+        (*out)[(*n)++].hash = table[i].hash;
+    }
+    rc |= -lost;
+    pthread_mutex_unlock(&mu);
+    if (rc) {
+        vb_code_id_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+        *next = from;
+    }
+    return rc;
+}
+
+void vb_code_id_free(struct vb_code_entry *e, size_t n)
+{
+    size_t i;
+    for (i = 0; e && i < n; i++)
+        free(e[i].name);
+    free(e);
+}
+
+int vb_code_id_unreadable(void)
+{
+    int n;
+    pthread_mutex_lock(&mu);
+    n = unreadable;
+    pthread_mutex_unlock(&mu);
+    return n;
+}

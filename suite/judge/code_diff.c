@@ -1,0 +1,43 @@
+/* code_diff: two runs' kernels matched by name, their SASS hashes held (see code_diff.h). */
+#include "code_diff.h"
+
+#include <string.h>
+
+void vb_code_diff(const struct vb_run_kernel *b, int nb, int brec, const struct vb_run_kernel *c,
+                  int nc, int crec, struct vb_code_diff *d)
+{
+    int i = 0, j = 0;
+    memset(d, 0, sizeof *d);
+    d->base_recorded = brec;
+    d->cand_recorded = crec;
+    while (i < nb || j < nc) {
+        int o = i >= nb ? 1 : j >= nc ? -1 : strcmp(b[i].name, c[j].name);
+        if (o < 0) {
+            d->only_base++;
+            i++;
+        } else if (o > 0) {
+            d->only_cand++;
+            j++;
+        } else {
+            if (!b[i].known || !c[j].known) {
+                d->unknown++;
+            } else {
+                d->kernels++;
+                if (b[i].hash != c[j].hash) {
+                    if (d->changed < VB_CODE_NAMES) {
+                        d->name[d->changed] = c[j].name;
+                        d->from[d->changed] = b[i].hash;
+                        d->to[d->changed] = c[j].hash;
+                    }
+                    d->changed++;
+                }
+            }
+            i++;
+            j++;
+        }
+    }
+    d->state = !nb && !nc       ? VB_CODE_NONE
+               : !brec || !crec ? VB_CODE_UNRECORDED
+               : d->changed     ? VB_CODE_CHANGED
+                                : VB_CODE_SAME;
+}
