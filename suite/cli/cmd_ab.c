@@ -387,7 +387,9 @@ static int match(struct side *ab, const struct opts *o, struct paired_case **cas
         if (a->cur[0] && b->cur[0] && !strcmp(a->cur, b->cur)) {
             struct paired_case *c;
             int pa = pos(a, a->cur);
-            if (gpu_run && pa >= 0 && a->kind[pa] == 'c') {
+            /* a case outside the plan (none is: each is at most once in it, and the cases
+             * array has a slot each) runs alone; so does a CPU case of a GPU run */
+            if (pa < 0 || pos(b, b->cur) < 0 || *n >= a->nplan || (gpu_run && a->kind[pa] == 'c')) {
                 if (solo(a, err) || solo(b, err)) return -1;
                 continue;
             }

@@ -281,6 +281,7 @@ int vb_trip_cases(int device, const struct vb_sampling *cfg, struct vb_ceiling c
                   struct vb_err *err)
 {
     struct vb_sampling plain = *cfg; /* no metrics pass: the trip is timed, not profiled */
+    plain.rounds = NULL; /* nor paced by varbench ab: a ceiling of each side's own device */
     plain.profiler = plain.profiler_cache = NULL;
     plain.no_metrics = VB_METRICS_OFF;
     plain.no_metrics_reason = NULL;
