@@ -71,6 +71,7 @@
     T(mann_whitney, cpu)                                                                           \
     T(merge_idempotent, cpu)                                                                       \
     T(store_roundtrip, cpu)                                                                        \
+    T(store_case_code, cpu)                                                                        \
     T(store_persists, cpu)                                                                         \
     T(store_refuses_foreign, cpu)                                                                  \
     T(store_refuses_newer, cpu)                                                                    \

@@ -24,6 +24,7 @@
 #include "clock.h"
 #include "cmd.h"
 #include "cmp_print.h"
+#include "code_diff.h"
 #include "compare.h"
 #include "opt.h"
 #include "paired.h"
@@ -417,8 +418,9 @@ static int match(struct side *ab, const struct opts *o, struct paired_case **cas
     }
 }
 
-/* fill_paired: row r from case c's judged phases, the deciding one as compare decides it */
-static void fill_paired(struct vb_cmp_row *r, const struct paired_case *c)
+/* fill_paired: row r from case c's judged phases, the deciding one as compare decides it,
+ * held by its GPU code (same: code_diff.h's vb_code_hold) */
+static void fill_paired(struct vb_cmp_row *r, const struct paired_case *c, int same)
 {
     int ph;
     for (ph = 0; ph < VB_PH_COUNT; ph++) {
@@ -448,20 +450,21 @@ static void fill_paired(struct vb_cmp_row *r, const struct paired_case *c)
         snprintf(r->why, sizeof r->why, "no phase with a time on both sides");
         return;
     }
+    vb_code_hold(r, same);
     vb_cmp_decide(r);
     if (!r->needs_gpu) snprintf(r->basis, sizeof r->basis, "CPU-only");
 }
 
-/* status_of: the status of label's case in rows[0..n), "" when the run has none */
-static const char *status_of(const struct vb_case_row *rows, int n, const char *label)
+/* row_of: label's case in rows[0..n), NULL when the run has none */
+static const struct vb_case_row *row_of(const struct vb_case_row *rows, int n, const char *label)
 {
     char l[LABEL];
     int i;
     for (i = 0; i < n; i++) {
         snprintf(l, sizeof l, "%s/%s %s", rows[i].family, rows[i].name, rows[i].axes);
-        if (!strcmp(l, label)) return rows[i].status;
+        if (!strcmp(l, label)) return &rows[i];
     }
-    return "";
+    return NULL;
 }
 
 /* result builds res from both sides' plans, the paired cases and the runs' statuses */
@@ -485,14 +488,17 @@ static int result(struct side *ab, struct paired_case *const *cases, int ncases,
     }
     for (k = 0; k < 2; k++)
         for (i = 0; i < ab[k].nplan; i++) {
-            const char *label = ab[k].plan[i], *sa = status_of(rows[0], nrows[0], label),
-                       *sb = status_of(rows[1], nrows[1], label), *sp = strchr(label, ' ');
-            int in_a = pos(&ab[0], label) >= 0, in_b = pos(&ab[1], label) >= 0;
+            const char *label = ab[k].plan[i], *sp = strchr(label, ' ');
+            const struct vb_case_row *ra = row_of(rows[0], nrows[0], label),
+                                     *rb = row_of(rows[1], nrows[1], label);
+            const char *sa = ra ? ra->status : "", *sb = rb ? rb->status : "";
+            int in_a = pos(&ab[0], label) >= 0, in_b = pos(&ab[1], label) >= 0, same = -1;
             const struct paired_case *c;
             struct vb_cmp_row *r;
             if (k == 1 && in_a) continue; /* listed with A's */
             r = &res->rows[res->nrows++];
             r->ratio = r->p = r->spread = r->limit = r->e2e_ratio = r->med_base = r->med_cand = NAN;
+            r->code_same = -1;
             snprintf(r->variant, sizeof r->variant, "%.*s", sp ? (int)(sp - label) : 0, label);
             snprintf(r->axes, sizeof r->axes, "%s", sp ? sp + 1 : "");
             snprintf(r->status_base, sizeof r->status_base, "%s", sa[0] ? sa : "-");
@@ -507,9 +513,10 @@ static int result(struct side *ab, struct paired_case *const *cases, int ncases,
                 snprintf(r->why, sizeof r->why, "%s in A", sa[0] ? sa : "not run");
             } else if (!strcmp(sb, "wrong-result") || !strcmp(sb, "failed"))
                 r->verdict = VB_VERDICT_BROKEN;
-            else if ((c = paired_of(cases, ncases, label)))
-                fill_paired(r, c);
-            else {
+            else if ((c = paired_of(cases, ncases, label))) {
+                if (ra && rb && vb_code_case(st, ra->id, st, rb->id, &same, err)) goto done;
+                fill_paired(r, c, same);
+            } else {
                 r->verdict = VB_VERDICT_NOT_COMPARED;
                 snprintf(r->why, sizeof r->why, "%s",
                          gpu_run && !r->needs_gpu ? "run alone: GPU cases decide" : "not paired");

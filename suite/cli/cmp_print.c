@@ -75,7 +75,8 @@ static void cells_of(const struct vb_cmp_row *r, struct cells *c)
 }
 
 /* print_phases lists every judged phase of the cases that changed or are noisy, when more
- * than one phase was judged: what the deciding phase was chosen from. */
+ * than one phase was judged: what the deciding phase was chosen from; and whether the case's
+ * GPU code changed, where both runs say. */
 static void print_phases(const struct vb_cmp_result *res, int md)
 {
     int i, k, head = 0;
@@ -103,6 +104,10 @@ static void print_phases(const struct vb_cmp_result *res, int md)
             printf("%s %s %s %s (limit %s)", k ? "," : "", vb_cmp_phase_label(ph->name),
                    vb_verdict_name(ph->verdict), ch, fmt_limit(ph->limit, lim, sizeof lim));
         }
+        if (r->code_same >= 0)
+            printf("; GPU code %s", r->code_same
+                                        ? "unchanged (the same SASS, launched the same way)"
+                                        : "changed (SASS or launch configuration)");
         printf("\n");
     }
 }

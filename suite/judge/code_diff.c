@@ -1,6 +1,7 @@
 /* code_diff: two runs' kernels matched by name, their SASS hashes held (see code_diff.h). */
 #include "code_diff.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void vb_code_diff(const struct vb_run_kernel *b, int nb, int brec, const struct vb_run_kernel *c,
@@ -40,4 +41,32 @@ void vb_code_diff(const struct vb_run_kernel *b, int nb, int brec, const struct 
                : !brec || !crec ? VB_CODE_UNRECORDED
                : d->changed     ? VB_CODE_CHANGED
                                 : VB_CODE_SAME;
+}
+
+void vb_code_hold(struct vb_cmp_row *r, int same)
+{
+    int i;
+    r->code_same = same;
+    if (same != 1) return;
+    for (i = 0; i < r->nphases; i++) {
+        struct vb_cmp_phase *p = &r->phases[i];
+        if ((strcmp(p->name, "kernel") && strcmp(p->name, "gpu")) ||
+            (p->verdict != VB_VERDICT_SLOWER && p->verdict != VB_VERDICT_FASTER))
+            continue;
+        p->verdict = VB_VERDICT_NOISY;
+        snprintf(p->why, sizeof p->why, "%+.1f%%, the same SASS and launch", (p->ratio - 1) * 100);
+    }
+}
+
+int vb_code_case(struct vb_store *base, int64_t bid, struct vb_store *cand, int64_t cid, int *same,
+                 struct vb_err *err)
+{
+    uint64_t db, dc;
+    int sb, sc;
+    *same = -1;
+    if (vb_store_case_code(base, bid, &db, &sb, err) ||
+        vb_store_case_code(cand, cid, &dc, &sc, err))
+        return -1;
+    if (sb == 1 && sc == 1) *same = db == dc;
+    return 0;
 }

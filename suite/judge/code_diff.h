@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "compare.h"
 #include "store.h"
 
 #define VB_CODE_NAMES 5 /* changed kernels named, at most */
@@ -40,5 +41,18 @@ struct vb_code_diff {
  * names point into c. This can't fail. */
 void vb_code_diff(const struct vb_run_kernel *b, int nb, int brec, const struct vb_run_kernel *c,
                   int nc, int crec, struct vb_code_diff *d);
+
+/* vb_code_hold: row r's case ran the same machine code, launched the same way, on both sides
+ * (same: vb_store_case_code's digests equal, each side's state 1), or not (0), or unknown (-1):
+ * sets r->code_same; with the same code a kernel time or GPU time that moved is the machine's
+ * (clocks, memory placement, a co-tenant), not the code's, so such a phase's slower or faster
+ * becomes noisy, saying so; copies, memsets and e2e are judged as they were. Call before
+ * vb_cmp_decide. This can't fail. */
+void vb_code_hold(struct vb_cmp_row *r, int same);
+
+/* vb_code_case: same for vb_code_hold from base case bid (of store base) and cand case cid.
+ * 0 or -1 with err (the database). */
+int vb_code_case(struct vb_store *base, int64_t bid, struct vb_store *cand, int64_t cid, int *same,
+                 struct vb_err *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "boards.h"
+#include "code_diff.h"
 #include "glob.h"
 #include "stats.h"
 
@@ -380,7 +381,7 @@ static int judge(struct vb_store *base, const struct vb_case_row *b, const struc
                  struct vb_store *cand, const struct vb_case_row *c, const struct vb_cmp_opts *o,
                  struct vb_cmp_row *r, struct vb_err *err)
 {
-    int added, i;
+    int added, i, same = -1;
     if (strcmp(b->status, "ok") || !strcmp(c->status, "skipped")) {
         r->verdict = VB_VERDICT_NOT_COMPARED;
         if (strcmp(b->status, "ok"))
@@ -430,6 +431,8 @@ static int judge(struct vb_store *base, const struct vb_case_row *b, const struc
                   r->basis[0] ? PH_HOST_ONLY : pageable_phase(b, c, "e2e"), o, r, &added, err))
         return -1;
     if (e2e_ratio(base, bp, cand, c, r, err)) return -1;
+    if (b->needs_gpu && vb_code_case(base, b->id, cand, c->id, &same, err)) return -1;
+    vb_code_hold(r, same);
     vb_cmp_decide(r);
     if (b->throttled || c->throttled) {
         /* a lower clock on some samples: the times are not comparable, whatever they say */
@@ -456,6 +459,7 @@ static struct vb_cmp_row *add_row(struct vb_cmp_result *res, int *cap, struct vb
     r = &res->rows[res->nrows++];
     memset(r, 0, sizeof *r);
     r->ratio = r->p = r->med_base = r->med_cand = r->e2e_ratio = r->spread = r->limit = NAN;
+    r->code_same = -1;
     return r;
 }
 

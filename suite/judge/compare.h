@@ -165,6 +165,9 @@ struct vb_cmp_row {
     char basis[48]; /* why e2e stands in for the metric ("CPU-only", "no D2H records"), or "" */
     struct vb_cmp_phase phases[VB_CMP_MAX_PHASES];
     int nphases;
+    /* the case's GPU code on both sides (vb_code_hold): 1 the same machine code launched the
+     * same way, 0 changed, -1 unknown (no kernels, a run without code hashes) */
+    int code_same;
     /* stored samples of the case left out as missing, on either side: not a duration (negative
      * or infinite: a corrupt or hand-edited database); dropped_col names the samples column of
      * the first ("kernel_ns"), "" when none was. What is left is judged. */

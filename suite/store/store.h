@@ -369,6 +369,13 @@ int vb_store_kernel_code(struct vb_store *s, int64_t run_id, const char *const *
  * (VB_E_DB). */
 int vb_store_run_code(struct vb_store *s, int64_t run_id, struct vb_run_kernel **out, int *n,
                       int *recorded, struct vb_err *err);
+/* vb_store_case_code sets *digest to case case_id's code identity: a 64-bit FNV-1a digest over
+ * each distinct kernel its records launched (mangled name, grid, block, shared memory,
+ * registers) with its run's SASS hash, in name order; *state 1 when every such kernel has a
+ * hash, 0 when the case launched no kernel, -1 when one has none (digest then 0). Two cases of
+ * one digest ran the same machine code the same way. 0 or -1 (VB_E_DB). */
+int vb_store_case_code(struct vb_store *s, int64_t case_id, uint64_t *digest, int *state,
+                       struct vb_err *err);
 /* vb_store_case_summaries returns case case_id's named numbers (table case_summaries, what the
  * benchmark gave vb_summary) as a malloc'd array in name order (caller frees; *out NULL and *n 0
  * without any): value NaN where none was stored, unit "" without one. 0 or -1 (VB_E_DB). */

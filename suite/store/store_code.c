@@ -61,3 +61,39 @@ int vb_store_run_code(struct vb_store *s, int64_t run_id, struct vb_run_kernel *
     if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) return vb_store_fail(s, err, "bind");
     return vb_store_read_rows(s, st, sizeof **out, fill_kernel, (void **)out, n, err);
 }
+
+int vb_store_case_code(struct vb_store *s, int64_t case_id, uint64_t *digest, int *state,
+                       struct vb_err *err)
+{
+    static const char q[] =
+        "SELECT sn.value || '|' || k.gridX || ',' || k.gridY || ',' || k.gridZ || '|' || "
+        "k.blockX || ',' || k.blockY || ',' || k.blockZ || '|' || ifnull(k.staticSharedMemory, "
+        "'') || ',' || ifnull(k.dynamicSharedMemory, '') || ',' || ifnull(k.registersPerThread, "
+        "'') AS launch, (SELECT min(kc.sass_hash) FROM kernel_code kc WHERE kc.run_id = c.run_id "
+        "AND kc.name = sn.value) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN cases c ON c.id = "
+        "k.case_id JOIN StringIds sn ON sn.id = k.mangledName WHERE k.case_id = ? GROUP BY launch "
+        "ORDER BY launch";
+    sqlite3_stmt *st = vb_store_stmt(s, q, err);
+    uint64_t h = 0xcbf29ce484222325ull;
+    int rc, rows = 0, unknown = 0, c;
+    *digest = 0;
+    *state = 0;
+    if (!st) return -1;
+    if (sqlite3_bind_int64(st, 1, case_id) != SQLITE_OK) return vb_store_fail(s, err, "bind");
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const unsigned char *parts[2] = {sqlite3_column_text(st, 0), sqlite3_column_text(st, 1)};
+        rows++;
+        unknown |= !parts[1];
+        for (c = 0; c < 2; c++) {
+            const unsigned char *p = parts[c] ? parts[c] : (const unsigned char *)"";
+            for (; *p; p++)
+                h = (h ^ *p) * 0x100000001b3ull;
+            h = (h ^ (unsigned char)'\n') * 0x100000001b3ull;
+        }
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE) return vb_store_fail(s, err, "reading a case's kernels");
+    *state = !rows ? 0 : unknown ? -1 : 1;
+    *digest = *state == 1 ? h : 0;
+    return 0;
+}

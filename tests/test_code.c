@@ -1,0 +1,113 @@
+/* Tests of a case's code identity: suite/store/store_code.c's digest of the kernels a case
+ * launched and how, and suite/judge/code_diff.c's hold of compare's verdicts on it. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "code_diff.h"
+#include "fixtures.h"
+#include "result.h"
+#include "store.h"
+#include "test.h"
+#include "tests.h"
+
+/* gpu_case: a mesh GPU case of 3 samples (verify, warm-up, timed), a kernel in each */
+static void gpu_case(struct vb_case_result *r, struct vb_sample *s, struct vb_kernel_rec *k)
+{
+    const struct vb_family *f = fx_family("mesh");
+    int i;
+    memset(r, 0, sizeof *r);
+    r->family = f;
+    r->variant = &f->variants[1];
+    r->point.v[0] = r->point.v[1] = 1000;
+    snprintf(r->axes, sizeof r->axes, "nx=1000,ny=1000");
+    r->status = VB_STATUS_OK;
+    r->stop_reason = "converged";
+    r->have_records = 1;
+    r->samples = s;
+    r->nsamples = 3;
+    r->ntimed = 1;
+    for (i = 0; i < 3; i++) {
+        memset(&s[i], 0, sizeof s[i]);
+        s[i].kind = i == 0 ? VB_SAMPLE_VERIFY : i == 1 ? VB_SAMPLE_WARMUP : VB_SAMPLE_TIMED;
+        s[i].start = 1000 * (uint64_t)(i + 1);
+        s[i].end = s[i].start + 500;
+        s[i].e2e_ns = 500;
+        memset(&k[i], 0, sizeof k[i]);
+        k[i].start = s[i].start + 30;
+        k[i].end = s[i].start + 40;
+        k[i].name = "_Z21mesh_host_mesh_kernelPKdS0_S0_S0_Pdm";
+    }
+    r->activity.kernels = k;
+    r->activity.nkernels = 3;
+    r->e2e_ms.median = r->e2e_ms.min = r->e2e_ms.max = r->e2e_ms.mean = 0.0005;
+    r->kernel_ms = r->e2e_ms;
+}
+
+/* A case's code identity (vb_store_case_code) and compare's hold on it (vb_code_hold): three
+ * runs of one GPU case, the second with the same code and launch, the third launched with
+ * another block; a fourth whose run stored no code. */
+int test_store_case_code(const char *arg)
+{
+    struct vb_store *st;
+    struct vb_err err;
+    struct vb_run_info info = {"suite", "code", NULL, "x", "0", ""};
+    struct vb_case_result r;
+    struct vb_sample s[3];
+    struct vb_kernel_rec k[3];
+    struct vb_cmp_row row;
+    const char *name = "_Z21mesh_host_mesh_kernelPKdS0_S0_S0_Pdm";
+    uint64_t hash = 0x1234, d[4];
+    int64_t run, id[4];
+    int i, j, state[4], same;
+    char path[512];
+    (void)arg;
+    fx_tmp_path(path, sizeof path, "case-code.db");
+    ASSERT_OK(vb_store_open(path, &st, &err));
+    for (i = 0; i < 4; i++) {
+        gpu_case(&r, s, k);
+        for (j = 0; j < 3; j++) {
+            k[j].grid[0] = 4000, k[j].grid[1] = k[j].grid[2] = 1;
+            k[j].block[0] = i == 2 ? 128 : 256, k[j].block[1] = k[j].block[2] = 1;
+            k[j].registers = 16;
+        }
+        ASSERT_OK(vb_store_run_begin(st, &info, &run, &err));
+        ASSERT_OK(vb_store_case(st, run, &r, &id[i], &err));
+        if (i < 3) ASSERT_OK(vb_store_kernel_code(st, run, &name, &hash, 1, &err));
+        ASSERT_OK(vb_store_run_end(st, run, "complete", 0, "", &err));
+        ASSERT_OK(vb_store_case_code(st, id[i], &d[i], &state[i], &err));
+    }
+    ASSERT(state[0] == 1 && state[1] == 1 && state[2] == 1 && d[0] == d[1] && d[0] != d[2]);
+    ASSERT(state[3] == -1 && d[3] == 0); /* its run stored no code */
+    ASSERT_OK(vb_code_case(st, id[0], st, id[1], &same, &err));
+    ASSERT_INT_EQ(same, 1);
+    ASSERT_OK(vb_code_case(st, id[0], st, id[2], &same, &err));
+    ASSERT_INT_EQ(same, 0);
+    ASSERT_OK(vb_code_case(st, id[0], st, id[3], &same, &err));
+    ASSERT_INT_EQ(same, -1);
+    vb_store_close(st);
+    unlink(path);
+
+    /* the hold: with the same code a kernel or GPU time that moved is noisy, saying why; a copy
+     * is judged as it was; with other code, or unknown, nothing changes */
+    for (same = -1; same <= 1; same++) {
+        static const char *const ph[] = {"gpu", "kernel", "h2d"};
+        memset(&row, 0, sizeof row);
+        row.nphases = 3;
+        for (j = 0; j < 3; j++) {
+            snprintf(row.phases[j].name, sizeof row.phases[j].name, "%s", ph[j]);
+            row.phases[j].verdict = VB_VERDICT_SLOWER;
+            row.phases[j].ratio = 1.05;
+        }
+        vb_code_hold(&row, same);
+        ASSERT_INT_EQ(row.code_same, same);
+        for (j = 0; j < 3; j++)
+            ASSERT_INT_EQ(row.phases[j].verdict,
+                          same == 1 && j < 2 ? VB_VERDICT_NOISY : VB_VERDICT_SLOWER);
+        if (same == 1) ASSERT_STR_EQ(row.phases[1].why, "+5.0%, the same SASS and launch");
+        vb_cmp_decide(&row);
+        ASSERT_INT_EQ(row.verdict, VB_VERDICT_SLOWER); /* the copy decides */
+        ASSERT_STR_EQ(row.phase, same == 1 ? "h2d" : "gpu");
+    }
+    return 0;
+}
