@@ -712,6 +712,10 @@ no-gpu-run)
        grep -qi "insufficient" err out && fail "a machine without a driver is told it is insufficient"
      fi
      grep -q "no CUDA device: CPU references run" out || fail "no 'no CUDA device' line"
+     if ! ldconfig -p 2>/dev/null | grep -q 'libnvidia-ml\.so\.1 '; then # the ledger: once
+       [ "$(grep -c '^ledger: no NVML: libnvidia-ml.so.1 cannot be loaded' out)" -eq 1 ] ||
+         fail "the ledger's 'no NVML' not said once"
+     fi
      grep -q "hint:" err || fail "no hint"
      [ "$(grep -cE '^mesh/[a-z-]+ .* skipped ' out)" -eq 6 ] || fail "expected 6 skipped GPU variants"
      grep -q "mesh/cpu-reference .* ok" out || fail "the CPU reference did not run" ;;

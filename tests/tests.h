@@ -40,6 +40,8 @@
     T(paired, cpu)                                                                                 \
     T(sass, cpu)                                                                                   \
     T(code_diff, cpu)                                                                              \
+    T(ledger_fake, cpu)                                                                            \
+    T(ledger_none, cpu)                                                                            \
     T(fmt_bytes, cpu)                                                                              \
     T(mesh_reference_hand, cpu)                                                                    \
     T(mesh_math, cpu)                                                                              \

@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "cmd.h"
 #include "code_id.h"
+#include "ledger.h"
 #include "crossover.h"
 #include "crash.h"
 #include "activity.h"
@@ -223,6 +224,7 @@ static int case_done(void *ctx, const struct vb_family *f, int device,
     vb_run_metrics_add(&c->o->metrics, r);
     setup_phases();
     if (device >= 0 && device < MAX_DEVICES) floor_line(&c->floors[device], r);
+    vb_table_ledger(stdout, r);
     t0 = vb_mono_ns();
     if (vb_store_case(c->st, c->run_id, r, &case_id, err) || store_code(c, err) ||
         vb_run_metrics_defer(&c->o->metrics, r, case_id, err))
@@ -522,6 +524,8 @@ int vb_cmd_run(int argc, char **argv)
     sw.only = VB_SWEEP_GPU; /* to count the GPU cases */
     gpu_cases = vb_sweep_count(&sw);
     sw.only = VB_SWEEP_BOTH;
+    if (!o.worker_run && gpu_cases > 0 && vb_ledger_open(&nogpu)) /* once; cases' then empty */
+        printf("ledger: %s: energy, power and clocks are not recorded\n", nogpu.msg);
     if (first >= 0 && o.device < 0 && gpu_cases > 0) { /* --device all */
         if (fleet(argc, args, &o, &ctx, &sw, first, last, &failed, why, sizeof why, &err))
             goto fail;

@@ -86,3 +86,26 @@ void vb_table_gpu(FILE *out, const struct vb_gpu_env *g, const struct vb_ceiling
             c[0].reps);
     if (*vb_ceilings_curves_text(gbps, line, sizeof line)) fprintf(out, "%s\n", line);
 }
+
+void vb_table_ledger(FILE *out, const struct vb_case_result *r)
+{
+    const struct vb_ledger *l = &r->ledger;
+    char why[128];
+    if (r->device < 0 || (!l->readings && !l->measured)) return; /* no NVML, or not started */
+    fprintf(out, "    ledger:");
+    if (l->measured && r->ntimed > 0) {
+        fprintf(out, " %.4g J over %.2f s, %.4g J a sample", l->energy_j, l->window_s,
+                l->energy_j / r->ntimed);
+        if (r->elements > 0)
+            fprintf(out, " (%.3g nJ an element)", l->energy_j / r->ntimed / r->elements * 1e9);
+        fprintf(out, ", %.0f W;", l->power_w);
+    } else {
+        fprintf(out, " energy not measured (%s);", l->why);
+    }
+    fprintf(out,
+            " %.0f W read, %.0f C max, SM %.0f MHz (min %.0f), memory %.0f MHz, limit %.0f W; "
+            "clock events: %s; other processes: %s\n",
+            l->power_read_w, l->temp_max_c, l->sm_mhz_median, l->sm_mhz_min, l->mem_mhz_median,
+            l->limit_w, vb_ledger_reasons(l->reasons, why, sizeof why),
+            l->others[0] ? l->others : "none");
+}

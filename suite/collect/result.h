@@ -9,6 +9,7 @@
 
 #include "activity.h"
 #include "case_ctx.h" /* struct vb_summary_value */
+#include "ledger.h"
 #include "registry.h"
 #include "stats.h"
 
@@ -122,7 +123,8 @@ struct vb_case_result {
     const struct vb_variant *variant; /* variant->problem: what it computes, the point's axes */
     struct vb_point point;
     char axes[256];
-    int device; /* CUDA device index, -1 for CPU-only variants */
+    int device;              /* CUDA device index, -1 for CPU-only variants */
+    struct vb_ledger ledger; /* the board over the timed samples (ledger.h); a GPU case's */
     enum vb_status status;
     char reason[1024];
     double max_abs_err, max_rel_err; /* NaN when not verified */

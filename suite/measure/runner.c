@@ -307,20 +307,14 @@ static int rounds_loop(const struct vb_variant *v, void *state, const struct vb_
     return 0;
 }
 
-/* gpu_loop: timed samples until the median GPU time is precise enough (checked at checkpoints,
+/* precise: timed samples until the median GPU time is precise enough (checked at checkpoints,
  * where the records are collected), or the budget or the sample cap is reached. */
-static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
-                    struct vb_case_result *r, int *cap, struct vb_err *err)
+static int precise(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
+                   struct vb_case_result *r, int *cap, struct vb_err *err)
 {
-    double t0, w;
+    double t0 = vb_mono_ns(), w;
     int next = cfg->min_samples > 2 ? cfg->min_samples : 2, n;
     const char *worst = "gpu";
-    t0 = vb_mono_ns();
-    if (warm_up(v, state, cfg, r, cap, err)) return -1;
-    r->stage_ns[VB_STAGE_WARMUP] += vb_mono_ns() - t0;
-    if (cfg->rounds && (n = cfg->rounds->round(cfg->rounds->ctx, r, -1)) != VB_ROUNDS_SOLO)
-        return rounds_loop(v, state, cfg, r, cap, n, err);
-    t0 = vb_mono_ns();
     for (;;) {
         int spent, full;
         if (vb_interrupted) {
@@ -354,6 +348,28 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
             next = r->ntimed + (int)(want - n) + 1;
         }
     }
+}
+
+/* gpu_loop: the warm-up, then the timed samples (paced by cfg->rounds, or until precise) inside
+ * the board's ledger (ledger.h: energy, power, clocks, co-tenants; a case without it says why). */
+static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
+                    struct vb_case_result *r, int *cap, struct vb_err *err)
+{
+    double t0 = vb_mono_ns();
+    char bus[32];
+    struct vb_err why;
+    int n, rc;
+    if (warm_up(v, state, cfg, r, cap, err)) return -1;
+    r->stage_ns[VB_STAGE_WARMUP] += vb_mono_ns() - t0;
+    n = cfg->rounds ? cfg->rounds->round(cfg->rounds->ctx, r, -1) : VB_ROUNDS_SOLO;
+    if (cudaDeviceGetPCIBusId(bus, sizeof bus, r->device) != cudaSuccess)
+        snprintf(r->ledger.why, sizeof r->ledger.why, "no PCI bus id for device %d", r->device);
+    else
+        vb_ledger_start(bus, &r->ledger, &why); /* its failure is the ledger's why */
+    rc = n != VB_ROUNDS_SOLO ? rounds_loop(v, state, cfg, r, cap, n, err)
+                             : precise(v, state, cfg, r, cap, err);
+    vb_ledger_stop(&r->ledger);
+    return rc;
 }
 
 /* cpu_loop: a CPU-only case's budget; its verified sample warmed it. */

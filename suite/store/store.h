@@ -24,7 +24,7 @@ struct vb_host_env;
 struct vb_metric_value;
 struct vb_summary_value;
 
-#define VB_SCHEMA_VERSION 10
+#define VB_SCHEMA_VERSION 11
 
 /* A case of `varbench trace` (family "trace") is a whole process, one sample that no verdict is
  * drawn from, unless its axes begin with "range=" or "kernel=": one NVTX range's instances or
@@ -174,6 +174,12 @@ struct vb_case_row {
     /* schema 5: a traced process's cost (vb_trace_cost); has_trace_cost 0 for other cases */
     int has_trace_cost;
     struct vb_trace_cost trace_cost;
+    /* schema 11: the board over the timed samples (ledger.h); NaN or "" where not measured */
+    double energy_j, power_w, power_read_w, temp_max_c, nvml_sm_mhz_median, nvml_mem_mhz_median;
+    double power_limit_w;
+    char clock_reasons[128]; /* "sw power cap, hw thermal", "none" */
+    char co_tenants[160];    /* other processes on the board: "pid 123 (512 MiB)" */
+    char ledger_note[160];   /* why energy was not measured ("window 12 ms: ...", "no NVML: ...") */
     /* schema 8: the variant's problem ("" unknown) and flags (registry.h's VB_GPU, ...; -1
      * unknown); the work one sample declares (result.h): global-memory bytes (0 unknown),
      * elements and floating-point operations (NaN unknown) */

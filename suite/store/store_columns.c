@@ -115,6 +115,18 @@ static double items_per_second(const struct vb_case_row *r);
  * distinct value. A CSV cell goes at the end of the cells (after the crossover's), a JSON key
  * takes the next rank: existing exports keep their bytes.
  */
+/* LEDGER(f): the ledger's energy or power where it was measured, else NaN; READ(f): what its
+ * readings say, NaN without any (a CPU case, a traced one, no NVML) */
+#define LEDGER(f) (r->ledger.measured ? r->ledger.f : NAN)
+#define READ(f)   (r->ledger.readings ? r->ledger.f : NAN)
+
+/* ledger_reasons: the clock-event reasons its readings saw, as words; NULL without readings */
+static const char *ledger_reasons(const struct vb_case_result *r)
+{
+    static char buf[128];
+    return r->ledger.readings ? vb_ledger_reasons(r->ledger.reasons, buf, sizeof buf) : NULL;
+}
+
 /* clang-format off */
 #define VB_CASE_COLUMNS(X)                                                                         \
     X(id,               INTEGER,  W_NONE,                      R(I64, id),            NO_CELL)     \
@@ -231,7 +243,20 @@ static double items_per_second(const struct vb_case_row *r);
     X(cupti_client_copies, INTEGER, W_NONE,        R(I64, trace_cost.client_copies), NO_CELL)      \
     X(cupti_client_memsets, INTEGER, W_NONE,       R(I64, trace_cost.client_memsets), NO_CELL)     \
     X(cupti_client_records, INTEGER, W_NONE,       R(I64, trace_cost.client_records), NO_CELL)     \
-    X(cupti_overhead_detail, TEXT, W_NONE,         R(TEXT, trace_cost.overhead_detail), NO_CELL)
+    X(cupti_overhead_detail, TEXT, W_NONE,         R(TEXT, trace_cost.overhead_detail), NO_CELL) \
+    /* schema 11: the board's ledger over the timed samples (ledger.h) */                          \
+    X(energy_j,         REAL,     W_REAL(LEDGER(energy_j)),    R(DOUBLE, energy_j),                \
+      OPTIONAL("energy_j", 19, 6))                                                                 \
+    X(power_w,          REAL,     W_REAL(LEDGER(power_w)),     R(DOUBLE, power_w),                 \
+      OPTIONAL("power_w", 20, 4))                                                                  \
+    X(power_read_w,     REAL,     W_REAL(READ(power_read_w)), R(DOUBLE, power_read_w), NO_CELL) \
+    X(temp_max_c,       REAL,     W_REAL(READ(temp_max_c)), R(DOUBLE, temp_max_c), NO_CELL)    \
+    X(nvml_sm_mhz_median, REAL,   W_REAL(READ(sm_mhz_median)), R(DOUBLE, nvml_sm_mhz_median), NO_CELL) \
+    X(nvml_mem_mhz_median, REAL,  W_REAL(READ(mem_mhz_median)), R(DOUBLE, nvml_mem_mhz_median), NO_CELL) \
+    X(power_limit_w,    REAL,     W_REAL(READ(limit_w)),   R(DOUBLE, power_limit_w), NO_CELL)  \
+    X(clock_reasons,    TEXT,     W_TEXT(ledger_reasons(r)),   R(TEXT, clock_reasons), NO_CELL)    \
+    X(co_tenants,       TEXT,     W_TEXT_NE(r->ledger.others), R(TEXT, co_tenants), NO_CELL)       \
+    X(ledger_note,      TEXT,     W_TEXT_NE(r->ledger.why),    R(TEXT, ledger_note), NO_CELL)
 /* clang-format on */
 
 enum {

@@ -251,6 +251,20 @@ static const char *const migrations[] = {
      * 16 hex digits, for every kernel of every module the run's process loaded */
     "CREATE TABLE kernel_code(run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL,\n"
     "  sass_hash TEXT NOT NULL, PRIMARY KEY(run_id, name, sass_hash));\n",
+    /* 10 -> 11: the board's ledger over a case's timed samples (ledger.h): energy (J) and the
+     * mean power it implies where the window was long enough, the mean power read, the hottest
+     * temperature, NVML's SM and memory clocks, the enforced power limit, the clock-event
+     * reasons seen, the other processes on the board, and why energy was not measured */
+    "ALTER TABLE cases ADD COLUMN energy_j REAL;\n"
+    "ALTER TABLE cases ADD COLUMN power_w REAL;\n"
+    "ALTER TABLE cases ADD COLUMN power_read_w REAL;\n"
+    "ALTER TABLE cases ADD COLUMN temp_max_c REAL;\n"
+    "ALTER TABLE cases ADD COLUMN nvml_sm_mhz_median REAL;\n"
+    "ALTER TABLE cases ADD COLUMN nvml_mem_mhz_median REAL;\n"
+    "ALTER TABLE cases ADD COLUMN power_limit_w REAL;\n"
+    "ALTER TABLE cases ADD COLUMN clock_reasons TEXT;\n"
+    "ALTER TABLE cases ADD COLUMN co_tenants TEXT;\n"
+    "ALTER TABLE cases ADD COLUMN ledger_note TEXT;\n",
 };
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == VB_SCHEMA_VERSION - 1,

@@ -1,0 +1,279 @@
+/* ledger: NVML at run time, a sampler thread over a case's timed samples (see ledger.h). */
+#include "ledger.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stddef.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "stats.h"
+
+/* NVML's types and calls, as its header declares them (nvml.h, r580) */
+typedef int nvml_ret;              /* nvmlReturn_t: 0 success, 7 insufficient size */
+typedef struct nvml_dev *nvml_dev; /* nvmlDevice_t */
+struct nvml_proc {                 /* nvmlProcessInfo_t (v2 and v3 layout) */
+    unsigned int pid;
+    unsigned long long used_memory;
+    unsigned int gpu_instance, compute_instance;
+};
+
+static struct {
+    pthread_once_t once;
+    int ok;
+    char why[128];
+    nvml_ret (*init)(void);
+    const char *(*error)(nvml_ret);
+    nvml_ret (*by_bus)(const char *, nvml_dev *);
+    nvml_ret (*energy)(nvml_dev, unsigned long long *);
+    nvml_ret (*power)(nvml_dev, unsigned int *);
+    nvml_ret (*temp)(nvml_dev, int, unsigned int *);
+    nvml_ret (*clock)(nvml_dev, int, unsigned int *);
+    nvml_ret (*reasons)(nvml_dev, unsigned long long *);
+    nvml_ret (*limit)(nvml_dev, unsigned int *);
+    nvml_ret (*default_limit)(nvml_dev, unsigned int *);
+    nvml_ret (*procs)(nvml_dev, unsigned int *, struct nvml_proc *);
+} nv = {PTHREAD_ONCE_INIT};
+
+enum { CLOCK_SM = 1, CLOCK_MEM = 2, TEMP_GPU = 0, MAX_READINGS = 1 << 16 };
+
+struct reading {
+    unsigned power_mw, sm_mhz, mem_mhz, temp_c;
+    unsigned long long reasons;
+};
+
+/* the one case's sampler */
+static struct {
+    nvml_dev dev;
+    pthread_t thread;
+    int running, stop;
+    pthread_mutex_t mu;
+    struct reading *r;
+    int n;
+    double t0;
+    unsigned long long e0;
+    int e0_ok;
+    char others[160];
+} smp = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static void *fn(void *lib, const char *a, const char *b)
+{
+    void *f = dlsym(lib, a);
+    return f || !b ? f : dlsym(lib, b);
+}
+
+static void load(void)
+{
+    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    nvml_ret rc;
+    if (!lib) {
+        snprintf(nv.why, sizeof nv.why, "no NVML: libnvidia-ml.so.1 cannot be loaded (%s)",
+                 dlerror());
+        return;
+    }
+    *(void **)&nv.init = fn(lib, "nvmlInit_v2", "nvmlInit");
+    *(void **)&nv.error = fn(lib, "nvmlErrorString", NULL);
+    *(void **)&nv.by_bus =
+        fn(lib, "nvmlDeviceGetHandleByPciBusId_v2", "nvmlDeviceGetHandleByPciBusId");
+    *(void **)&nv.energy = fn(lib, "nvmlDeviceGetTotalEnergyConsumption", NULL);
+    *(void **)&nv.power = fn(lib, "nvmlDeviceGetPowerUsage", NULL);
+    *(void **)&nv.temp = fn(lib, "nvmlDeviceGetTemperature", NULL);
+    *(void **)&nv.clock = fn(lib, "nvmlDeviceGetClockInfo", NULL);
+    *(void **)&nv.reasons = fn(lib, "nvmlDeviceGetCurrentClocksEventReasons",
+                               "nvmlDeviceGetCurrentClocksThrottleReasons");
+    *(void **)&nv.limit = fn(lib, "nvmlDeviceGetEnforcedPowerLimit", NULL);
+    *(void **)&nv.default_limit = fn(lib, "nvmlDeviceGetPowerManagementDefaultLimit", NULL);
+    *(void **)&nv.procs = fn(lib, "nvmlDeviceGetComputeRunningProcesses_v3",
+                             "nvmlDeviceGetComputeRunningProcesses_v2");
+    if (!nv.init || !nv.by_bus || !nv.energy || !nv.power) {
+        snprintf(nv.why, sizeof nv.why,
+                 "no NVML: libnvidia-ml.so.1 lacks nvmlInit_v2, nvmlDeviceGetHandleByPciBusId_v2, "
+                 "nvmlDeviceGetTotalEnergyConsumption or nvmlDeviceGetPowerUsage");
+        return;
+    }
+    if ((rc = nv.init()) != 0) {
+        snprintf(nv.why, sizeof nv.why, "no NVML: nvmlInit_v2: %s (%d)",
+                 nv.error ? nv.error(rc) : "error", rc);
+        return;
+    }
+    nv.ok = 1;
+}
+
+int vb_ledger_open(struct vb_err *why)
+{
+    pthread_once(&nv.once, load);
+    if (nv.ok) return 0;
+    vb_err_set(why, VB_E_SYS, "%s", nv.why);
+    return vb_err_hint(why, "energy, power and clocks are not recorded; the run goes on");
+}
+
+/* others lists the processes on dev other than this one into buf (appended once a pid) */
+static void others(nvml_dev dev, char *buf, size_t n)
+{
+    struct nvml_proc p[32];
+    unsigned int count = 32, i;
+    size_t used = strlen(buf);
+    if (!nv.procs || nv.procs(dev, &count, p) != 0) return;
+    for (i = 0; i < count && i < 32; i++) {
+        char pid[32];
+        if (p[i].pid == (unsigned)getpid()) continue;
+        snprintf(pid, sizeof pid, "pid %u ", p[i].pid);
+        if (strstr(buf, pid)) continue;
+        used += (size_t)snprintf(buf + used, used < n ? n - used : 0, "%s%s(%llu MiB)",
+                                 used ? ", " : "", pid, p[i].used_memory >> 20);
+        if (used >= n) return;
+    }
+}
+
+static void *sampler(void *arg)
+{
+    struct timespec ts = {0, LEDGER_PERIOD_MS * 1000000L};
+    (void)arg;
+    for (;;) {
+        struct reading r = {0};
+        pthread_mutex_lock(&smp.mu);
+        if (smp.stop) {
+            pthread_mutex_unlock(&smp.mu);
+            return NULL;
+        }
+        pthread_mutex_unlock(&smp.mu);
+        if (nv.power(smp.dev, &r.power_mw) == 0) {
+            if (nv.clock) {
+                nv.clock(smp.dev, CLOCK_SM, &r.sm_mhz);
+                nv.clock(smp.dev, CLOCK_MEM, &r.mem_mhz);
+            }
+            if (nv.temp) nv.temp(smp.dev, TEMP_GPU, &r.temp_c);
+            if (nv.reasons) nv.reasons(smp.dev, &r.reasons);
+            pthread_mutex_lock(&smp.mu);
+            if (smp.n < MAX_READINGS) smp.r[smp.n++] = r;
+            pthread_mutex_unlock(&smp.mu);
+        }
+        nanosleep(&ts, NULL);
+    }
+}
+
+static void clear(struct vb_ledger *l)
+{
+    memset(l, 0, sizeof *l);
+    l->window_s = l->energy_j = l->power_w = l->power_read_w = l->temp_max_c = NAN;
+    l->sm_mhz_min = l->sm_mhz_median = l->mem_mhz_median = l->limit_w = l->default_limit_w = NAN;
+}
+
+int vb_ledger_start(const char *bus, struct vb_ledger *l, struct vb_err *err)
+{
+    nvml_ret rc;
+    clear(l);
+    if (vb_ledger_open(err)) {
+        snprintf(l->why, sizeof l->why, "%s", nv.why);
+        return -1;
+    }
+    if (smp.running) vb_ledger_stop(&(struct vb_ledger){0});
+    if ((rc = nv.by_bus(bus, &smp.dev)) != 0) {
+        snprintf(l->why, sizeof l->why, "NVML has no board at PCI %s: %s (%d)", bus,
+                 nv.error ? nv.error(rc) : "error", rc);
+        return vb_err_set(err, VB_E_SYS, "%s", l->why);
+    }
+    if (!smp.r && !(smp.r = malloc(MAX_READINGS * sizeof *smp.r))) {
+        snprintf(l->why, sizeof l->why, "out of memory for the ledger's readings");
+        return vb_err_set(err, VB_E_SYS, "%s", l->why);
+    }
+    smp.n = 0;
+    smp.stop = 0;
+    smp.others[0] = '\0';
+    others(smp.dev, smp.others, sizeof smp.others);
+    smp.e0_ok = nv.energy(smp.dev, &smp.e0) == 0;
+    smp.t0 = vb_mono_ns();
+    if (pthread_create(&smp.thread, NULL, sampler, NULL)) {
+        snprintf(l->why, sizeof l->why, "the ledger's sampler thread could not start");
+        return vb_err_set(err, VB_E_SYS, "%s", l->why);
+    }
+    smp.running = 1;
+    return 0;
+}
+
+/* median of the readings' field at offset off (unsigned), their minimum into *min */
+static double median_of(size_t off, double *min)
+{
+    double *x = malloc((size_t)(smp.n ? smp.n : 1) * sizeof *x), m;
+    int i, k = 0;
+    *min = NAN;
+    if (!x) return NAN;
+    for (i = 0; i < smp.n; i++) {
+        unsigned v = *(const unsigned *)((const char *)&smp.r[i] + off);
+        if (!v) continue;
+        x[k++] = v;
+        if (!(*min <= v)) *min = v;
+    }
+    m = k ? vb_stats_median(x, (size_t)k) : NAN;
+    free(x);
+    return m;
+}
+
+void vb_ledger_stop(struct vb_ledger *l)
+{
+    unsigned long long e1 = 0;
+    unsigned int w = 0;
+    double t1, sum = 0, ignored;
+    int i, e1_ok;
+    if (!smp.running) return;
+    e1_ok = nv.energy(smp.dev, &e1) == 0;
+    t1 = vb_mono_ns();
+    pthread_mutex_lock(&smp.mu);
+    smp.stop = 1;
+    pthread_mutex_unlock(&smp.mu);
+    pthread_join(smp.thread, NULL);
+    smp.running = 0;
+    others(smp.dev, smp.others, sizeof smp.others);
+    l->window_s = (t1 - smp.t0) * 1e-9;
+    l->readings = smp.n;
+    for (i = 0; i < smp.n; i++) {
+        sum += smp.r[i].power_mw * 1e-3;
+        l->reasons |= smp.r[i].reasons & ~VB_REASON_IDLE;
+        if (!(l->temp_max_c >= smp.r[i].temp_c)) l->temp_max_c = smp.r[i].temp_c;
+    }
+    l->power_read_w = smp.n ? sum / smp.n : NAN;
+    l->sm_mhz_median = median_of(offsetof(struct reading, sm_mhz), &l->sm_mhz_min);
+    l->mem_mhz_median = median_of(offsetof(struct reading, mem_mhz), &ignored);
+    if (nv.limit && nv.limit(smp.dev, &w) == 0) l->limit_w = w * 1e-3;
+    if (nv.default_limit && nv.default_limit(smp.dev, &w) == 0) l->default_limit_w = w * 1e-3;
+    snprintf(l->others, sizeof l->others, "%s", smp.others);
+    if (!smp.e0_ok || !e1_ok) {
+        snprintf(l->why, sizeof l->why, "the board has no energy counter (NVML: not supported)");
+    } else if (l->window_s < LEDGER_MIN_WINDOW_S) {
+        snprintf(l->why, sizeof l->why,
+                 "window %.0f ms: under %.0f ms, ten steps of the energy counter",
+                 l->window_s * 1e3, LEDGER_MIN_WINDOW_S * 1e3);
+    } else {
+        l->energy_j = (double)(e1 - smp.e0) * 1e-3;
+        l->power_w = l->energy_j / l->window_s;
+        l->measured = 1;
+    }
+}
+
+char *vb_ledger_reasons(uint64_t reasons, char *buf, size_t n)
+{
+    static const struct {
+        uint64_t bit;
+        const char *name;
+    } names[] = {{VB_REASON_APP_CLOCKS, "applications clocks"},
+                 {VB_REASON_SW_POWER_CAP, "sw power cap"},
+                 {VB_REASON_HW_SLOWDOWN, "hw slowdown"},
+                 {VB_REASON_SYNC_BOOST, "sync boost"},
+                 {VB_REASON_SW_THERMAL, "sw thermal"},
+                 {VB_REASON_HW_THERMAL, "hw thermal"},
+                 {VB_REASON_HW_POWER_BRAKE, "hw power brake"},
+                 {VB_REASON_DISPLAY, "display clocks"},
+                 {VB_REASON_IDLE, "idle"}};
+    size_t i, used = 0;
+    buf[0] = '\0';
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        if ((reasons & names[i].bit) && used < n)
+            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "", names[i].name);
+    if (!buf[0]) snprintf(buf, n, "none");
+    return buf;
+}

@@ -1,0 +1,67 @@
+/*
+ * ledger: what the board did while a case's timed samples ran (issue 44's environment ledger),
+ * from NVIDIA's management library (NVML) loaded at run time (libnvidia-ml.so.1, with prototypes
+ * of our own: no NVML header is installed here). Over the window from the first timed sample to
+ * the last: the energy the board's counter moved (millijoules; it moves about every 10 ms, so a
+ * window under LEDGER_MIN_WINDOW_S is not measured and says so), the mean power it implies and
+ * the mean of the power readings, the hottest temperature, the SM and memory clocks (min,
+ * median), every clock-event reason seen (power cap, thermal, ...), the enforced power limit
+ * and the board's default one, and the other processes on the GPU. A sampler thread reads the
+ * board every LEDGER_PERIOD_MS; the energy counter is read at the window's ends. Without NVML
+ * (no driver, a container without it) vb_ledger_open says why once and every ledger is empty
+ * with that reason; nothing fails. Workload: one thread waking every 10 ms during timed samples.
+ */
+#ifndef VB_LEDGER_H
+#define VB_LEDGER_H
+
+#include <stdint.h>
+
+#include "err.h"
+
+#define LEDGER_PERIOD_MS    10
+#define LEDGER_MIN_WINDOW_S 0.1 /* ten of the energy counter's steps */
+
+/* NVML's clock-event reasons (nvmlClocksEventReason*), the bits of vb_ledger.reasons */
+#define VB_REASON_IDLE           0x1ull
+#define VB_REASON_APP_CLOCKS     0x2ull
+#define VB_REASON_SW_POWER_CAP   0x4ull
+#define VB_REASON_HW_SLOWDOWN    0x8ull
+#define VB_REASON_SYNC_BOOST     0x10ull
+#define VB_REASON_SW_THERMAL     0x20ull
+#define VB_REASON_HW_THERMAL     0x40ull
+#define VB_REASON_HW_POWER_BRAKE 0x80ull
+#define VB_REASON_DISPLAY        0x100ull
+
+struct vb_ledger {
+    int measured;        /* 1: the fields below hold; 0: why says why not */
+    char why[160];       /* "no NVML: ...", "window 12 ms: under the energy counter's ..." */
+    double window_s;     /* first timed sample to last */
+    double energy_j;     /* the energy counter's move over the window (NaN: not measured) */
+    double power_w;      /* energy_j / window_s */
+    double power_read_w; /* the mean of the sampler's power readings (NaN: none) */
+    int readings;        /* the sampler's readings */
+    double temp_max_c, sm_mhz_min, sm_mhz_median, mem_mhz_median;
+    uint64_t reasons;                /* clock-event reasons seen in any reading, idle left out */
+    double limit_w, default_limit_w; /* enforced and default power limits (NaN: unknown) */
+    char others[160]; /* other processes on the GPU at either end: "pid 123 (512 MiB), ..." */
+};
+
+/* vb_ledger_open loads NVML and initialises it, once per process; 0, or -1 with why ("no NVML:
+ * libnvidia-ml.so.1 cannot be loaded (...)"), which every later call repeats. Thread-safe. */
+int vb_ledger_open(struct vb_err *why);
+
+/* vb_ledger_start starts a case's ledger on the board at PCI bus id bus ("0000:19:00.0", as
+ * cudaDeviceGetPCIBusId writes it): the energy counter read, the sampler started. One case at a
+ * time a process. 0, or -1 with err (no NVML, no such board): l's why then says so and
+ * vb_ledger_stop leaves it so. */
+int vb_ledger_start(const char *bus, struct vb_ledger *l, struct vb_err *err);
+
+/* vb_ledger_stop ends the window: the sampler joined, l filled (measured, or why not). Safe to
+ * call after a vb_ledger_start that failed. This can't fail. */
+void vb_ledger_stop(struct vb_ledger *l);
+
+/* vb_ledger_reasons writes the reason bits as words ("sw power cap, hw thermal"), "none" for 0.
+ * Returns buf. */
+char *vb_ledger_reasons(uint64_t reasons, char *buf, size_t n);
+
+#endif

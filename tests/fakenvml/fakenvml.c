@@ -1,0 +1,103 @@
+#define _POSIX_C_SOURCE 200809L
+/* fakenvml: a libnvidia-ml.so.1 of the calls ledger.c makes, for test_ledger without a GPU: one
+ * board at PCI 0000:19:00.0 drawing 300 W (its energy counter moves with the clock, in mJ), SM
+ * 1980 MHz, memory 2619 MHz, 55 C, the software power cap engaged, a 700 W limit (default 700
+ * W), and another process (pid 4242, 1 GiB) on it. */
+#include <string.h>
+#include <time.h>
+
+struct proc {
+    unsigned int pid;
+    unsigned long long used_memory;
+    unsigned int gpu_instance, compute_instance;
+};
+
+static int board;
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+int nvmlInit_v2(void)
+{
+    return 0;
+}
+
+const char *nvmlErrorString(int rc)
+{
+    return rc == 6 ? "Not Found" : "Unknown Error";
+}
+
+int nvmlDeviceGetHandleByPciBusId_v2(const char *bus, void **dev)
+{
+    if (strcmp(bus, "0000:19:00.0")) return 6; /* NVML_ERROR_NOT_FOUND */
+    *dev = &board;
+    return 0;
+}
+
+int nvmlDeviceGetTotalEnergyConsumption(void *dev, unsigned long long *mj)
+{
+    (void)dev;
+    *mj = (unsigned long long)(now_ms() * 300.0 / 10) * 10; /* 300 W, in 10 ms steps */
+    return 0;
+}
+
+int nvmlDeviceGetPowerUsage(void *dev, unsigned int *mw)
+{
+    (void)dev;
+    *mw = 300000;
+    return 0;
+}
+
+int nvmlDeviceGetTemperature(void *dev, int sensor, unsigned int *c)
+{
+    (void)dev;
+    (void)sensor;
+    *c = 55;
+    return 0;
+}
+
+int nvmlDeviceGetClockInfo(void *dev, int type, unsigned int *mhz)
+{
+    (void)dev;
+    *mhz = type == 1 ? 1980 : 2619;
+    return 0;
+}
+
+int nvmlDeviceGetCurrentClocksEventReasons(void *dev, unsigned long long *r)
+{
+    (void)dev;
+    *r = 0x4; /* sw power cap */
+    return 0;
+}
+
+int nvmlDeviceGetEnforcedPowerLimit(void *dev, unsigned int *mw)
+{
+    (void)dev;
+    *mw = 700000;
+    return 0;
+}
+
+int nvmlDeviceGetPowerManagementDefaultLimit(void *dev, unsigned int *mw)
+{
+    (void)dev;
+    *mw = 700000;
+    return 0;
+}
+
+int nvmlDeviceGetComputeRunningProcesses_v3(void *dev, unsigned int *n, struct proc *p)
+{
+    (void)dev;
+    if (*n < 1) {
+        *n = 1;
+        return 7; /* NVML_ERROR_INSUFFICIENT_SIZE */
+    }
+    *n = 1;
+    memset(p, 0, sizeof *p);
+    p->pid = 4242;
+    p->used_memory = 1ull << 30;
+    return 0;
+}

@@ -1,0 +1,72 @@
+/* Tests of suite/collect/ledger.c: the board's ledger over a window, on a fake NVML
+ * (tests/fakenvml: 300 W, its power cap engaged, another process on the board), and the run
+ * going on without NVML. */
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "ledger.h"
+#include "test.h"
+#include "tests.h"
+
+static void sleep_ms(long ms)
+{
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+/* A 300 ms window on the fake board: energy within 10% of 300 W x the window (the counter's
+ * 10 ms steps), the readings' mean power, clocks, temperature, the power cap named, the limits,
+ * the other process; a 20 ms window is too short for the counter and says so; a bus id NVML
+ * does not know is refused. */
+int test_ledger_fake(const char *arg)
+{
+    struct vb_ledger l;
+    struct vb_err err;
+    char why[64];
+    (void)arg;
+    ASSERT(dlopen(VB_FAKE_NVML, RTLD_NOW | RTLD_GLOBAL)); /* the soname the ledger asks for */
+    ASSERT_OK(vb_ledger_open(&err));
+    ASSERT_OK(vb_ledger_start("0000:19:00.0", &l, &err));
+    sleep_ms(300);
+    vb_ledger_stop(&l);
+    ASSERT_INT_EQ(l.measured, 1);
+    ASSERT(l.window_s >= 0.3 && l.window_s < 1.0);
+    ASSERT(fabs(l.energy_j / (300.0 * l.window_s) - 1) < 0.1);
+    ASSERT(fabs(l.power_w - 300) < 30);
+    ASSERT(l.readings >= 5);
+    ASSERT(l.power_read_w == 300 && l.sm_mhz_median == 1980 && l.sm_mhz_min == 1980);
+    ASSERT(l.mem_mhz_median == 2619 && l.temp_max_c == 55);
+    ASSERT(l.limit_w == 700 && l.default_limit_w == 700);
+    ASSERT_STR_EQ(vb_ledger_reasons(l.reasons, why, sizeof why), "sw power cap");
+    ASSERT_STR_EQ(l.others, "pid 4242 (1024 MiB)");
+    ASSERT_OK(vb_ledger_start("0000:19:00.0", &l, &err));
+    sleep_ms(20);
+    vb_ledger_stop(&l);
+    ASSERT_INT_EQ(l.measured, 0);
+    ASSERT(isnan(l.energy_j) && strstr(l.why, "under 100 ms"));
+    ASSERT(l.readings >= 1); /* what was read is kept */
+    ASSERT(vb_ledger_start("0000:ff:00.0", &l, &err) == -1);
+    ASSERT(strstr(l.why, "NVML has no board at PCI 0000:ff:00.0: Not Found"));
+    vb_ledger_stop(&l); /* after a failed start: nothing to stop */
+    ASSERT_STR_EQ(vb_ledger_reasons(0, why, sizeof why), "none");
+    return 0;
+}
+
+/* Without NVML (CI's machines): why names it, once a process, and a ledger started there is
+ * empty with that reason. 77 where a real NVML is installed. */
+int test_ledger_none(const char *arg)
+{
+    struct vb_ledger l;
+    struct vb_err err;
+    (void)arg;
+    if (vb_ledger_open(&err) == 0) return 77;
+    ASSERT(strstr(err.msg, "no NVML: libnvidia-ml.so.1 cannot be loaded"));
+    ASSERT(vb_ledger_start("0000:19:00.0", &l, &err) == -1);
+    ASSERT(l.measured == 0 && strstr(l.why, "no NVML"));
+    vb_ledger_stop(&l);
+    ASSERT(isnan(l.energy_j));
+    return 0;
+}
