@@ -507,3 +507,65 @@ int fx_write_v1(const char *sqlfile, const char *path)
     free(sql);
     return 0;
 }
+
+/* fx_fake_case builds a GPU case of 3 samples (verify, warm-up, timed) with records in each and
+ * one memset outside every sample. */
+void fx_fake_case(struct vb_case_result *r, struct vb_sample *s, struct vb_copy_rec *c,
+                  struct vb_kernel_rec *k, struct vb_memset_rec *m, struct vb_range_rec *n)
+{
+    int i;
+    const struct vb_family *f = fx_family("mesh");
+    memset(r, 0, sizeof *r);
+    r->family = f;
+    r->variant = &f->variants[1];
+    r->point.v[0] = r->point.v[1] = 1000;
+    snprintf(r->axes, sizeof r->axes, "nx=1000,ny=1000");
+    r->device = 0;
+    r->status = VB_STATUS_OK;
+    r->max_abs_err = 1e-19;
+    r->max_rel_err = 1e-15;
+    r->stop_reason = "converged";
+    r->have_records = 1;
+    r->samples = s;
+    r->nsamples = 3;
+    r->ntimed = 1;
+    for (i = 0; i < 3; i++) {
+        memset(&s[i], 0, sizeof s[i]);
+        s[i].kind = i == 0 ? VB_SAMPLE_VERIFY : i == 1 ? VB_SAMPLE_WARMUP : VB_SAMPLE_TIMED;
+        s[i].start = 1000 * (uint64_t)(i + 1);
+        s[i].end = s[i].start + 500;
+        s[i].e2e_ns = 500;
+        s[i].h2d_bytes = 32000000;
+        s[i].h2d_count = 1;
+        memset(&c[i], 0, sizeof c[i]);
+        c[i].start = s[i].start + 10;
+        c[i].end = s[i].start + 20;
+        c[i].bytes = 32000000;
+        c[i].copy_kind = 1;
+        memset(&k[i], 0, sizeof k[i]);
+        k[i].start = s[i].start + 30;
+        k[i].end = s[i].start + 40;
+        k[i].name = "_Z21mesh_host_mesh_kernelPKdS0_S0_S0_Pdm";
+        n[i].start = s[i].start + 1;
+        n[i].end = s[i].start + 2;
+        n[i].id = (uint32_t)i;
+        n[i].text = "H2D";
+    }
+    memset(m, 0, sizeof *m);
+    m->start = 50; /* before every sample: poisoning */
+    m->end = 60;
+    m->bytes = 8000000;
+    r->activity.copies = c;
+    r->activity.ncopies = 3;
+    r->activity.kernels = k;
+    r->activity.nkernels = 3;
+    r->activity.memsets = m;
+    r->activity.nmemsets = 1;
+    r->activity.ranges = n;
+    r->activity.nranges = 3;
+    r->e2e_ms.median = r->e2e_ms.min = r->e2e_ms.max = r->e2e_ms.mean = 0.0005;
+    r->e2e_ms.stdev = r->e2e_ms.noise = NAN;
+    r->kernel_ms = r->h2d_ms = r->d2h_ms = r->e2e_ms;
+    r->h2d_bytes = 32000000;
+    r->h2d_count = 1;
+}

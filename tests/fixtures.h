@@ -79,4 +79,10 @@ struct fx_export_want {
 int fx_write_export_runs(struct vb_store *s, int64_t *trace_run, struct fx_export_want *trace,
                          int64_t *suite_run, struct fx_export_want *suite, struct vb_err *err);
 
+/* fx_fake_case builds a GPU case of mesh's second variant (3 samples: verify, warm-up, timed) with
+ * a copy, a kernel and an NVTX range in each and one memset outside every sample, into the
+ * caller's arrays (3 of each, 1 memset). */
+void fx_fake_case(struct vb_case_result *r, struct vb_sample *s, struct vb_copy_rec *c,
+                  struct vb_kernel_rec *k, struct vb_memset_rec *m, struct vb_range_rec *n);
+
 #endif

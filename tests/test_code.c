@@ -11,39 +11,6 @@
 #include "test.h"
 #include "tests.h"
 
-/* gpu_case: a mesh GPU case of 3 samples (verify, warm-up, timed), a kernel in each */
-static void gpu_case(struct vb_case_result *r, struct vb_sample *s, struct vb_kernel_rec *k)
-{
-    const struct vb_family *f = fx_family("mesh");
-    int i;
-    memset(r, 0, sizeof *r);
-    r->family = f;
-    r->variant = &f->variants[1];
-    r->point.v[0] = r->point.v[1] = 1000;
-    snprintf(r->axes, sizeof r->axes, "nx=1000,ny=1000");
-    r->status = VB_STATUS_OK;
-    r->stop_reason = "converged";
-    r->have_records = 1;
-    r->samples = s;
-    r->nsamples = 3;
-    r->ntimed = 1;
-    for (i = 0; i < 3; i++) {
-        memset(&s[i], 0, sizeof s[i]);
-        s[i].kind = i == 0 ? VB_SAMPLE_VERIFY : i == 1 ? VB_SAMPLE_WARMUP : VB_SAMPLE_TIMED;
-        s[i].start = 1000 * (uint64_t)(i + 1);
-        s[i].end = s[i].start + 500;
-        s[i].e2e_ns = 500;
-        memset(&k[i], 0, sizeof k[i]);
-        k[i].start = s[i].start + 30;
-        k[i].end = s[i].start + 40;
-        k[i].name = "_Z21mesh_host_mesh_kernelPKdS0_S0_S0_Pdm";
-    }
-    r->activity.kernels = k;
-    r->activity.nkernels = 3;
-    r->e2e_ms.median = r->e2e_ms.min = r->e2e_ms.max = r->e2e_ms.mean = 0.0005;
-    r->kernel_ms = r->e2e_ms;
-}
-
 /* A case's code identity (vb_store_case_code) and compare's hold on it (vb_code_hold): three
  * runs of one GPU case, the second with the same code and launch, the third launched with
  * another block; a fourth whose run stored no code. */
@@ -54,7 +21,10 @@ int test_store_case_code(const char *arg)
     struct vb_run_info info = {"suite", "code", NULL, "x", "0", ""};
     struct vb_case_result r;
     struct vb_sample s[3];
+    struct vb_copy_rec c[3];
     struct vb_kernel_rec k[3];
+    struct vb_memset_rec m;
+    struct vb_range_rec n[3];
     struct vb_cmp_row row;
     const char *name = "_Z21mesh_host_mesh_kernelPKdS0_S0_S0_Pdm";
     uint64_t hash = 0x1234, d[4];
@@ -65,7 +35,7 @@ int test_store_case_code(const char *arg)
     fx_tmp_path(path, sizeof path, "case-code.db");
     ASSERT_OK(vb_store_open(path, &st, &err));
     for (i = 0; i < 4; i++) {
-        gpu_case(&r, s, k);
+        fx_fake_case(&r, s, c, k, &m, n);
         for (j = 0; j < 3; j++) {
             k[j].grid[0] = 4000, k[j].grid[1] = k[j].grid[2] = 1;
             k[j].block[0] = i == 2 ? 128 : 256, k[j].block[1] = k[j].block[2] = 1;
