@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "environ.h"
 #include "ledger.h"
 #include "test.h"
 #include "tests.h"
@@ -68,5 +69,36 @@ int test_ledger_none(const char *arg)
     ASSERT(l.measured == 0 && strstr(l.why, "no NVML"));
     vb_ledger_stop(&l);
     ASSERT(isnan(l.energy_j));
+    return 0;
+}
+
+/* A noisy verdict names what the ledger saw on each side (environ.c); another verdict, or a
+ * ledger that saw nothing, leaves the reason alone. */
+int test_ledger_verdict(const char *arg)
+{
+    static struct vb_case_row b, c; /* large: not on the stack */
+    struct vb_cmp_row r;
+    (void)arg;
+    memset(&b, 0, sizeof b);
+    memset(&c, 0, sizeof c);
+    memset(&r, 0, sizeof r);
+    snprintf(b.clock_reasons, sizeof b.clock_reasons, "none");
+    snprintf(c.clock_reasons, sizeof c.clock_reasons, "sw power cap");
+    snprintf(c.co_tenants, sizeof c.co_tenants, "pid 4242 (1024 MiB)");
+    r.verdict = VB_VERDICT_NOISY;
+    snprintf(r.why, sizeof r.why, "e2e: p 0.0028, ranges overlap");
+    vb_cmp_environment(&b, &c, &r);
+    ASSERT_STR_EQ(r.why, "e2e: p 0.0028, ranges overlap; candidate: clock events sw power cap, "
+                         "other processes: pid 4242 (1024 MiB)");
+    snprintf(r.why, sizeof r.why, "throttled: base");
+    snprintf(b.co_tenants, sizeof b.co_tenants, "pid 7 (10 MiB)");
+    c.co_tenants[0] = '\0';
+    snprintf(c.clock_reasons, sizeof c.clock_reasons, "none");
+    vb_cmp_environment(&b, &c, &r);
+    ASSERT_STR_EQ(r.why, "throttled: base; base: other processes: pid 7 (10 MiB)");
+    r.verdict = VB_VERDICT_SLOWER;
+    r.why[0] = '\0';
+    vb_cmp_environment(&b, &c, &r);
+    ASSERT_STR_EQ(r.why, "");
     return 0;
 }

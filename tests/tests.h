@@ -42,6 +42,7 @@
     T(code_diff, cpu)                                                                              \
     T(ledger_fake, cpu)                                                                            \
     T(ledger_none, cpu)                                                                            \
+    T(ledger_verdict, cpu)                                                                         \
     T(fmt_bytes, cpu)                                                                              \
     T(mesh_reference_hand, cpu)                                                                    \
     T(mesh_math, cpu)                                                                              \

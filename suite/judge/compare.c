@@ -8,6 +8,7 @@
 
 #include "boards.h"
 #include "code_diff.h"
+#include "environ.h"
 #include "glob.h"
 #include "stats.h"
 
@@ -442,6 +443,7 @@ static int judge(struct vb_store *base, const struct vb_case_row *b, const struc
                  : b->throttled               ? "base"
                                               : "candidate");
     }
+    vb_cmp_environment(b, c, r);
     return 0;
 }
 

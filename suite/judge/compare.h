@@ -161,7 +161,8 @@ struct vb_cmp_row {
     double med_base, med_cand, ratio, p, spread, limit;
     double e2e_ratio; /* end-to-end median ratio, shown whatever the metric */
     enum vb_verdict verdict;
-    char why[64];   /* the verdict's reason when it is not the deciding phase's ("throttled") */
+    char why[192];  /* the verdict's reason when it is not the deciding phase's ("throttled"),
+                       and what the ledger saw of a noisy one (environ.h) */
     char basis[48]; /* why e2e stands in for the metric ("CPU-only", "no D2H records"), or "" */
     struct vb_cmp_phase phases[VB_CMP_MAX_PHASES];
     int nphases;
