@@ -4,9 +4,11 @@
 #include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "environ.h"
 #include "ledger.h"
 #include "test.h"
@@ -34,10 +36,10 @@ int test_ledger_fake(const char *arg)
     sleep_ms(300);
     vb_ledger_stop(&l);
     ASSERT_INT_EQ(l.measured, 1);
-    ASSERT(l.window_s >= 0.3 && l.window_s < 1.0);
+    ASSERT(l.window_s >= 0.3 && l.window_s < 2.0);
     ASSERT(fabs(l.energy_j / (300.0 * l.window_s) - 1) < 0.1);
     ASSERT(fabs(l.power_w - 300) < 30);
-    ASSERT(l.readings >= 5);
+    ASSERT(l.readings >= 2); /* start's own and the sampler's (30 unloaded) */
     ASSERT(l.power_read_w == 300 && l.sm_mhz_median == 1980 && l.sm_mhz_min == 1980);
     ASSERT(l.mem_mhz_median == 2619 && l.temp_max_c == 55);
     ASSERT(l.limit_w == 700 && l.default_limit_w == 700);
@@ -100,5 +102,30 @@ int test_ledger_verdict(const char *arg)
     r.why[0] = '\0';
     vb_cmp_environment(&b, &c, &r);
     ASSERT_STR_EQ(r.why, "");
+    return 0;
+}
+
+/* --quiet-gpu's wait (vb_ledger_quiet) on the fake board: its other process leaves after 150 ms
+ * and it cools from 75 C after 300 ms: quiet after ~0.3 s, saying what it waited for; a limit
+ * of 50 C is never met: it gives up at its bound, saying so; an unknown board is refused. */
+int test_ledger_quiet(const char *arg)
+{
+    char note[160];
+    double t0;
+    (void)arg;
+    ASSERT(dlopen(VB_FAKE_NVML, RTLD_NOW | RTLD_GLOBAL));
+    setenv("VB_FAKE_NVML_TENANT_MS", "150", 1);
+    setenv("VB_FAKE_NVML_HOT_MS", "300", 1);
+    t0 = vb_mono_ns();
+    ASSERT_INT_EQ(vb_ledger_quiet("0000:19:00.0", 60, 5, note, sizeof note), 0);
+    ASSERT((vb_mono_ns() - t0) * 1e-9 >= 0.3 && (vb_mono_ns() - t0) * 1e-9 < 2);
+    ASSERT(!strncmp(note, "waited 0.", 9));
+    ASSERT(strstr(note, "s: pid 4242 (1024 MiB) left, 75 -> 55 C"));
+    ASSERT_INT_EQ(vb_ledger_quiet("0000:19:00.0", 60, 5, note, sizeof note), 0);
+    ASSERT_STR_EQ(note, ""); /* quiet at once */
+    ASSERT_INT_EQ(vb_ledger_quiet("0000:19:00.0", 50, 0.2, note, sizeof note), 1);
+    ASSERT(!strncmp(note, "gave up after 0.", 16) && strstr(note, "s: 55 C"));
+    ASSERT_INT_EQ(vb_ledger_quiet("0000:ff:00.0", 60, 1, note, sizeof note), -1);
+    ASSERT(strstr(note, "no board at PCI 0000:ff:00.0"));
     return 0;
 }

@@ -56,6 +56,7 @@ static void distinct_case(struct vb_case_result *r, struct vb_copy_rec *c)
     r->ledger.limit_w = 700.5, r->ledger.reasons = VB_REASON_SW_POWER_CAP | VB_REASON_HW_THERMAL;
     snprintf(r->ledger.others, sizeof r->ledger.others, "pid 4242 (1024 MiB)");
     snprintf(r->ledger.why, sizeof r->ledger.why, "ledger note");
+    snprintf(r->ledger.quiet, sizeof r->ledger.quiet, "quiet wait");
     r->summaries[0] = (struct vb_summary_value){"iters.max", "", 42};
     r->summaries[1] = (struct vb_summary_value){"bandwidth_hint", "GB/s", 3.25};
     r->nsummaries = 2;
@@ -228,6 +229,7 @@ int test_store_columns_distinct(const char *arg)
     ASSERT_STR_EQ(x->clock_reasons, "sw power cap, hw thermal");
     ASSERT_STR_EQ(x->co_tenants, "pid 4242 (1024 MiB)");
     ASSERT_STR_EQ(x->ledger_note, "ledger note");
+    ASSERT_STR_EQ(x->quiet_wait, "quiet wait");
     free(rows);
     ASSERT_OK(vb_store_case_summaries(st, id, &sum, &nsum, &err));
     ASSERT_INT_EQ(nsum, 2); /* by name */
@@ -309,6 +311,7 @@ int test_store_columns_distinct(const char *arg)
             {"clock_reasons", 0, "sw power cap, hw thermal"},
             {"co_tenants", 0, "pid 4242 (1024 MiB)"},
             {"ledger_note", 0, "ledger note"},
+            {"quiet_wait", 0, "quiet wait"},
         };
         const int nw = (int)(sizeof want / sizeof want[0]);
         for (i = 0; i < nw; i++)

@@ -43,6 +43,7 @@
     T(ledger_fake, cpu)                                                                            \
     T(ledger_none, cpu)                                                                            \
     T(ledger_verdict, cpu)                                                                         \
+    T(ledger_quiet, cpu)                                                                           \
     T(fmt_bytes, cpu)                                                                              \
     T(mesh_reference_hand, cpu)                                                                    \
     T(mesh_math, cpu)                                                                              \

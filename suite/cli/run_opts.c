@@ -89,6 +89,10 @@ int vb_run_opts_parse(int argc, char **argv, struct vb_run_opts *o)
         VB_OPT_CHOICE(0, "cache", "cold|warm", &cache, caches,
                       "cold (default): flush L2 before each sample and each profiled\n"
                       "launch; warm: leave what the last sample left"),
+        VB_OPT_NUM(0, "quiet-gpu", "C", &o->sampling.quiet_c, 1, 150,
+                   "before each GPU case's timed samples, wait (at most 60 s) until no\n"
+                   "other process is on its board and it is at most C degrees; the case\n"
+                   "says what it waited for (needs NVML)"),
         VB_OPT_INT_ALL(0, "keep-records", "N|all", &keep, 0, 1e9,
                        "store the CUPTI records of the first N timed samples of a case\n"
                        "(default 100); every sample's per-phase times are always stored"),

@@ -104,8 +104,8 @@ void vb_table_ledger(FILE *out, const struct vb_case_result *r)
     }
     fprintf(out,
             " %.0f W read, %.0f C max, SM %.0f MHz (min %.0f), memory %.0f MHz, limit %.0f W; "
-            "clock events: %s; other processes: %s\n",
+            "clock events: %s; other processes: %s%s%s\n",
             l->power_read_w, l->temp_max_c, l->sm_mhz_median, l->sm_mhz_min, l->mem_mhz_median,
             l->limit_w, vb_ledger_reasons(l->reasons, why, sizeof why),
-            l->others[0] ? l->others : "none");
+            l->others[0] ? l->others : "none", l->quiet[0] ? "; quiet GPU: " : "", l->quiet);
 }

@@ -130,30 +130,82 @@ static void others(nvml_dev dev, char *buf, size_t n)
     }
 }
 
+int vb_ledger_quiet(const char *bus, double max_temp_c, double timeout_s, char *note, size_t n)
+{
+    struct timespec ts = {0, 50 * 1000000L};
+    double t0 = vb_mono_ns(), waited;
+    char first[160] = "", now[160] = "";
+    unsigned t_first = 0, t = 0;
+    int polls;
+    size_t u;
+    nvml_dev dev;
+    nvml_ret rc;
+    struct vb_err why;
+    note[0] = '\0';
+    if (vb_ledger_open(&why)) {
+        snprintf(note, n, "%s", nv.why);
+        return -1;
+    }
+    if ((rc = nv.by_bus(bus, &dev)) != 0) {
+        snprintf(note, n, "NVML has no board at PCI %s: %s (%d)", bus,
+                 nv.error ? nv.error(rc) : "error", rc);
+        return -1;
+    }
+    for (polls = 0;; polls++) {
+        now[0] = '\0';
+        others(dev, now, sizeof now);
+        if (!nv.temp || nv.temp(dev, TEMP_GPU, &t) != 0) t = 0;
+        if (!polls) {
+            snprintf(first, sizeof first, "%s", now);
+            t_first = t;
+        }
+        if (!now[0] && t <= max_temp_c) break;
+        if ((waited = (vb_mono_ns() - t0) * 1e-9) >= timeout_s) {
+            u = (size_t)snprintf(note, n, "gave up after %.1f s:", waited);
+            if (now[0] && u < n) u += (size_t)snprintf(note + u, n - u, " %s still on it", now);
+            if (t > max_temp_c && u < n) snprintf(note + u, n - u, "%s %u C", now[0] ? "," : "", t);
+            return 1;
+        }
+        nanosleep(&ts, NULL);
+    }
+    if (!polls) return 0; /* quiet at once */
+    u = (size_t)snprintf(note, n, "waited %.2f s:", (vb_mono_ns() - t0) * 1e-9);
+    if (first[0] && u < n) u += (size_t)snprintf(note + u, n - u, " %s left", first);
+    if (t_first > max_temp_c && u < n)
+        snprintf(note + u, n - u, "%s %u -> %u C", first[0] ? "," : "", t_first, t);
+    return 0;
+}
+
+/* read_board takes one reading of the board into the sampler's readings */
+static void read_board(void)
+{
+    struct reading r = {0};
+    if (nv.power(smp.dev, &r.power_mw) != 0) return;
+    if (nv.clock) {
+        nv.clock(smp.dev, CLOCK_SM, &r.sm_mhz);
+        nv.clock(smp.dev, CLOCK_MEM, &r.mem_mhz);
+    }
+    if (nv.temp) nv.temp(smp.dev, TEMP_GPU, &r.temp_c);
+    if (nv.reasons) nv.reasons(smp.dev, &r.reasons);
+    pthread_mutex_lock(&smp.mu);
+    if (smp.n < MAX_READINGS) smp.r[smp.n++] = r;
+    pthread_mutex_unlock(&smp.mu);
+}
+
+/* sampler: a reading every LEDGER_PERIOD_MS until stopped (the window's first is start's own) */
 static void *sampler(void *arg)
 {
     struct timespec ts = {0, LEDGER_PERIOD_MS * 1000000L};
     (void)arg;
     for (;;) {
-        struct reading r = {0};
+        nanosleep(&ts, NULL);
         pthread_mutex_lock(&smp.mu);
         if (smp.stop) {
             pthread_mutex_unlock(&smp.mu);
             return NULL;
         }
         pthread_mutex_unlock(&smp.mu);
-        if (nv.power(smp.dev, &r.power_mw) == 0) {
-            if (nv.clock) {
-                nv.clock(smp.dev, CLOCK_SM, &r.sm_mhz);
-                nv.clock(smp.dev, CLOCK_MEM, &r.mem_mhz);
-            }
-            if (nv.temp) nv.temp(smp.dev, TEMP_GPU, &r.temp_c);
-            if (nv.reasons) nv.reasons(smp.dev, &r.reasons);
-            pthread_mutex_lock(&smp.mu);
-            if (smp.n < MAX_READINGS) smp.r[smp.n++] = r;
-            pthread_mutex_unlock(&smp.mu);
-        }
-        nanosleep(&ts, NULL);
+        read_board();
     }
 }
 
@@ -186,6 +238,7 @@ int vb_ledger_start(const char *bus, struct vb_ledger *l, struct vb_err *err)
     smp.stop = 0;
     smp.others[0] = '\0';
     others(smp.dev, smp.others, sizeof smp.others);
+    read_board(); /* the window's first reading, whenever the sampler gets a core */
     smp.e0_ok = nv.energy(smp.dev, &smp.e0) == 0;
     smp.t0 = vb_mono_ns();
     if (pthread_create(&smp.thread, NULL, sampler, NULL)) {

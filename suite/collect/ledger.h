@@ -9,7 +9,8 @@
  * and the board's default one, and the other processes on the GPU. A sampler thread reads the
  * board every LEDGER_PERIOD_MS; the energy counter is read at the window's ends. Without NVML
  * (no driver, a container without it) vb_ledger_open says why once and every ledger is empty
- * with that reason; nothing fails. Workload: one thread waking every 10 ms during timed samples.
+ * with that reason; nothing fails. vb_ledger_quiet is --quiet-gpu's wait for a quiet board before
+ * the window. Workload: one thread waking every 10 ms during timed samples.
  */
 #ifndef VB_LEDGER_H
 #define VB_LEDGER_H
@@ -44,6 +45,7 @@ struct vb_ledger {
     uint64_t reasons;                /* clock-event reasons seen in any reading, idle left out */
     double limit_w, default_limit_w; /* enforced and default power limits (NaN: unknown) */
     char others[160]; /* other processes on the GPU at either end: "pid 123 (512 MiB), ..." */
+    char quiet[160];  /* what --quiet-gpu waited for before the window (vb_ledger_quiet) */
 };
 
 /* vb_ledger_open loads NVML and initialises it, once per process; 0, or -1 with why ("no NVML:
@@ -59,6 +61,13 @@ int vb_ledger_start(const char *bus, struct vb_ledger *l, struct vb_err *err);
 /* vb_ledger_stop ends the window: the sampler joined, l filled (measured, or why not). Safe to
  * call after a vb_ledger_start that failed. This can't fail. */
 void vb_ledger_stop(struct vb_ledger *l);
+
+/* vb_ledger_quiet waits, at most timeout_s, until the board at PCI bus id bus has no other
+ * process on it and is at most max_temp_c hot, reading it every 50 ms; note (n bytes) says what
+ * it waited for ("waited 1.20 s: pid 4242 left, 71 -> 60 C"), "" when the board was quiet at
+ * once. 0: quiet; 1: gave up, note saying what remained; -1: no NVML or no such board, note
+ * saying so. */
+int vb_ledger_quiet(const char *bus, double max_temp_c, double timeout_s, char *note, size_t n);
 
 /* vb_ledger_reasons writes the reason bits as words ("sw power cap, hw thermal"), "none" for 0.
  * Returns buf. */

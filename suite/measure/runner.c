@@ -356,16 +356,20 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
                     struct vb_case_result *r, int *cap, struct vb_err *err)
 {
     double t0 = vb_mono_ns();
-    char bus[32];
+    char bus[32], quiet[160] = "";
     struct vb_err why;
     int n, rc;
     if (warm_up(v, state, cfg, r, cap, err)) return -1;
     r->stage_ns[VB_STAGE_WARMUP] += vb_mono_ns() - t0;
     n = cfg->rounds ? cfg->rounds->round(cfg->rounds->ctx, r, -1) : VB_ROUNDS_SOLO;
-    if (cudaDeviceGetPCIBusId(bus, sizeof bus, r->device) != cudaSuccess)
+    if (cudaDeviceGetPCIBusId(bus, sizeof bus, r->device) != cudaSuccess) {
         snprintf(r->ledger.why, sizeof r->ledger.why, "no PCI bus id for device %d", r->device);
-    else
+    } else {
+        if (cfg->quiet_c > 0)
+            vb_ledger_quiet(bus, cfg->quiet_c, VB_QUIET_WAIT_S, quiet, sizeof quiet);
         vb_ledger_start(bus, &r->ledger, &why); /* its failure is the ledger's why */
+        snprintf(r->ledger.quiet, sizeof r->ledger.quiet, "%s", quiet);
+    }
     rc = n != VB_ROUNDS_SOLO ? rounds_loop(v, state, cfg, r, cap, n, err)
                              : precise(v, state, cfg, r, cap, err);
     vb_ledger_stop(&r->ledger);

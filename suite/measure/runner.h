@@ -41,6 +41,9 @@ struct vb_sampling {
     int cold;              /* flush L2 before each sample (the default; --cache warm: 0) */
     int keep_records;      /* store the CUPTI records of the first N timed samples (-1: all) */
     double peak_clock_mhz; /* the device's measured SM clock; 0: the case's highest reading */
+    /* --quiet-gpu C: before a GPU case's timed samples, wait at most VB_QUIET_WAIT_S for no
+     * other process on its board and at most C degrees (ledger.h's vb_ledger_quiet); 0: off */
+    double quiet_c;
     /* The metrics pass of GPU cases: one more sample under profiler (kernel replay: every
      * metric but the DRAM and L2 counters) before the verified one, and, in a second sweep after
      * the run's cases (vb_runner_metrics_again), one more per pass under profiler_cache (user
@@ -55,6 +58,8 @@ struct vb_sampling {
     /* Paired rounds (varbench ab's workers, ab_worker.h); NULL: the stopping rule above. */
     const struct vb_rounds *rounds;
 };
+
+#define VB_QUIET_WAIT_S 60.0
 
 /* Rounds: a case's timed samples taken in rounds another process paces. After the case's
  * warm-up (a GPU case's; a CPU case's verified sample warms it), round(ctx, r, -1) says how

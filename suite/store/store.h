@@ -180,6 +180,7 @@ struct vb_case_row {
     char clock_reasons[128]; /* "sw power cap, hw thermal", "none" */
     char co_tenants[160];    /* other processes on the board: "pid 123 (512 MiB)" */
     char ledger_note[160];   /* why energy was not measured ("window 12 ms: ...", "no NVML: ...") */
+    char quiet_wait[160];    /* what --quiet-gpu waited for ("waited 1.20 s: pid 7 (9 MiB) left") */
     /* schema 8: the variant's problem ("" unknown) and flags (registry.h's VB_GPU, ...; -1
      * unknown); the work one sample declares (result.h): global-memory bytes (0 unknown),
      * elements and floating-point operations (NaN unknown) */

@@ -256,7 +256,8 @@ static const char *ledger_reasons(const struct vb_case_result *r)
     X(power_limit_w,    REAL,     W_REAL(READ(limit_w)),   R(DOUBLE, power_limit_w), NO_CELL)  \
     X(clock_reasons,    TEXT,     W_TEXT(ledger_reasons(r)),   R(TEXT, clock_reasons), NO_CELL)    \
     X(co_tenants,       TEXT,     W_TEXT_NE(r->ledger.others), R(TEXT, co_tenants), NO_CELL)       \
-    X(ledger_note,      TEXT,     W_TEXT_NE(r->ledger.why),    R(TEXT, ledger_note), NO_CELL)
+    X(ledger_note,      TEXT,     W_TEXT_NE(r->ledger.why),    R(TEXT, ledger_note), NO_CELL)    \
+    X(quiet_wait,       TEXT,     W_TEXT_NE(r->ledger.quiet),  R(TEXT, quiet_wait), NO_CELL)
 /* clang-format on */
 
 enum {

@@ -254,7 +254,8 @@ static const char *const migrations[] = {
     /* 10 -> 11: the board's ledger over a case's timed samples (ledger.h): energy (J) and the
      * mean power it implies where the window was long enough, the mean power read, the hottest
      * temperature, NVML's SM and memory clocks, the enforced power limit, the clock-event
-     * reasons seen, the other processes on the board, and why energy was not measured */
+     * reasons seen, the other processes on the board, why energy was not measured, and what
+     * --quiet-gpu waited for */
     "ALTER TABLE cases ADD COLUMN energy_j REAL;\n"
     "ALTER TABLE cases ADD COLUMN power_w REAL;\n"
     "ALTER TABLE cases ADD COLUMN power_read_w REAL;\n"
@@ -264,7 +265,8 @@ static const char *const migrations[] = {
     "ALTER TABLE cases ADD COLUMN power_limit_w REAL;\n"
     "ALTER TABLE cases ADD COLUMN clock_reasons TEXT;\n"
     "ALTER TABLE cases ADD COLUMN co_tenants TEXT;\n"
-    "ALTER TABLE cases ADD COLUMN ledger_note TEXT;\n",
+    "ALTER TABLE cases ADD COLUMN ledger_note TEXT;\n"
+    "ALTER TABLE cases ADD COLUMN quiet_wait TEXT;\n",
 };
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == VB_SCHEMA_VERSION - 1,

@@ -2,7 +2,9 @@
 /* fakenvml: a libnvidia-ml.so.1 of the calls ledger.c makes, for test_ledger without a GPU: one
  * board at PCI 0000:19:00.0 drawing 300 W (its energy counter moves with the clock, in mJ), SM
  * 1980 MHz, memory 2619 MHz, 55 C, the software power cap engaged, a 700 W limit (default 700
- * W), and another process (pid 4242, 1 GiB) on it. */
+ * W), and another process (pid 4242, 1 GiB) on it. VB_FAKE_NVML_TENANT_MS=T: that process leaves
+ * T ms after the first reading; VB_FAKE_NVML_HOT_MS=T: the board is at 75 C for the first T ms. */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -13,12 +15,28 @@ struct proc {
 };
 
 static int board;
+static double origin = -1;
 
 static double now_ms(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+/* since_ms: ms since the first reading; within: whether env's T ms have not yet passed (unset:
+ * forever) */
+static double since_ms(void)
+{
+    if (origin < 0) origin = now_ms();
+    return now_ms() - origin;
+}
+
+static int within(const char *env)
+{
+    const char *v = getenv(env);
+    double t = since_ms();
+    return !v || t < atof(v);
 }
 
 int nvmlInit_v2(void)
@@ -56,7 +74,7 @@ int nvmlDeviceGetTemperature(void *dev, int sensor, unsigned int *c)
 {
     (void)dev;
     (void)sensor;
-    *c = 55;
+    *c = getenv("VB_FAKE_NVML_HOT_MS") && within("VB_FAKE_NVML_HOT_MS") ? 75 : 55;
     return 0;
 }
 
@@ -91,6 +109,10 @@ int nvmlDeviceGetPowerManagementDefaultLimit(void *dev, unsigned int *mw)
 int nvmlDeviceGetComputeRunningProcesses_v3(void *dev, unsigned int *n, struct proc *p)
 {
     (void)dev;
+    if (!within("VB_FAKE_NVML_TENANT_MS")) {
+        *n = 0;
+        return 0;
+    }
     if (*n < 1) {
         *n = 1;
         return 7; /* NVML_ERROR_INSUFFICIENT_SIZE */
