@@ -48,20 +48,21 @@ static int one_run(struct ctx *c, const struct run_data *rd)
                                        "at",
                                        "fastest GPU rung",
                                        "e2e (ms)",
+                                       "energy a result (J)",
                                        "over floor",
                                        "over CPU reference",
                                        "over the seed's rung",
                                        "the GPU wins"};
     const struct vb_cross_group *g = rd->cross->g;
-    char name[320], floor[48], cpu[32], seed[160], t[32], wins[360];
+    char name[320], floor[48], cpu[32], seed[160], t[32], wins[360], joules[32];
     int i, rows = 0, n = rd->cross->ng;
     for (i = 0; i < n; i++) {
         const struct vb_case_row *best, *first, *ref;
         const struct vb_variant *sv = vb_seed_rung(g[i].family, g[i].problem);
-        const char *cells[8];
+        const char *cells[9];
         at_point(rd, &g[i], sv, &best, &first, &ref);
         if (!best) continue;
-        if (!rows++) vb_page_table(&c->page, 8, head, "lllrrrll");
+        if (!rows++) vb_page_table(&c->page, 9, head, "lllrrrrll");
         vb_cross_group_name(&g[i], name, sizeof name);
         if (isfinite(best->floor_ratio) && best->floor_ratio > 0)
             snprintf(floor, sizeof floor, "%.2fx (%s, %s)", best->floor_ratio, best->floor_bound,
@@ -87,14 +88,18 @@ static int one_run(struct ctx *c, const struct run_data *rd)
                      first->e2e_median_ns / best->e2e_median_ns, first->name,
                      ms(first->e2e_median_ns));
         snprintf(t, sizeof t, "%.3g", ms(best->e2e_median_ns));
+        /* the board's energy over the timed samples, a sample's share (ledger.h) */
+        snprintf(joules, sizeof joules, best->energy_j > 0 && best->samples > 0 ? "%.3g" : "-",
+                 best->energy_j / best->samples);
         cells[0] = name;
         cells[1] = best->axes;
         cells[2] = best->name;
         cells[3] = t;
-        cells[4] = floor;
-        cells[5] = cpu;
-        cells[6] = seed;
-        cells[7] = g[i].text[0] ? vb_cross_group_wins(&g[i], "; ", wins, sizeof wins) : "-";
+        cells[4] = joules;
+        cells[5] = floor;
+        cells[6] = cpu;
+        cells[7] = seed;
+        cells[8] = g[i].text[0] ? vb_cross_group_wins(&g[i], "; ", wins, sizeof wins) : "-";
         vb_page_row(&c->page, 0, cells);
     }
     if (rows) vb_page_table_end(&c->page);

@@ -99,7 +99,14 @@ struct pair {
     const struct vb_case_row *b, *c;
     int bound;
     double measured, predicted;
+    double energy; /* energy a result (a timed sample), candidate over base; NaN unknown */
 };
+
+/* joules_of: a case's energy a timed sample (ledger.h), NaN where the ledger did not measure */
+static double joules_of(const struct vb_case_row *r)
+{
+    return r->energy_j > 0 && r->samples > 0 ? r->energy_j / r->samples : NAN;
+}
 
 static int by_bound_then_ratio(const void *x, const void *y)
 {
@@ -172,6 +179,7 @@ static int pairs_of(const struct run_data *base, const struct run_data *cand, st
                                  !strcmp(b->floor_of, m->floor_of)
                              ? m->floor_ms / b->floor_ms
                              : NAN;
+        p[n].energy = joules_of(m) / joules_of(b);
         n++;
     }
     qsort(p, (size_t)n, sizeof *p, by_bound_then_ratio);
@@ -242,29 +250,32 @@ static double median_of(double *v, int n)
 static int headline_pair(struct ctx *c, const struct run_data *base, const struct run_data *cand)
 {
     static const char *const head[] = {
-        "bound", "cases", "measured ratio", "predicted ratio", "measured / predicted", "its range"};
+        "bound",     "cases",        "measured ratio", "predicted ratio", "measured / predicted",
+        "its range", "energy ratio", "perf / W ratio"};
     struct pair *p = calloc((size_t)base->n + 1, sizeof *p);
     double *m = calloc((size_t)base->n + 1, sizeof *m), *q = calloc((size_t)base->n + 1, sizeof *q),
-           *r = calloc((size_t)base->n + 1, sizeof *r);
-    char cell[6][48];
-    const char *row[6];
-    int i, k, n, nm, nq, nr;
-    if (!p || !m || !q || !r) {
+           *r = calloc((size_t)base->n + 1, sizeof *r), *e = calloc((size_t)base->n + 1, sizeof *e);
+    char cell[8][48];
+    const char *row[8];
+    int i, k, n, nm, nq, nr, ne;
+    if (!p || !m || !q || !r || !e) {
         free(p);
         free(m);
         free(q);
         free(r);
+        free(e);
         return vb_err_set(c->err, VB_E_SYS, "out of memory");
     }
     n = pairs_of(base, cand, p);
-    for (k = 0; k < 6; k++)
+    for (k = 0; k < 8; k++)
         row[k] = cell[k];
     vb_page_heading(&c->page, "%s against %s, by bound", cand->run.gpu, base->run.gpu);
-    vb_page_table(&c->page, 6, head, "lrrrrr");
+    vb_page_table(&c->page, 8, head, "lrrrrrrr");
     for (k = 0; k < NBOUNDS; k++) {
-        for (nm = nq = nr = i = 0; i < n; i++) {
+        for (nm = nq = nr = ne = i = 0; i < n; i++) {
             if (p[i].bound != k) continue;
             m[nm++] = p[i].measured;
+            if (isfinite(p[i].energy)) e[ne++] = p[i].energy;
             if (isfinite(p[i].predicted)) {
                 q[nq++] = p[i].predicted;
                 r[nr++] = p[i].measured / p[i].predicted;
@@ -280,6 +291,9 @@ static int headline_pair(struct ctx *c, const struct run_data *base, const struc
             snprintf(cell[5], sizeof cell[5], "%.2f - %.2f", r[0], r[nr - 1]); /* sorted */
         else
             snprintf(cell[5], sizeof cell[5], "-");
+        /* energy a result, and results a joule (performance per watt: its inverse) */
+        snprintf(cell[6], sizeof cell[6], ne ? "%.2f (%d)" : "-", median_of(e, ne), ne);
+        snprintf(cell[7], sizeof cell[7], ne ? "%.2f" : "-", 1 / median_of(e, ne));
         vb_page_row(&c->page, 0, row);
     }
     vb_page_table_end(&c->page);
@@ -287,6 +301,7 @@ static int headline_pair(struct ctx *c, const struct run_data *base, const struc
     free(m);
     free(q);
     free(r);
+    free(e);
     return 0;
 }
 
@@ -299,7 +314,11 @@ int vb_hardware_headline(struct ctx *c, const struct run_data *rd, int nr)
                  "Per bound, over the cases correct on both GPU models: the median ratio of their "
                  "times (candidate over base), the median ratio the bound predicts from each "
                  "device's measured ceilings, and measured over predicted (near 1: the bound "
-                 "explains the move). The cases are in the hardware comparison below.");
+                 "explains the move); then the median ratio of the energy a result (a timed "
+                 "sample's share of the board's energy counter over the samples, NVML) over the "
+                 "cases measured on both (how many), and performance per watt, its inverse "
+                 "(above 1: the candidate does more a joule). The cases are in the hardware "
+                 "comparison below.");
     return 0;
 }
 

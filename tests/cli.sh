@@ -241,9 +241,9 @@ report-crossover)
   # the report opens on the answer: per problem at its largest size the fastest rung, its
   # floor, its speed-ups over the CPU reference and the seed's rung, the crossover
   [ "$(grep -m1 '^## ' rep/report.md)" = "## The answer" ] || fail "report.md does not open on the answer"
-  grep -qxF '| calx | model\_size=10000000,smooth\_steps=12 | tiled-pinned | 3.05 | 1.05x (pcie, e2e) | 56.4x | 3.93x (serial-inner 12 ms) | from model\_size ~ 2330 (between 960 and 10000) |' rep/report.md ||
+  grep -qxF '| calx | model\_size=10000000,smooth\_steps=12 | tiled-pinned | 3.05 | - | 1.05x (pcie, e2e) | 56.4x | 3.93x (serial-inner 12 ms) | from model\_size ~ 2330 (between 960 and 10000) |' rep/report.md ||
     fail "no calx row in the answer"
-  grep -qxF '| mesh | nx=4000,ny=4000 | device-mesh-overlap | 2.4 | 1.04x (pcie, e2e) | 189x | 138x (host-mesh 333 ms) | at every size, from nx=1000 |' rep/report.md ||
+  grep -qxF '| mesh | nx=4000,ny=4000 | device-mesh-overlap | 2.4 | - | 1.04x (pcie, e2e) | 189x | 138x (host-mesh 333 ms) | at every size, from nx=1000 |' rep/report.md ||
     fail "no mesh row in the answer"
   grep -q '<h2 id="answer">The answer</h2>' rep/index.html || fail "index.html does not hold the answer"
   # the run's measured ceilings, the time ones (launch; round trips where the run had them) too
@@ -251,7 +251,7 @@ report-crossover)
   # a filtered run (tiled-pinned alone): its answer still, without what it did not run
   load t.db calx-h100-a.sql.gz
   expect 0 "report: tp/index.html" "$vb" report --no-plots --db t.db -o tp
-  grep -qxF '| calx | model\_size=10000000,smooth\_steps=12 | tiled-pinned | 3.05 | 1.05x (pcie, e2e) | - | - (serial-inner not in this run) | - |' tp/report.md ||
+  grep -qxF '| calx | model\_size=10000000,smooth\_steps=12 | tiled-pinned | 3.05 | - | 1.05x (pcie, e2e) | - | - (serial-inner not in this run) | - |' tp/report.md ||
     fail "a run without the reference or the seed's rung has no answer"
   # export carries it: every case of the group in CSV, the run's line in the JSON's context
   "$vb" export --db l.db --format csv -o l.csv || fail "export csv"
@@ -274,10 +274,21 @@ report-crossover)
   [ "$(grep -c '^## The answer' hw/report.md)" -eq 1 ] && [ "$(grep -c '^### run [12]: NVIDIA H[12]00' hw/report.md)" -eq 2 ] ||
     fail "the merged report does not answer once per GPU model"
   # then the hardware's headline by bound, before the details
-  grep -qxF '| PCIe (pageable copies) | 12 | 1.01 | 0.99 | 1.03 | 0.86 - 1.36 |' hw/report.md ||
+  grep -qxF '| PCIe (pageable copies) | 12 | 1.01 | 0.99 | 1.03 | 0.86 - 1.36 | - | - |' hw/report.md ||
     fail "no pageable row in the hardware headline"
   [ "$(grep -n -m1 'by bound$' hw/report.md | cut -d: -f1)" -lt "$(grep -n -m1 '^## calx on' hw/report.md | cut -d: -f1)" ] ||
     fail "the hardware headline is not before the details"
+  # the ledger's energy (issue 44): every case's timed samples at 1 J each on the H100, 0.8 J on
+  # the H200: each bound's energy ratio 0.80 over its cases, performance per watt 1.25; the
+  # answer's energy a result
+  sqlite3 m.db "UPDATE cases SET energy_j = samples * (CASE WHEN run_id IN (SELECT run_id FROM
+      TARGET_INFO_GPU WHERE name LIKE '%H200%') THEN 0.8 ELSE 1.0 END) WHERE samples > 0" ||
+    fail "sqlite3"
+  expect 0 "report: hw2/index.html" "$vb" report --no-plots --db m.db -o hw2
+  grep -qxF '| PCIe (pageable copies) | 12 | 1.01 | 0.99 | 1.03 | 0.86 - 1.36 | 0.80 (12) | 1.25 |' hw2/report.md ||
+    fail "no energy in the hardware headline"
+  grep -qF '| mesh | nx=4000,ny=4000 | device-mesh-overlap | 2.4 | 1 | ' hw2/report.md ||
+    fail "no energy a result in the answer"
   # the CPU reference 100x faster: the GPU wins at no size
   sqlite3 l.db "UPDATE cases SET e2e_median_ns = e2e_median_ns / 100 WHERE variant_id IN
       (SELECT id FROM variants WHERE family = 'calx' AND name = 'cpu-reference')" || fail "sqlite3"
