@@ -555,3 +555,44 @@ int test_export_fixtures(const char *arg)
     unlink(db);
     return 0;
 }
+
+/* The trace export's kernel events carry their SASS hash where the run stored one (issue 43's
+ * code identity, exported), and no key where it did not. */
+int test_export_sass(const char *arg)
+{
+    struct vb_store *s;
+    struct vb_err err;
+    struct vb_run_info info = {"suite", "export", NULL, "x", "0", ""};
+    struct vb_case_result r;
+    struct vb_sample smp[3];
+    struct vb_copy_rec c[3];
+    struct vb_kernel_rec k[3];
+    struct vb_memset_rec m;
+    struct vb_range_rec n[3];
+    struct vb_export_trace_stats st;
+    const char *name = "_Z21mesh_host_mesh_kernelPKdS0_S0_S0_Pdm";
+    uint64_t hash = 0xfeedull;
+    int64_t run[2];
+    char path[512], *out;
+    int i;
+    (void)arg;
+    fx_tmp_path(path, sizeof path, "export-sass.db");
+    ASSERT_OK(vb_store_open(path, &s, &err));
+    for (i = 0; i < 2; i++) {
+        fx_fake_case(&r, smp, c, k, &m, n);
+        ASSERT_OK(vb_store_run_begin(s, &info, &run[i], &err));
+        ASSERT_OK(vb_store_case(s, run[i], &r, NULL, &err));
+        if (!i) ASSERT_OK(vb_store_kernel_code(s, run[i], &name, &hash, 1, &err));
+        ASSERT_OK(vb_store_run_end(s, run[i], "complete", 0, "", &err));
+    }
+    ASSERT_OK(export_to(s, run[0], NULL, &out, &st, &err));
+    ASSERT(strstr(out, "\"sass\":\"000000000000feed\""));
+    free(out);
+    ASSERT_OK(export_to(s, run[1], NULL, &out, &st, &err));
+    ASSERT(strstr(out, "\"registers per thread\""));
+    ASSERT(!strstr(out, "\"sass\""));
+    free(out);
+    vb_store_close(s);
+    unlink(path);
+    return 0;
+}

@@ -574,6 +574,7 @@ struct vb_export_rec {
     int64_t ret, name_id;      /* name_id: the name's StringIds id (a cache key), 0 for none */
     char name[2048];           /* kernel: the mangled name; API call: CUPTI's; range: its text */
     int64_t graph, graph_node; /* GPU: the CUDA graph and node that launched it (0: none) */
+    char sass[24];             /* kernel: its SASS hash (kernel_code), "" where not recorded */
     int nvtx_type;             /* range: NVTX_EVENTS.eventType (34 mark, 59, 60 ranges) */
     char domain[128];          /* range: its NVTX domain ("" the default) */
 };

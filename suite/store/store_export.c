@@ -167,15 +167,17 @@ static const char gpu_q[] = SEL ", ac AS (SELECT DISTINCT case_id, correlationId
     "CUPTI_ACTIVITY_KIND_RUNTIME WHERE case_id IN sel AND correlationId > 0) "
     "SELECT * FROM (SELECT 0 AS kind, " GPU_COMMON("k") ", k.gridX, k.gridY, k.gridZ, k.blockX, "
     "k.blockY, k.blockZ, k.staticSharedMemory, k.dynamicSharedMemory, k.registersPerThread, 0, 0, "
-    "0, 0, 0, 0, k.mangledName, sn.value, k.graphId, k.graphNodeId, NULL, NULL "
+    "0, 0, 0, 0, k.mangledName, sn.value, k.graphId, k.graphNodeId, NULL, NULL, "
+    "(SELECT min(kc.sass_hash) FROM kernel_code kc JOIN cases kcc ON kcc.run_id = kc.run_id "
+    "WHERE kcc.id = k.case_id AND kc.name = sn.value) "
     "FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds sn "
     "ON sn.id = k.mangledName WHERE k.case_id IN sel "
     "UNION ALL SELECT 1, " GPU_COMMON("m") ", 0, 0, 0, 0, 0, 0, 0, 0, 0, m.bytes, m.copyKind, "
     "m.srcKind, m.dstKind, 0, 0, 0, NULL, m.graphId, m.graphNodeId, m.srcDeviceId, "
-    "m.dstDeviceId "
+    "m.dstDeviceId, NULL "
     "FROM CUPTI_ACTIVITY_KIND_MEMCPY m WHERE m.case_id IN sel "
     "UNION ALL SELECT 2, " GPU_COMMON("x") ", 0, 0, 0, 0, 0, 0, 0, 0, 0, x.bytes, 0, 0, 0, "
-    "x.memKind, x.value, 0, NULL, x.graphId, x.graphNodeId, NULL, NULL "
+    "x.memKind, x.value, 0, NULL, x.graphId, x.graphNodeId, NULL, NULL, NULL "
     "FROM CUPTI_ACTIVITY_KIND_MEMSET x "
     "WHERE x.case_id IN sel) ORDER BY t0, t1, kind";
 #undef GPU_COMMON
@@ -258,6 +260,7 @@ static void fill_gpu_rec(sqlite3_stmt *st, struct vb_export_rec *r)
     r->graph_node = sqlite3_column_int64(st, 27);
     r->src_device = sqlite3_column_type(st, 28) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 28);
     r->dst_device = sqlite3_column_type(st, 29) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 29);
+    vb_store_col_text(st, 30, r->sass, sizeof r->sass);
     r->process = r->thread = -1;
 }
 

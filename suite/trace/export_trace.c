@@ -260,6 +260,7 @@ static int gpu_event(struct vb_export_trace *w, const struct vb_export_rec *r, s
                 "\"block\":[%d,%d,%d]",
                 r->registers, (long long)(r->static_smem + r->dynamic_smem), r->grid[0], r->grid[1],
                 r->grid[2], r->block[0], r->block[1], r->block[2]);
+        if (r->sass[0]) fprintf(w->f, ",\"sass\":\"%s\"", r->sass);
     } else {
         fprintf(w->f, ",\"bytes\":%lld", (long long)r->bytes);
         if (dur > 0) /* bytes per ns are GB/s */
