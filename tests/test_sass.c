@@ -8,6 +8,7 @@
 
 #include "cmp_print.h"
 #include "code_diff.h"
+#include "code_id.h"
 #include "sass.h"
 #include "test.h"
 #include "tests.h"
@@ -180,5 +181,34 @@ int test_code_diff(const char *arg)
     vb_code_diff(NULL, 0, 1, NULL, 0, 1, &d);
     ASSERT_INT_EQ(d.state, VB_CODE_NONE);
     ASSERT_STR_EQ(printed(&d, line, sizeof line), "");
+    return 0;
+}
+
+/* The module hook's table (code_id.c) from the two cubins: a's three kernels, a again adding
+ * nothing, b adding only its changed kernel; since() from the middle; a file that is no cubin
+ * counted unreadable. */
+int test_code_id(const char *arg)
+{
+    struct vb_code_entry *e;
+    size_t na = 0, nb = 0, n, next, next2;
+    unsigned char *ca = slurp(VB_SASS_DIR "/a.cubin", &na),
+                  *cb = slurp(VB_SASS_DIR "/b.cubin", &nb);
+    (void)arg;
+    ASSERT(ca && cb);
+    vb_code_id_module(ca, na);
+    ASSERT_INT_EQ(vb_code_id_since(0, &e, &n, &next), 0);
+    ASSERT(n == 3 && next == 3);
+    vb_code_id_free(e, n);
+    vb_code_id_module(ca, na);
+    vb_code_id_module(cb, nb);
+    ASSERT_INT_EQ(vb_code_id_since(next, &e, &n, &next2), 0);
+    ASSERT(n == 1 && next2 == 4);
+    ASSERT_STR_EQ(e[0].name, "shift");
+    vb_code_id_free(e, n);
+    ASSERT_INT_EQ(vb_code_id_unreadable(), 0);
+    vb_code_id_module("not a cubin", 11);
+    ASSERT_INT_EQ(vb_code_id_unreadable(), 1);
+    free(ca);
+    free(cb);
     return 0;
 }

@@ -40,6 +40,7 @@
     T(paired, cpu)                                                                                 \
     T(sass, cpu)                                                                                   \
     T(code_diff, cpu)                                                                              \
+    T(code_id, cpu)                                                                                \
     T(export_sass, cpu)                                                                            \
     T(ledger_fake, cpu)                                                                            \
     T(ledger_none, cpu)                                                                            \

@@ -11,17 +11,49 @@
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static struct vb_code_entry *table;
 static size_t count, cap;
+/* an open-addressing set over table's entries (index + 1, 0 empty), keyed by name and hash: a
+ * framework loads thousands of kernels (PyTorch's modules), each looked up once */
+static size_t *slots, nslots;
 static int unreadable, lost;
+
+static size_t key(const char *name, size_t len, uint64_t hash)
+{
+    return (size_t)(vb_sass_fnv1a(name, len) ^ (hash * 0x9e3779b97f4a7c15ull));
+}
+
+/* grow_slots rehashes into twice the slots (at least 256); 0, or -1 when out of memory */
+static int grow_slots(void)
+{
+    size_t n = nslots ? 2 * nslots : 256, i;
+    size_t *s = calloc(n, sizeof *s);
+    if (!s) return -1;
+    for (i = 0; i < count; i++) {
+        size_t h = key(table[i].name, strlen(table[i].name), table[i].hash) & (n - 1);
+        while (s[h])
+            h = (h + 1) & (n - 1);
+        s[h] = i + 1;
+    }
+    free(slots);
+    slots = s;
+    nslots = n;
+    return 0;
+}
 
 /* add: one kernel of a module being loaded (mu held) */
 static void add(void *arg, const char *name, size_t len, uint64_t hash)
 {
-    size_t i;
+    size_t h;
     char *copy;
     (void)arg;
-    for (i = 0; i < count; i++)
-        if (table[i].hash == hash && !strncmp(table[i].name, name, len) && !table[i].name[len])
+    if ((count + 1) * 2 > nslots && grow_slots()) {
+        lost = 1;
+        return;
+    }
+    for (h = key(name, len, hash) & (nslots - 1); slots[h]; h = (h + 1) & (nslots - 1)) {
+        const struct vb_code_entry *e = &table[slots[h] - 1];
+        if (e->hash == hash && !strncmp(e->name, name, len) && !e->name[len])
             return; /* the same module loaded again (another context, another device) */
+    }
     if (count == cap) {
         size_t c = cap ? 2 * cap : 64;
         struct vb_code_entry *t = realloc(table, c * sizeof *t);
@@ -40,6 +72,14 @@ static void add(void *arg, const char *name, size_t len, uint64_t hash)
     copy[len] = '\0';
     table[count].name = copy;
     table[count++].hash = hash;
+    slots[h] = count;
+}
+
+void vb_code_id_module(const void *cubin, size_t size)
+{
+    pthread_mutex_lock(&mu);
+    if (!cubin || vb_sass_each(cubin, size, add, NULL) < 0) unreadable++;
+    pthread_mutex_unlock(&mu);
 }
 
 static void on_module(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
@@ -47,9 +87,7 @@ static void on_module(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
     const CUpti_ModuleResourceData *m;
     if (cbid != CUPTI_CBID_RESOURCE_MODULE_LOADED || !rd || !rd->resourceDescriptor) return;
     m = rd->resourceDescriptor;
-    pthread_mutex_lock(&mu);
-    if (!m->pCubin || vb_sass_each(m->pCubin, m->cubinSize, add, NULL) < 0) unreadable++;
-    pthread_mutex_unlock(&mu);
+    vb_code_id_module(m->pCubin, m->cubinSize);
 }
 
 int vb_code_id_start(struct vb_err *err)

@@ -26,6 +26,11 @@ struct vb_code_entry {
  * subscriber held by another tool: no code identity, the run goes on). */
 int vb_code_id_start(struct vb_err *err);
 
+/* vb_code_id_module adds the kernels of one module's cubin (what the hook does with each module
+ * CUPTI loads; a kernel seen before with the same hash is kept once). This can't fail: a cubin
+ * that is no ELF file counts as unreadable, memory running out loses entries (since says so). */
+void vb_code_id_module(const void *cubin, size_t size);
+
 /* vb_code_id_since copies the entries from the from-th on (in load order) into a malloc'd
  * array the caller frees with vb_code_id_free; *n their count, *next what to pass next time.
  * A kernel whose name was seen before with the same hash is listed once. 0, or -1 when out of

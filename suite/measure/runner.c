@@ -362,7 +362,10 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
     if (warm_up(v, state, cfg, r, cap, err)) return -1;
     r->stage_ns[VB_STAGE_WARMUP] += vb_mono_ns() - t0;
     n = cfg->rounds ? cfg->rounds->round(cfg->rounds->ctx, r, -1) : VB_ROUNDS_SOLO;
-    if (cudaDeviceGetPCIBusId(bus, sizeof bus, r->device) != cudaSuccess) {
+    if (n != VB_ROUNDS_SOLO) { /* the board runs the other side's rounds in the window too */
+        snprintf(r->ledger.why, sizeof r->ledger.why,
+                 "paired by varbench ab: the board ran both sides' rounds");
+    } else if (cudaDeviceGetPCIBusId(bus, sizeof bus, r->device) != cudaSuccess) {
         snprintf(r->ledger.why, sizeof r->ledger.why, "no PCI bus id for device %d", r->device);
     } else {
         if (cfg->quiet_c > 0)
