@@ -178,6 +178,10 @@ int test_code_diff(const char *arg)
     vb_code_diff(ra, n1, 1, ra, n1, 1, &d);
     ASSERT_INT_EQ(d.state, VB_CODE_SAME);
     ASSERT_INT_EQ(d.unknown, 1);
+    vb_code_diff(ra, 1, 1, ra + 2, 1, 1, &d); /* no kernel launched by both */
+    ASSERT_INT_EQ(d.state, VB_CODE_UNKNOWN);
+    ASSERT(strstr(printed(&d, line, sizeof line),
+                  "GPU code: unknown: no kernel both runs launched has one hash on both sides"));
     vb_code_diff(NULL, 0, 1, NULL, 0, 1, &d);
     ASSERT_INT_EQ(d.state, VB_CODE_NONE);
     ASSERT_STR_EQ(printed(&d, line, sizeof line), "");

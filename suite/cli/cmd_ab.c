@@ -532,6 +532,7 @@ static int result(struct side *ab, struct paired_case *const *cases, int ncases,
                  "are builds of the same benchmarks)");
     rc = 0;
 done:
+    if (rc) vb_cmp_result_free(res);
     free(rows[0]);
     free(rows[1]);
     return rc;

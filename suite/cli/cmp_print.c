@@ -219,6 +219,9 @@ void vb_cmp_print_code(FILE *f, const struct vb_code_diff *d, int md)
                 : !d->base_recorded                    ? "the base run"
                                                        : "the candidate run");
         return;
+    case VB_CODE_UNKNOWN:
+        fprintf(f, "%sunknown: no kernel both runs launched has one hash on both sides", lead);
+        break;
     case VB_CODE_SAME:
         fprintf(f, "%sunchanged: each of the %d kernel%s both runs launched has the same SASS",
                 lead, d->kernels, d->kernels == 1 ? "" : "s");

@@ -87,10 +87,20 @@ void vb_table_gpu(FILE *out, const struct vb_gpu_env *g, const struct vb_ceiling
     if (*vb_ceilings_curves_text(gbps, line, sizeof line)) fprintf(out, "%s\n", line);
 }
 
+/* num writes x with the format, or "-" when it is no number */
+static const char *num(double x, const char *fmt, char *buf, size_t n)
+{
+    if (isfinite(x))
+        snprintf(buf, n, fmt, x);
+    else
+        snprintf(buf, n, "-");
+    return buf;
+}
+
 void vb_table_ledger(FILE *out, const struct vb_case_result *r)
 {
     const struct vb_ledger *l = &r->ledger;
-    char why[128];
+    char why[128], b[6][24];
     if (r->device < 0 || (!l->readings && !l->measured)) return; /* no NVML, or not started */
     fprintf(out, "    ledger:");
     if (l->measured && r->ntimed > 0) {
@@ -103,9 +113,14 @@ void vb_table_ledger(FILE *out, const struct vb_case_result *r)
         fprintf(out, " energy not measured (%s);", l->why);
     }
     fprintf(out,
-            " %.0f W read, %.0f C max, SM %.0f MHz (min %.0f), memory %.0f MHz, limit %.0f W; "
-            "clock events: %s; other processes: %s%s%s\n",
-            l->power_read_w, l->temp_max_c, l->sm_mhz_median, l->sm_mhz_min, l->mem_mhz_median,
-            l->limit_w, vb_ledger_reasons(l->reasons, why, sizeof why),
-            l->others[0] ? l->others : "none", l->quiet[0] ? "; quiet GPU: " : "", l->quiet);
+            " %s W read, %s C max, SM %s MHz (min %s), memory %s MHz, limit %s W; clock events: "
+            "%s; other processes: %s%s%s\n",
+            num(l->power_read_w, "%.0f", b[0], sizeof b[0]),
+            num(l->temp_max_c, "%.0f", b[1], sizeof b[1]),
+            num(l->sm_mhz_median, "%.0f", b[2], sizeof b[2]),
+            num(l->sm_mhz_min, "%.0f", b[3], sizeof b[3]),
+            num(l->mem_mhz_median, "%.0f", b[4], sizeof b[4]),
+            num(l->limit_w, "%.0f", b[5], sizeof b[5]),
+            vb_ledger_reasons(l->reasons, why, sizeof why), l->others[0] ? l->others : "none",
+            l->quiet[0] ? "; quiet GPU: " : "", l->quiet);
 }

@@ -111,7 +111,6 @@ int vb_code_id_since(size_t from, struct vb_code_entry **out, size_t *n, size_t 
         }
         (*out)[(*n)++].hash = table[i].hash;
     }
-    rc |= -lost;
     pthread_mutex_unlock(&mu);
     if (rc) {
         vb_code_id_free(*out, *n);
@@ -128,6 +127,15 @@ void vb_code_id_free(struct vb_code_entry *e, size_t n)
     for (i = 0; e && i < n; i++)
         free(e[i].name);
     free(e);
+}
+
+int vb_code_id_lost(void)
+{
+    int n;
+    pthread_mutex_lock(&mu);
+    n = lost;
+    pthread_mutex_unlock(&mu);
+    return n;
 }
 
 int vb_code_id_unreadable(void)

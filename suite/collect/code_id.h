@@ -28,16 +28,19 @@ int vb_code_id_start(struct vb_err *err);
 
 /* vb_code_id_module adds the kernels of one module's cubin (what the hook does with each module
  * CUPTI loads; a kernel seen before with the same hash is kept once). This can't fail: a cubin
- * that is no ELF file counts as unreadable, memory running out loses entries (since says so). */
+ * that is no ELF file counts as unreadable, memory running out loses entries (vb_code_id_lost). */
 void vb_code_id_module(const void *cubin, size_t size);
 
 /* vb_code_id_since copies the entries from the from-th on (in load order) into a malloc'd
  * array the caller frees with vb_code_id_free; *n their count, *next what to pass next time.
  * A kernel whose name was seen before with the same hash is listed once. 0, or -1 when out of
- * memory. */
+ * memory for the copy (nothing is then taken: the next call lists them again). */
 int vb_code_id_since(size_t from, struct vb_code_entry **out, size_t *n, size_t *next);
 void vb_code_id_free(struct vb_code_entry *e, size_t n);
 
+/* vb_code_id_lost: 1 when memory ran out and some kernel's entry was lost (its hash then reads
+ * as not recorded). */
+int vb_code_id_lost(void);
 /* vb_code_id_unreadable: modules whose cubin could not be walked, so far. */
 int vb_code_id_unreadable(void);
 

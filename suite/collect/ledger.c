@@ -112,20 +112,60 @@ int vb_ledger_open(struct vb_err *why)
     return vb_err_hint(why, "energy, power and clocks are not recorded; the run goes on");
 }
 
+/* self: whether pid is this process, in any PID namespace it is in (/proc/self/status's NSpid:
+ * in a container NVML reports the host's pid) */
+static int self(unsigned pid)
+{
+    static unsigned ids[8];
+    static int n = -1;
+    char line[256];
+    int i;
+    if (n < 0) {
+        FILE *f = fopen("/proc/self/status", "r");
+        n = 0;
+        ids[n++] = (unsigned)getpid();
+        while (f && fgets(line, sizeof line, f))
+            if (!strncmp(line, "NSpid:", 6)) {
+                char *p = line + 6, *end;
+                unsigned long v;
+                while (n < 8 && (v = strtoul(p, &end, 10)) && end != p) {
+                    ids[n++] = (unsigned)v;
+                    p = end;
+                }
+            }
+        if (f) fclose(f);
+    }
+    for (i = 0; i < n; i++)
+        if (ids[i] == pid) return 1;
+    return 0;
+}
+
 /* others lists the processes on dev other than this one into buf (appended once a pid) */
 static void others(nvml_dev dev, char *buf, size_t n)
 {
-    struct nvml_proc p[32];
-    unsigned int count = 32, i;
+    struct nvml_proc p[64];
+    unsigned int count = 64, i;
     size_t used = strlen(buf);
-    if (!nv.procs || nv.procs(dev, &count, p) != 0) return;
-    for (i = 0; i < count && i < 32; i++) {
+    nvml_ret rc;
+    if (!nv.procs) return;
+    rc = nv.procs(dev, &count, p);
+    if (rc == 7) { /* more than 64: say so */
+        if (!strstr(buf, "more than 64 processes"))
+            snprintf(buf + used, used < n ? n - used : 0, "%smore than 64 processes",
+                     used ? ", " : "");
+        return;
+    }
+    for (i = 0; rc == 0 && i < count && i < 64; i++) {
         char pid[32];
-        if (p[i].pid == (unsigned)getpid()) continue;
+        if (self(p[i].pid)) continue;
         snprintf(pid, sizeof pid, "pid %u ", p[i].pid);
         if (strstr(buf, pid)) continue;
-        used += (size_t)snprintf(buf + used, used < n ? n - used : 0, "%s%s(%llu MiB)",
-                                 used ? ", " : "", pid, p[i].used_memory >> 20);
+        if (p[i].used_memory == ~0ull) /* NVML_VALUE_NOT_AVAILABLE */
+            used += (size_t)snprintf(buf + used, used < n ? n - used : 0, "%spid %u",
+                                     used ? ", " : "", p[i].pid);
+        else
+            used += (size_t)snprintf(buf + used, used < n ? n - used : 0, "%s%s(%llu MiB)",
+                                     used ? ", " : "", pid, p[i].used_memory >> 20);
         if (used >= n) return;
     }
 }
@@ -287,7 +327,8 @@ void vb_ledger_stop(struct vb_ledger *l)
     for (i = 0; i < smp.n; i++) {
         sum += smp.r[i].power_mw * 1e-3;
         l->reasons |= smp.r[i].reasons & ~VB_REASON_IDLE;
-        if (!(l->temp_max_c >= smp.r[i].temp_c)) l->temp_max_c = smp.r[i].temp_c;
+        if (smp.r[i].temp_c && !(l->temp_max_c >= smp.r[i].temp_c)) /* 0: not read */
+            l->temp_max_c = smp.r[i].temp_c;
     }
     l->power_read_w = smp.n ? sum / smp.n : NAN;
     l->sm_mhz_median = median_of(offsetof(struct reading, sm_mhz), &l->sm_mhz_min);
@@ -295,7 +336,9 @@ void vb_ledger_stop(struct vb_ledger *l)
     if (nv.limit && nv.limit(smp.dev, &w) == 0) l->limit_w = w * 1e-3;
     if (nv.default_limit && nv.default_limit(smp.dev, &w) == 0) l->default_limit_w = w * 1e-3;
     snprintf(l->others, sizeof l->others, "%s", smp.others);
-    if (!smp.e0_ok || !e1_ok) {
+    if (e1_ok && smp.e0_ok && e1 < smp.e0) {
+        snprintf(l->why, sizeof l->why, "the energy counter went back (the driver reloaded?)");
+    } else if (!smp.e0_ok || !e1_ok) {
         snprintf(l->why, sizeof l->why, "the board has no energy counter (NVML: not supported)");
     } else if (l->window_s < LEDGER_MIN_WINDOW_S) {
         snprintf(l->why, sizeof l->why,

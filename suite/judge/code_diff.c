@@ -40,6 +40,7 @@ void vb_code_diff(const struct vb_run_kernel *b, int nb, int brec, const struct 
     d->state = !nb && !nc       ? VB_CODE_NONE
                : !brec || !crec ? VB_CODE_UNRECORDED
                : d->changed     ? VB_CODE_CHANGED
+               : !d->kernels    ? VB_CODE_UNKNOWN
                                 : VB_CODE_SAME;
 }
 

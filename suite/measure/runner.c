@@ -355,21 +355,23 @@ static int precise(const struct vb_variant *v, void *state, const struct vb_samp
 static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
                     struct vb_case_result *r, int *cap, struct vb_err *err)
 {
-    double t0 = vb_mono_ns();
+    double t0;
     char bus[32], quiet[160] = "";
     struct vb_err why;
-    int n, rc;
+    int n, rc, have_bus = cudaDeviceGetPCIBusId(bus, sizeof bus, r->device) == cudaSuccess;
+    /* the quiet board first: a wait after the warm-up would cool what it warmed */
+    if (have_bus && cfg->quiet_c > 0 && !cfg->rounds)
+        vb_ledger_quiet(bus, cfg->quiet_c, VB_QUIET_WAIT_S, quiet, sizeof quiet);
+    t0 = vb_mono_ns();
     if (warm_up(v, state, cfg, r, cap, err)) return -1;
     r->stage_ns[VB_STAGE_WARMUP] += vb_mono_ns() - t0;
     n = cfg->rounds ? cfg->rounds->round(cfg->rounds->ctx, r, -1) : VB_ROUNDS_SOLO;
-    if (n != VB_ROUNDS_SOLO) { /* the board runs the other side's rounds in the window too */
+    if (n != VB_ROUNDS_SOLO) /* the board runs the other side's rounds in the window too */
         snprintf(r->ledger.why, sizeof r->ledger.why,
                  "paired by varbench ab: the board ran both sides' rounds");
-    } else if (cudaDeviceGetPCIBusId(bus, sizeof bus, r->device) != cudaSuccess) {
+    else if (!have_bus)
         snprintf(r->ledger.why, sizeof r->ledger.why, "no PCI bus id for device %d", r->device);
-    } else {
-        if (cfg->quiet_c > 0)
-            vb_ledger_quiet(bus, cfg->quiet_c, VB_QUIET_WAIT_S, quiet, sizeof quiet);
+    else {
         vb_ledger_start(bus, &r->ledger, &why); /* its failure is the ledger's why */
         snprintf(r->ledger.quiet, sizeof r->ledger.quiet, "%s", quiet);
     }

@@ -359,9 +359,10 @@ int vb_store_cases(struct vb_store *s, int64_t run_id, struct vb_case_row **rows
                    struct vb_err *err);
 /* A kernel a run launched and the hash of its SASS (code_id.h), as vb_store_run_code reads it:
  * known 0 when the run stored no code for it (a run before schema 10, a traced program, a
- * module CUPTI gave no cubin of). */
+ * module CUPTI gave no cubin of) or two (one name in two modules of other code: which ran is
+ * not known). */
 struct vb_run_kernel {
-    char name[512]; /* mangled */
+    char name[2048]; /* mangled */
     uint64_t hash;
     int known;
 };
@@ -371,14 +372,14 @@ struct vb_run_kernel {
 int vb_store_kernel_code(struct vb_store *s, int64_t run_id, const char *const *names,
                          const uint64_t *hashes, size_t n, struct vb_err *err);
 /* vb_store_run_code returns the kernels run run_id's cases launched (by their records), in name
- * order, each with its stored hash (a name with two: its first), as a malloc'd array (caller
+ * order, each with its stored hash (a name with two: none), as a malloc'd array (caller
  * frees; NULL and 0 without any); *recorded 1 when the run stored any code at all. 0 or -1
  * (VB_E_DB). */
 int vb_store_run_code(struct vb_store *s, int64_t run_id, struct vb_run_kernel **out, int *n,
                       int *recorded, struct vb_err *err);
 /* vb_store_case_code sets *digest to case case_id's code identity: a 64-bit FNV-1a digest over
  * each distinct kernel its records launched (mangled name, grid, block, shared memory,
- * registers) with its run's SASS hash, in name order; *state 1 when every such kernel has a
+ * registers) with its run's SASS hash, in name order; *state 1 when every such kernel has one
  * hash, 0 when the case launched no kernel, -1 when one has none (digest then 0). Two cases of
  * one digest ran the same machine code the same way. 0 or -1 (VB_E_DB). */
 int vb_store_case_code(struct vb_store *s, int64_t case_id, uint64_t *digest, int *state,

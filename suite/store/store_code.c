@@ -44,8 +44,10 @@ int vb_store_run_code(struct vb_store *s, int64_t run_id, struct vb_run_kernel *
                       int *recorded, struct vb_err *err)
 {
     static const char launched[] =
-        "SELECT sn.value, (SELECT min(kc.sass_hash) FROM kernel_code kc WHERE kc.run_id = ?1 AND "
-        "kc.name = sn.value) FROM StringIds sn WHERE sn.id IN (SELECT DISTINCT k.mangledName "
+        "SELECT sn.value, (SELECT CASE WHEN count(DISTINCT kc.sass_hash) = 1 THEN "
+        "min(kc.sass_hash) "
+        "END FROM kernel_code kc WHERE kc.run_id = ?1 AND kc.name = sn.value) FROM StringIds sn "
+        "WHERE sn.id IN (SELECT DISTINCT k.mangledName "
         "FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN cases c ON c.id = k.case_id WHERE c.run_id = ?1) "
         "ORDER BY sn.value";
     static const char any[] = "SELECT count(*) FROM kernel_code WHERE run_id = ?";
@@ -69,8 +71,9 @@ int vb_store_case_code(struct vb_store *s, int64_t case_id, uint64_t *digest, in
         "SELECT sn.value || '|' || k.gridX || ',' || k.gridY || ',' || k.gridZ || '|' || "
         "k.blockX || ',' || k.blockY || ',' || k.blockZ || '|' || ifnull(k.staticSharedMemory, "
         "'') || ',' || ifnull(k.dynamicSharedMemory, '') || ',' || ifnull(k.registersPerThread, "
-        "'') AS launch, (SELECT min(kc.sass_hash) FROM kernel_code kc WHERE kc.run_id = c.run_id "
-        "AND kc.name = sn.value) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN cases c ON c.id = "
+        "'') AS launch, (SELECT CASE WHEN count(DISTINCT kc.sass_hash) = 1 THEN min(kc.sass_hash) "
+        "END FROM kernel_code kc WHERE kc.run_id = c.run_id AND kc.name = sn.value) FROM "
+        "CUPTI_ACTIVITY_KIND_KERNEL k JOIN cases c ON c.id = "
         "k.case_id JOIN StringIds sn ON sn.id = k.mangledName WHERE k.case_id = ? GROUP BY launch "
         "ORDER BY launch";
     sqlite3_stmt *st = vb_store_stmt(s, q, err);
