@@ -74,8 +74,9 @@ int test_ledger_none(const char *arg)
     return 0;
 }
 
-/* A noisy verdict names what the ledger saw on each side (environ.c); another verdict, or a
- * ledger that saw nothing, leaves the reason alone. */
+/* A noisy verdict names what the ledger saw on each side (environ.c); a slower one beside a
+ * co-tenant is noisy, saying so; a slower one under a power cap alone, or a ledger that saw
+ * nothing, leaves the verdict and its reason alone. */
 int test_ledger_verdict(const char *arg)
 {
     static struct vb_case_row b, c; /* large: not on the stack */
@@ -89,18 +90,30 @@ int test_ledger_verdict(const char *arg)
     snprintf(c.co_tenants, sizeof c.co_tenants, "pid 4242 (1024 MiB)");
     r.verdict = VB_VERDICT_NOISY;
     snprintf(r.why, sizeof r.why, "e2e: p 0.0028, ranges overlap");
-    vb_cmp_environment(&b, &c, &r);
+    vb_cmp_environment(&b, &c, &r, vb_cmp_phase_label(r.phase));
     ASSERT_STR_EQ(r.why, "e2e: p 0.0028, ranges overlap; candidate: clock events sw power cap, "
                          "other processes: pid 4242 (1024 MiB)");
     snprintf(r.why, sizeof r.why, "throttled: base");
     snprintf(b.co_tenants, sizeof b.co_tenants, "pid 7 (10 MiB)");
     c.co_tenants[0] = '\0';
     snprintf(c.clock_reasons, sizeof c.clock_reasons, "none");
-    vb_cmp_environment(&b, &c, &r);
+    vb_cmp_environment(&b, &c, &r, vb_cmp_phase_label(r.phase));
     ASSERT_STR_EQ(r.why, "throttled: base; base: other processes: pid 7 (10 MiB)");
+    /* slower beside a co-tenant: noisy, saying so; slower under a power cap alone: as it was */
     r.verdict = VB_VERDICT_SLOWER;
     r.why[0] = '\0';
-    vb_cmp_environment(&b, &c, &r);
+    r.ratio = 1.12;
+    snprintf(r.phase, sizeof r.phase, "gpu");
+    vb_cmp_environment(&b, &c, &r, vb_cmp_phase_label(r.phase));
+    ASSERT_INT_EQ(r.verdict, VB_VERDICT_NOISY);
+    ASSERT_STR_EQ(r.why,
+                  "GPU +12.0% beside another process; base: other processes: pid 7 (10 MiB)");
+    b.co_tenants[0] = '\0';
+    snprintf(c.clock_reasons, sizeof c.clock_reasons, "sw power cap");
+    r.verdict = VB_VERDICT_SLOWER;
+    r.why[0] = '\0';
+    vb_cmp_environment(&b, &c, &r, vb_cmp_phase_label(r.phase));
+    ASSERT_INT_EQ(r.verdict, VB_VERDICT_SLOWER);
     ASSERT_STR_EQ(r.why, "");
     return 0;
 }

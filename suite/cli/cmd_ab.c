@@ -517,7 +517,7 @@ static int result(struct side *ab, struct paired_case *const *cases, int ncases,
             else if ((c = paired_of(cases, ncases, label))) {
                 if (ra && rb && vb_code_case(st, ra->id, st, rb->id, &same, err)) goto done;
                 fill_paired(r, c, same);
-                if (ra && rb) vb_cmp_environment(ra, rb, r);
+                if (ra && rb) vb_cmp_environment(ra, rb, r, vb_cmp_phase_label(r->phase));
             } else {
                 r->verdict = VB_VERDICT_NOT_COMPARED;
                 snprintf(r->why, sizeof r->why, "%s",

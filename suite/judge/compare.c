@@ -443,7 +443,7 @@ static int judge(struct vb_store *base, const struct vb_case_row *b, const struc
                  : b->throttled               ? "base"
                                               : "candidate");
     }
-    vb_cmp_environment(b, c, r);
+    vb_cmp_environment(b, c, r, vb_cmp_phase_label(r->phase));
     return 0;
 }
 

@@ -17,9 +17,16 @@ static void side(const char *name, const struct vb_case_row *x, char *buf, size_
 }
 
 void vb_cmp_environment(const struct vb_case_row *b, const struct vb_case_row *c,
-                        struct vb_cmp_row *r)
+                        struct vb_cmp_row *r, const char *label)
 {
     size_t u;
+    /* a move measured beside another process on the board is not the code's to answer for */
+    if ((r->verdict == VB_VERDICT_SLOWER || r->verdict == VB_VERDICT_FASTER) &&
+        (b->co_tenants[0] || c->co_tenants[0])) {
+        snprintf(r->why, sizeof r->why, "%s %+.1f%% beside another process", label,
+                 (r->ratio - 1) * 100);
+        r->verdict = VB_VERDICT_NOISY;
+    }
     if (r->verdict != VB_VERDICT_NOISY) return;
     u = strlen(r->why);
     side("base", b, r->why, sizeof r->why, &u);
