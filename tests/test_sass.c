@@ -2,6 +2,7 @@
  * suite/judge/code_diff.c and compare's line of it, on those hashes. tests/sass/a.cu and
  * b.cu differ in one kernel (shift); the build compiles both for sm_90 (nvcc -cubin) into
  * VB_SASS_DIR. */
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,5 +215,77 @@ int test_code_id(const char *arg)
     ASSERT_INT_EQ(vb_code_id_unreadable(), 1);
     free(ca);
     free(cb);
+    return 0;
+}
+
+/* synthetic: an ELF64 of n sections ".text.k<i>" (section 0 the names), each 8 bytes of code
+ * (i + salt), into a malloc'd buffer; *size its bytes */
+static unsigned char *synthetic(int n, unsigned salt, size_t *size)
+{
+    size_t names = 1 + (size_t)n * 16, code = (size_t)n * 8, off_names = sizeof(Elf64_Ehdr),
+           off_code = off_names + names, off_sh = off_code + code;
+    unsigned char *b;
+    Elf64_Ehdr eh;
+    Elf64_Shdr sh;
+    size_t at = 1;
+    int i;
+    *size = off_sh + (size_t)(n + 1) * sizeof sh;
+    if (!(b = calloc(1, *size))) return NULL;
+    memset(&eh, 0, sizeof eh);
+    memcpy(eh.e_ident, ELFMAG, SELFMAG);
+    eh.e_ident[EI_CLASS] = ELFCLASS64;
+    eh.e_ident[EI_DATA] = ELFDATA2LSB;
+    eh.e_shoff = off_sh;
+    eh.e_shentsize = sizeof sh;
+    eh.e_shnum = (Elf64_Half)(n + 1);
+    eh.e_shstrndx = 0;
+    memcpy(b, &eh, sizeof eh);
+    memset(&sh, 0, sizeof sh); /* section 0: the names */
+    sh.sh_type = SHT_STRTAB;
+    sh.sh_offset = off_names;
+    sh.sh_size = names;
+    memcpy(b + off_sh, &sh, sizeof sh);
+    for (i = 0; i < n; i++) {
+        uint64_t word = (uint64_t)i + salt;
+        memset(&sh, 0, sizeof sh);
+        sh.sh_name = (Elf64_Word)at;
+        at += (size_t)snprintf((char *)b + off_names + at, 16, ".text.k%d", i) + 1;
+        sh.sh_type = SHT_PROGBITS;
+        sh.sh_offset = off_code + (size_t)i * 8;
+        sh.sh_size = 8;
+        memcpy(b + sh.sh_offset, &word, 8);
+        memcpy(b + off_sh + (size_t)(i + 1) * sizeof sh, &sh, sizeof sh);
+    }
+    return b;
+}
+
+/* The module table past its hash set's first sizes (256 slots, grown at 128 kernels): 1000
+ * kernels of one module, the same module again adding none, a build of it with other code
+ * adding all 1000 again (same names, other hashes); each found once. */
+int test_code_id_many(const char *arg)
+{
+    struct vb_code_entry *e;
+    size_t size, n, next, base;
+    unsigned char *m = synthetic(1000, 0, &size), *m2;
+    (void)arg;
+    ASSERT(m);
+    ASSERT_INT_EQ(vb_code_id_since(0, &e, &n, &base),
+                  0); /* what other tests of this process left */
+    vb_code_id_free(e, n);
+    vb_code_id_module(m, size);
+    vb_code_id_module(m, size);
+    ASSERT_INT_EQ(vb_code_id_since(base, &e, &n, &next), 0);
+    ASSERT(n == 1000 && next == base + 1000);
+    ASSERT_STR_EQ(e[999].name, "k999");
+    vb_code_id_free(e, n);
+    ASSERT((m2 = synthetic(1000, 7, &size)));
+    vb_code_id_module(m2, size);
+    vb_code_id_module(m, size);
+    ASSERT_INT_EQ(vb_code_id_since(next, &e, &n, &next), 0);
+    ASSERT_INT_EQ((int)n, 1000);
+    vb_code_id_free(e, n);
+    ASSERT_INT_EQ(vb_code_id_lost(), 0);
+    free(m);
+    free(m2);
     return 0;
 }

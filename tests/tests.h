@@ -41,6 +41,7 @@
     T(sass, cpu)                                                                                   \
     T(code_diff, cpu)                                                                              \
     T(code_id, cpu)                                                                                \
+    T(code_id_many, cpu)                                                                           \
     T(export_sass, cpu)                                                                            \
     T(ledger_fake, cpu)                                                                            \
     T(ledger_none, cpu)                                                                            \
