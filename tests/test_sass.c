@@ -91,6 +91,7 @@ int test_sass(const char *arg)
     /* FNV-1a's published vectors: "" and "a" */
     ASSERT(vb_sass_fnv1a("", 0) == 0xcbf29ce484222325ull);
     ASSERT(vb_sass_fnv1a("a", 1) == 0xaf63dc4c8601ec8cull);
+    ASSERT(vb_sass_fnv1a_more(vb_sass_fnv1a("a", 1), "b", 1) == vb_sass_fnv1a("ab", 2));
     free(ca);
     free(cb);
     return 0;

@@ -8,8 +8,12 @@
 
 uint64_t vb_sass_fnv1a(const void *p, size_t n)
 {
+    return vb_sass_fnv1a_more(VB_FNV1A_BASIS, p, n);
+}
+
+uint64_t vb_sass_fnv1a_more(uint64_t h, const void *p, size_t n)
+{
     const unsigned char *b = p;
-    uint64_t h = 14695981039346656037ull;
     size_t i;
     for (i = 0; i < n; i++) {
         h ^= b[i];

@@ -24,7 +24,10 @@ typedef void (*vb_sass_fn)(void *arg, const char *name, size_t len, uint64_t has
  * outside it (fn may have been called for the sections before). */
 int vb_sass_each(const void *cubin, size_t size, vb_sass_fn fn, void *arg);
 
-/* vb_sass_fnv1a: the 64-bit FNV-1a hash of p[0..n). */
+/* vb_sass_fnv1a: the 64-bit FNV-1a hash of p[0..n); vb_sass_fnv1a_more goes on hashing p[0..n)
+ * from h (a hash of what came before, or VB_FNV1A_BASIS: a digest of several pieces). */
+#define VB_FNV1A_BASIS 14695981039346656037ull
 uint64_t vb_sass_fnv1a(const void *p, size_t n);
+uint64_t vb_sass_fnv1a_more(uint64_t h, const void *p, size_t n);
 
 #endif

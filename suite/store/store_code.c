@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sass.h"
 #include "store_int.h"
 
 int vb_store_kernel_code(struct vb_store *s, int64_t run_id, const char *const *names,
@@ -77,7 +78,7 @@ int vb_store_case_code(struct vb_store *s, int64_t case_id, uint64_t *digest, in
         "k.case_id JOIN StringIds sn ON sn.id = k.mangledName WHERE k.case_id = ? GROUP BY launch "
         "ORDER BY launch";
     sqlite3_stmt *st = vb_store_stmt(s, q, err);
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = VB_FNV1A_BASIS;
     int rc, rows = 0, unknown = 0, c;
     *digest = 0;
     *state = 0;
@@ -88,10 +89,8 @@ int vb_store_case_code(struct vb_store *s, int64_t case_id, uint64_t *digest, in
         rows++;
         unknown |= !parts[1];
         for (c = 0; c < 2; c++) {
-            const unsigned char *p = parts[c] ? parts[c] : (const unsigned char *)"";
-            for (; *p; p++)
-                h = (h ^ *p) * 0x100000001b3ull;
-            h = (h ^ (unsigned char)'\n') * 0x100000001b3ull;
+            const char *p = parts[c] ? (const char *)parts[c] : "";
+            h = vb_sass_fnv1a_more(vb_sass_fnv1a_more(h, p, strlen(p)), "\n", 1);
         }
     }
     sqlite3_reset(st);
