@@ -55,6 +55,7 @@ static int one_run(struct ctx *c, const struct run_data *rd)
                                        "the GPU wins"};
     const struct vb_cross_group *g = rd->cross->g;
     char name[320], floor[48], cpu[32], seed[160], t[32], wins[360], joules[32];
+    double j;
     int i, rows = 0, n = rd->cross->ng;
     for (i = 0; i < n; i++) {
         const struct vb_case_row *best, *first, *ref;
@@ -88,9 +89,8 @@ static int one_run(struct ctx *c, const struct run_data *rd)
                      first->e2e_median_ns / best->e2e_median_ns, first->name,
                      ms(first->e2e_median_ns));
         snprintf(t, sizeof t, "%.3g", ms(best->e2e_median_ns));
-        /* the board's energy over the timed samples, a sample's share (ledger.h) */
-        snprintf(joules, sizeof joules, best->energy_j > 0 && best->samples > 0 ? "%.3g" : "-",
-                 best->energy_j / best->samples);
+        j = vb_case_joules(best);
+        snprintf(joules, sizeof joules, isfinite(j) ? "%.3g" : "-", j);
         cells[0] = name;
         cells[1] = best->axes;
         cells[2] = best->name;

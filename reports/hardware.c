@@ -102,8 +102,7 @@ struct pair {
     double energy; /* energy a result (a timed sample), candidate over base; NaN unknown */
 };
 
-/* joules_of: a case's energy a timed sample (ledger.h), NaN where the ledger did not measure */
-static double joules_of(const struct vb_case_row *r)
+double vb_case_joules(const struct vb_case_row *r)
 {
     return r->energy_j > 0 && r->samples > 0 ? r->energy_j / r->samples : NAN;
 }
@@ -179,7 +178,7 @@ static int pairs_of(const struct run_data *base, const struct run_data *cand, st
                                  !strcmp(b->floor_of, m->floor_of)
                              ? m->floor_ms / b->floor_ms
                              : NAN;
-        p[n].energy = joules_of(m) / joules_of(b);
+        p[n].energy = vb_case_joules(m) / vb_case_joules(b);
         n++;
     }
     qsort(p, (size_t)n, sizeof *p, by_bound_then_ratio);

@@ -220,6 +220,9 @@ int vb_hardware_compare(struct ctx *c, const struct run_data *rd, int nr);
 const struct vb_case_row *vb_case_on(const struct run_data *rd, const struct vb_case_row *a,
                                      int device);
 void vb_hardware_metrics(struct ctx *c, const struct run_data *rd, int nr);
+/* vb_case_joules: a case's energy a result, a timed sample's share of what the board's ledger
+ * measured (ledger.h); NaN where it did not measure. */
+double vb_case_joules(const struct vb_case_row *r);
 /* vb_hardware_headline: per run of rd[1..nr) of another GPU model than rd[0]'s, against rd[0]
  * (oldest first), a row per bound: the
  * cases correct in both, the median measured and predicted ratios and measured / predicted
