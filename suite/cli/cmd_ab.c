@@ -277,17 +277,9 @@ static int one_round(struct side *s, int i, int k, struct paired_case *c, struct
  * no pairing of rounds cancels. Such a phase is held to compare's unsettled floor. */
 static int pageable(const struct paired_case *c, int ph)
 {
-    switch (ph) {
-    case VB_PH_H2D:
-        return c->pageable_h2d;
-    case VB_PH_D2H:
-        return c->pageable_d2h;
-    case VB_PH_GPU:
-    case VB_PH_E2E:
-        return c->pageable_h2d || c->pageable_d2h;
-    default:
-        return 0;
-    }
+    /* the GPU time holds both copies, as e2e does (compare holds it by its parts instead) */
+    return vb_cmp_pageable(c->pageable_h2d, c->pageable_d2h,
+                           ph == VB_PH_GPU ? "e2e" : vb_phase_names[ph]);
 }
 
 /* spread: the larger IQR/median of the two sides' round values of a phase */

@@ -320,12 +320,17 @@ void vb_cmp_decide(struct vb_cmp_row *r)
 static int pageable_phase(const struct vb_case_row *b, const struct vb_case_row *c,
                           const char *phase)
 {
-    int h2d = b->h2d_pageable == 1 || c->h2d_pageable == 1,
-        d2h = b->d2h_pageable == 1 || c->d2h_pageable == 1;
-    if (!strcmp(phase, "e2e")) return h2d || d2h ? PH_PAGEABLE : 0;
-    if (!strcmp(phase, "h2d")) return h2d ? PH_PAGEABLE : 0;
-    if (!strcmp(phase, "d2h")) return d2h ? PH_PAGEABLE : 0;
-    return 0;
+    return vb_cmp_pageable(b->h2d_pageable == 1 || c->h2d_pageable == 1,
+                           b->d2h_pageable == 1 || c->d2h_pageable == 1, phase)
+               ? PH_PAGEABLE
+               : 0;
+}
+
+int vb_cmp_pageable(int h2d, int d2h, const char *phase)
+{
+    return !strcmp(phase, "e2e")   ? h2d || d2h
+           : !strcmp(phase, "h2d") ? h2d
+                                   : !strcmp(phase, "d2h") && d2h;
 }
 
 /* settle_gpu holds the GPU time (phases[0]) to what its judged parts' limits allow it to move,

@@ -134,6 +134,9 @@ struct vb_cmp_opts {
     int cand_device;
 };
 void vb_cmp_opts_default(struct vb_cmp_opts *o);
+/* vb_cmp_pageable: does phase ("h2d", "d2h", "e2e", ...) move pageable host memory, given
+ * whether a copy each way did (h2d, d2h)? e2e holds both copies. 1 or 0. */
+int vb_cmp_pageable(int h2d, int d2h, const char *phase);
 /* vb_cmp_metric_ok: is name a metric of --metric? */
 int vb_cmp_metric_ok(const char *name);
 
