@@ -51,6 +51,7 @@ diagnose             cpu  -
 fleet-usage          cpu  -
 fleet-fake-slurm     cpu  -
 gpu-mesh-run         gpu  -
+gpu-graph-metrics    gpu  -
 worker-usage         cpu  -
 gpu-device-all       gpu  -
 gpu-under-ncu        gpu  -
@@ -765,6 +766,32 @@ gpu-mesh-run)
   # ... and again without its graph rung (mesh/device-mesh-graph)
   grep -qE '^  mesh: the GPU wins (from nx ~ [0-9]+ \(between 200 and 500\)|at every size, from nx=200|at no size up to nx=500), without its graph rung (from nx ~ [0-9]+ \(between 200 and 500\)|at every size, from nx=200|at no size up to nx=500)$' out ||
     fail "no crossover line for mesh" ;;
+gpu-graph-metrics)
+  # the graph rungs' DRAM and L2 counters (the second sweep, user replay): their calls issued
+  # one by one outside the graph, said on the case; every graph case has them
+  "$vb" run --filter '*-graph' --quick --metrics default --db g.db >out 2>err; rc=$?
+  [ "$rc" -eq 4 ] && { echo "no GPU: skipped"; exit 77; }
+  [ "$rc" -eq 0 ] || fail "exit $rc"
+  grep -q "second sweep failed" out && fail "the second sweep failed: $(grep -A2 'second sweep' out)"
+  n=$(grep -cE '^(calx/tiled-graph|mesh/device-mesh-graph) .* ok ' out)
+  [ "$n" -ge 2 ] || fail "graph cases not ok ($n)"
+  grep -q "^metrics pass: $n graph rungs' DRAM and L2 counters: measured on the graph's calls issued one by one outside the graph" out ||
+    fail "no line for the graph rungs' counters: $(grep '^metrics pass' out)"
+  python3 - g.db "$n" <<'PY' || fail "a graph case lacks its DRAM bytes or its note"
+import sqlite3, sys
+con = sqlite3.connect(sys.argv[1])
+rows = con.execute(
+    "SELECT c.id, c.metrics_status, c.metrics_reason, "
+    " (SELECT count(*) FROM metrics m WHERE m.case_id = c.id AND m.metric = 'dram__bytes_read.sum' AND m.value > 0), "
+    " (SELECT count(*) FROM metrics m WHERE m.case_id = c.id AND m.metric LIKE 'smsp__sass%') "
+    "FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.needs_gpu = 1").fetchall()
+assert len(rows) == int(sys.argv[2]), rows
+for r in rows:
+    assert r[1] == 'ok' and 'outside the graph' in (r[2] or ''), r
+    assert r[3] >= 1 and r[4] >= 1, r
+print('%d graph cases with DRAM bytes and SASS metrics' % len(rows))
+PY
+  ;;
 worker-usage)
   # --worker is what a --device all run passes its workers: a bad one is a usage error, a
   # worker without a device says so, and neither makes a run

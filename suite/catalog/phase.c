@@ -32,9 +32,23 @@ int vb_phase_issue(enum vb_phase ph, vb_issue_fn issue, void *state, cudaStream_
     return vb_phase_wait(cudaSuccess, s, err);
 }
 
+static int unroll, unrolled; /* vb_phase_unroll_graphs */
+
+int vb_phase_unroll_graphs(int on)
+{
+    int n = unrolled;
+    unroll = on;
+    unrolled = 0;
+    return n;
+}
+
 int vb_phase_replay(cudaGraphExec_t exec, vb_issue_fn issue, void *state, cudaStream_t s,
                     struct vb_err *err)
 {
+    if (exec && unroll) {
+        unrolled++;
+        return vb_phase_issue(VB_PHASE_GRAPH, issue, state, s, err);
+    }
     if (!exec) return vb_phase_issue(VB_PHASE_ONE_WAIT, issue, state, s, err);
     vb_nvtx_phase_begin(VB_PHASE_GRAPH);
     return vb_phase_wait(cudaGraphLaunch(exec, s), s, err);

@@ -53,6 +53,7 @@ struct vb_profiler {
      * VB_PROFILER_HOOK_NAME): range r is launch r */
     char **launches;
     size_t nlaunches, cap_launches;
+    int graphs;                    /* graph launches the launch callback saw in this pass */
     double last_ns[VB_PROF_PARTS]; /* vb_profiler_last_ns */
 };
 
@@ -61,12 +62,12 @@ static struct vb_profiler *hooked; /* whose hook runs (one profiled sample at a 
 static __thread int in_hook;       /* the hook's own launch calls back too */
 
 static const CUpti_CallbackId launch_cbids[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz};
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    /* counted, not hooked or named: a graph launch is no range under user replay */
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
 
 /* note_launch appends a launch's name (copied); out of memory, the counts then disagree and
  * the ranges keep their numbers. */
@@ -107,6 +108,11 @@ static void on_launch(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const CUp
     if (dom != CUPTI_CB_DOMAIN_DRIVER_API || cb->callbackSite != CUPTI_API_ENTER || !p ||
         !is_launch(cbid))
         return;
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
+        cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
+        p->graphs++;
+        return;
+    }
     if (in_hook) { /* one of the hook's own launches */
         note_launch(p, VB_PROFILER_HOOK_NAME);
         return;
@@ -377,6 +383,7 @@ static int start(struct vb_profiler *p, int naming, vb_profiler_hook hook, void 
     p->hook = hook;
     p->hook_arg = hook_arg;
     forget_launches(p);
+    p->graphs = 0;
     if (p->naming && hook_enable(p, 1, err)) goto fail;
     return 0;
 fail:
@@ -401,6 +408,12 @@ static int stop(struct vb_profiler *p, int *all, struct vb_err *err)
     p->started = 0;
     if (VB_CUPTI(err, cuptiRangeProfilerStop(&tp))) {
         disable(p);
+        if (p->user_replay && p->graphs)
+            vb_err_hint(err,
+                        "the pass launched %d CUDA graph%s, which CUPTI's user replay does "
+                        "not profile: issue the graph's calls through vb_phase_replay, which the "
+                        "pass then issues one by one",
+                        p->graphs, p->graphs == 1 ? "" : "s");
         return -1;
     }
     *all = tp.isAllPassSubmitted != 0;

@@ -110,15 +110,16 @@ int vb_run_metrics_sweep(struct vb_run_metrics *m, const struct vb_sampling *s, 
         struct vb_err why;
         char reason[768] = "";
         size_t n = 0;
-        int passes = 0, rc;
+        int passes = 0, graphs = 0, rc;
         double ns = 0;
         vb_err_clear(&why);
         if (vb_runner_metrics_again(d->f, d->v, &d->p, d->device, s, &vals, &n, &passes, &ns,
-                                    &why)) {
+                                    &graphs, &why)) {
             vb_err_context(&why, "DRAM and L2 counters");
             vb_err_line(&why, reason, sizeof reason);
             m->sweep_failed++;
-        }
+        } else if (graphs)
+            m->unrolled++;
         if (m->timing) {
             double part[VB_PROF_PARTS];
             char axes[256];
@@ -134,7 +135,8 @@ int vb_run_metrics_sweep(struct vb_run_metrics *m, const struct vb_sampling *s, 
         m->sweep_ns += ns;
         m->samples += passes;
         rc = vb_store_case_metrics(st, d->case_id, reason[0] ? NULL : vals, reason[0] ? 0 : n, ns,
-                                   reason[0] ? reason : NULL, err);
+                                   reason[0] ? reason : NULL, graphs ? VB_METRICS_UNROLLED : NULL,
+                                   err);
         vb_metric_values_free(vals, n);
         if (rc) return -1;
     }
@@ -163,6 +165,9 @@ void vb_run_metrics_finish(struct vb_run_metrics *m, FILE *out)
                                  "flushed before every launch unless --cache warm"
                                : "DRAM and L2 counters in a second sweep, user replay, L2 flushed "
                                  "before every launch unless --cache warm");
+    if (m->unrolled)
+        fprintf(out, "metrics pass: %d graph rung%s' DRAM and L2 counters: %s\n", m->unrolled,
+                m->unrolled == 1 ? "" : "s", VB_METRICS_UNROLLED);
     if (m->sweep_failed)
         fprintf(out,
                 "metrics pass: the second sweep failed for %d of %d cases (see each case's "

@@ -37,9 +37,16 @@ struct vb_run_metrics {
     struct vb_deferred_case *later;
     size_t nlater, cap_later;
     int swept, sweep_failed; /* cases the second sweep profiled; of them, failed */
+    int unrolled;            /* of them, graph rungs profiled on their calls (runner.h) */
     double sweep_ns;
     FILE *timing; /* VARBENCH_TIMING: each swept case's time and its profiler's parts; NULL */
 };
+
+/* A graph rung's note (the case's metrics_reason, its metrics ok): where its DRAM and L2
+ * counters come from. */
+#define VB_METRICS_UNROLLED                                                                        \
+    "measured on the graph's calls issued one by one outside the graph (CUPTI's range profiler "   \
+    "fails a graph launch under user replay); the other metrics are the graph launch's"
 
 /* vb_run_metrics_init: the default set, pass on. */
 void vb_run_metrics_init(struct vb_run_metrics *m);

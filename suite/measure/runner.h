@@ -100,13 +100,15 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const
  * of family f at point p on device `device`): set-up, the DRAM and L2 counters under
  * cfg->profiler_cache (one run per pass, the L2 flushed before every launch when cfg->cold),
  * teardown. Values are appended to *vals (launches numbered from 0, as the first sweep numbered
- * them); *passes is the profiled runs, *ns the time taken. The first sweep's session must have
- * ended (vb_profiler_release(cfg->profiler)): a context holds one session at a time. 0 (nothing
- * to do without profiler_cache), or -1 with err. */
+ * them); *passes is the profiled runs, *ns the time taken, *graphs the graph launches that were
+ * issued as their calls instead (vb_phase_replay under vb_phase_unroll_graphs: CUPTI's user
+ * replay fails a graph launch). The first sweep's session must have ended
+ * (vb_profiler_release(cfg->profiler)): a context holds one session at a time. 0 (nothing to
+ * do without profiler_cache), or -1 with err. */
 int vb_runner_metrics_again(const struct vb_family *f, const struct vb_variant *v,
                             const struct vb_point *p, int device, const struct vb_sampling *cfg,
                             struct vb_metric_value **vals, size_t *n, int *passes, double *ns,
-                            struct vb_err *err);
+                            int *graphs, struct vb_err *err);
 
 /* vb_runner_release ends what the runner keeps from case to case: the cold cache's buffers and
  * the profiling sessions. */

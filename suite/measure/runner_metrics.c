@@ -15,6 +15,7 @@
 #include "coldcache.h"
 #include "gpu.h"
 #include "nvtx.h"
+#include "phase.h"
 #include "runner_int.h"
 
 /* Kernel launches one profiled sample may hold; the counter image grows with it. */
@@ -148,13 +149,13 @@ void vb_runner_metrics_pass(const struct vb_family *f, const struct vb_variant *
 int vb_runner_metrics_again(const struct vb_family *f, const struct vb_variant *v,
                             const struct vb_point *p, int device, const struct vb_sampling *cfg,
                             struct vb_metric_value **vals, size_t *n, int *passes, double *ns,
-                            struct vb_err *err)
+                            int *graphs, struct vb_err *err)
 {
     void *state = NULL;
     CUcontext ctx;
     double t0 = vb_mono_ns(), mhz;
     int rc;
-    *passes = 0;
+    *passes = *graphs = 0;
     if (!cfg->profiler_cache) return 0;
     if (VB_CUDA(err, cudaSetDevice(device)) || vb_gpu_current_ctx(&ctx, err)) return -1;
     drop_since();
@@ -167,9 +168,12 @@ int vb_runner_metrics_again(const struct vb_family *f, const struct vb_variant *
     }
     /* the flush's buffers are made before the hook needs them */
     rc = vb_cold_before(cfg->cold, &mhz, err);
-    if (!rc)
+    if (!rc) {
+        vb_phase_unroll_graphs(1);
         rc = profile(cfg->profiler_cache, f, v, state, device, ctx,
                      cfg->cold ? vb_cold_launch_hook : NULL, vals, n, passes, err);
+        *graphs = vb_phase_unroll_graphs(0);
+    }
     if (f->ops && f->ops->teardown) f->ops->teardown(state);
     vb_nvtx_pop();
     drop_since();

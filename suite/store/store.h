@@ -263,9 +263,11 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
 
 /* vb_store_case_metrics adds metric values m[0..n) to stored case case_id and ns to its
  * metrics time, in one transaction (the run's second metrics sweep: the DRAM counters);
- * with failure (not NULL) the case's metrics become 'failed' with that reason. */
+ * with failure (not NULL) the case's metrics become 'failed' with that reason, else note (not
+ * NULL) becomes its metrics reason, its metrics still ok. */
 int vb_store_case_metrics(struct vb_store *s, int64_t case_id, const struct vb_metric_value *m,
-                          size_t n, double ns, const char *failure, struct vb_err *err);
+                          size_t n, double ns, const char *failure, const char *note,
+                          struct vb_err *err);
 
 /* Readers. vb_store_runs returns a malloc'd array of every run, oldest first (caller frees):
  * by start time, then id, the order vb_store_latest_run takes its newest by. */

@@ -345,7 +345,8 @@ fail:
 }
 
 int vb_store_case_metrics(struct vb_store *s, int64_t case_id, const struct vb_metric_value *m,
-                          size_t n, double ns, const char *failure, struct vb_err *err)
+                          size_t n, double ns, const char *failure, const char *note,
+                          struct vb_err *err)
 {
     static const char xq[] = "INSERT INTO metrics VALUES (?,?,?,?,?)";
     size_t i;
@@ -361,8 +362,10 @@ int vb_store_case_metrics(struct vb_store *s, int64_t case_id, const struct vb_m
                                "UPDATE cases SET metrics_status = 'failed', metrics_reason = ?, "
                                "metrics_ns = NULL WHERE id = ?",
                                NULL, err, "ti", failure, case_id)
-                : vb_store_put(s, "UPDATE cases SET metrics_ns = metrics_ns + ? WHERE id = ?", NULL,
-                               err, "di", ns, case_id))
+                : vb_store_put(s,
+                               "UPDATE cases SET metrics_ns = metrics_ns + ?, metrics_reason = "
+                               "coalesce(?, metrics_reason) WHERE id = ?",
+                               NULL, err, "dti", ns, note, case_id))
         goto fail;
     if (vb_store_commit(s, err)) goto fail;
     return 0;
