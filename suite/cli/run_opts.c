@@ -77,9 +77,9 @@ int vb_run_opts_parse(int argc, char **argv, struct vb_run_opts *o)
                    "at least N timed samples before converging (default 10; not more\n"
                    "than --max-samples)"),
         VB_OPT_NUM(0, "budget", "S", &tmo, 0.001, 86400,
-                   "at most S seconds of timed samples a GPU case (default 1; a phase\n"
-                   "that never settles, like a pageable copy, ends here and the case\n"
-                   "says how precise it got)"),
+                   "at most S seconds of timed samples a GPU case (default 0.5; a\n"
+                   "phase that never settles, like a pageable copy, ends here and the\n"
+                   "case says how precise it got)"),
         VB_OPT_OLD_NUM("timeout", "S", &tmo, 0.001, 86400),
         VB_OPT_NUM(0, "cpu-budget", "S", &cpub, 0.001, 86400,
                    "S seconds a CPU case (default 1; it stops sooner at 3 samples\n"

@@ -34,7 +34,8 @@ void vb_sampling_default(struct vb_sampling *s)
     s->precision = 0.005;
     s->material = 0.05;
     s->min_samples = 10;
-    s->budget_s = 1.0;
+    s->budget_s = 0.5;
+    s->energy_min_s = LEDGER_MIN_WINDOW_S;
     s->max_samples = 10000;
     s->max_warmups = 10;
     s->cpu_min_samples = 3;
@@ -50,6 +51,7 @@ void vb_sampling_quick(struct vb_sampling *s)
     s->precision = 0.02;
     s->min_samples = 5;
     s->budget_s = 0.15;
+    s->energy_min_s = 0;
     s->max_samples = 1000;
     s->max_warmups = 2;
     s->cpu_min_samples = 0;
@@ -308,11 +310,12 @@ static int rounds_loop(const struct vb_variant *v, void *state, const struct vb_
 }
 
 /* precise: timed samples until the median GPU time is precise enough (checked at checkpoints,
- * where the records are collected), or the budget or the sample cap is reached. */
+ * where the records are collected) and, when the ledger measures (pool), they have lasted the
+ * energy counter's window (cfg->energy_min_s); or the budget or the sample cap is reached. */
 static int precise(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
-                   struct vb_case_result *r, int *cap, struct vb_err *err)
+                   struct vb_case_result *r, int *cap, int pool, struct vb_err *err)
 {
-    double t0 = vb_mono_ns(), w;
+    double t0 = vb_mono_ns(), w, t;
     int next = cfg->min_samples > 2 ? cfg->min_samples : 2, n;
     const char *worst = "gpu";
     for (;;) {
@@ -329,7 +332,8 @@ static int precise(const struct vb_variant *v, void *state, const struct vb_samp
             return vb_err_set(err, VB_E_CUDA, "CUPTI flush failed");
         mark_dropped(r, cfg);
         w = precision(r, cfg, &worst, &n);
-        if (n >= cfg->min_samples && w <= cfg->precision) {
+        t = (vb_mono_ns() - t0) * 1e-9;
+        if (n >= cfg->min_samples && w <= cfg->precision && (!pool || t >= cfg->energy_min_s)) {
             r->stop_reason = "converged";
             return 0;
         }
@@ -345,6 +349,8 @@ static int precise(const struct vb_variant *v, void *state, const struct vb_samp
                 isfinite(w) && w > 0 ? n * (w / cfg->precision) * (w / cfg->precision) : 2.0 * n;
             if (want < 1.2 * n + 1) want = 1.2 * n + 1;
             if (want > 4.0 * n) want = 4.0 * n;
+            if (w <= cfg->precision) /* precise, short of the energy window: pool more samples */
+                want = n * (cfg->energy_min_s / t) + 1;
             next = r->ntimed + (int)(want - n) + 1;
         }
     }
@@ -358,7 +364,8 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
     double t0;
     char bus[32], quiet[160] = "";
     struct vb_err why;
-    int n, rc, have_bus = cudaDeviceGetPCIBusId(bus, sizeof bus, r->device) == cudaSuccess;
+    int n, rc, pool = 0,
+               have_bus = cudaDeviceGetPCIBusId(bus, sizeof bus, r->device) == cudaSuccess;
     /* the quiet board first: a wait after the warm-up would cool what it warmed */
     if (have_bus && cfg->quiet_c > 0 && !cfg->rounds)
         vb_ledger_quiet(bus, cfg->quiet_c, VB_QUIET_WAIT_S, quiet, sizeof quiet);
@@ -372,11 +379,12 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
     else if (!have_bus)
         snprintf(r->ledger.why, sizeof r->ledger.why, "no PCI bus id for device %d", r->device);
     else {
-        vb_ledger_start(bus, &r->ledger, &why); /* its failure is the ledger's why */
+        /* its failure is the ledger's why; it measures: a short case pools samples for it */
+        pool = vb_ledger_start(bus, &r->ledger, &why) == 0;
         snprintf(r->ledger.quiet, sizeof r->ledger.quiet, "%s", quiet);
     }
     rc = n != VB_ROUNDS_SOLO ? rounds_loop(v, state, cfg, r, cap, n, err)
-                             : precise(v, state, cfg, r, cap, err);
+                             : precise(v, state, cfg, r, cap, pool, err);
     vb_ledger_stop(&r->ledger);
     return rc;
 }

@@ -31,9 +31,13 @@ struct vb_sampling {
                          within this fraction of it (0.005) ... */
     double material;  /* (a phase is material from this share of the gpu median: 0.05) */
     int min_samples;  /* ... with at least this many timed samples (10); */
-    double budget_s;  /* or when this much wall time has gone into timed samples (1.0); */
-    int max_samples;  /* or at this many timed samples (bounds memory and database size) */
-    int max_warmups;  /* warm-up samples at most, until two in a row agree within 5% (e2e) */
+    double budget_s;  /* or when this much wall time has gone into timed samples (0.5); */
+    /* ... and, where the ledger measures, not before the timed samples have lasted this long:
+     * the energy counter's window (ledger.h's LEDGER_MIN_WINDOW_S; --quick: 0). A short case
+     * pools samples for its energy rather than going without it */
+    double energy_min_s;
+    int max_samples; /* or at this many timed samples (bounds memory and database size) */
+    int max_warmups; /* warm-up samples at most, until two in a row agree within 5% (e2e) */
     /* CPU-only cases: timed samples until cpu_min_samples and cpu_min_time_s are both reached,
      * or cpu_budget_s has gone (at least one sample); their verified sample warms them */
     int cpu_min_samples;
