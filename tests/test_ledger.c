@@ -115,6 +115,38 @@ int test_ledger_verdict(const char *arg)
     vb_cmp_environment(&b, &c, &r, vb_cmp_phase_label(r.phase));
     ASSERT_INT_EQ(r.verdict, VB_VERDICT_SLOWER);
     ASSERT_STR_EQ(r.why, "");
+    /* the same beside a co-tenant: still the same, and the row says beside what */
+    {
+        char text[512];
+        snprintf(c.co_tenants, sizeof c.co_tenants, "pid 1253 (1420 MiB)");
+        snprintf(c.clock_reasons, sizeof c.clock_reasons, "none");
+        r.verdict = VB_VERDICT_SAME;
+        r.why[0] = '\0';
+        vb_cmp_environment(&b, &c, &r, vb_cmp_phase_label(r.phase));
+        ASSERT_INT_EQ(r.verdict, VB_VERDICT_SAME);
+        ASSERT_STR_EQ(vb_cmp_row_text(&r, text, sizeof text),
+                      "same (beside another process; candidate: other processes: pid 1253 "
+                      "(1420 MiB))");
+    }
+    return 0;
+}
+
+/* A board without NVML's instantaneous power field: the readings are nvmlDeviceGetPowerUsage's
+ * (the fake's lagging 1 s mean, 250 W), the energy still the counter's 300 W. */
+int test_ledger_mean_power(const char *arg)
+{
+    struct vb_ledger l;
+    struct vb_err err;
+    (void)arg;
+    ASSERT_OK(setenv("VB_FAKE_NVML_NO_INSTANT", "1", 1));
+    ASSERT(dlopen(VB_FAKE_NVML, RTLD_NOW | RTLD_GLOBAL));
+    ASSERT_OK(vb_ledger_open(&err));
+    ASSERT_OK(vb_ledger_start("0000:19:00.0", &l, &err));
+    sleep_ms(150);
+    vb_ledger_stop(&l);
+    ASSERT_INT_EQ(l.measured, 1);
+    ASSERT(l.power_read_w == 250);
+    ASSERT(fabs(l.power_w - 300) < 30);
     return 0;
 }
 

@@ -45,6 +45,7 @@
     T(code_id_many, cpu)                                                                           \
     T(export_sass, cpu)                                                                            \
     T(ledger_fake, cpu)                                                                            \
+    T(ledger_mean_power, cpu)                                                                      \
     T(ledger_none, cpu)                                                                            \
     T(ledger_verdict, cpu)                                                                         \
     T(ledger_quiet, cpu)                                                                           \

@@ -23,6 +23,24 @@ struct nvml_proc {                 /* nvmlProcessInfo_t (v2 and v3 layout) */
     unsigned int gpu_instance, compute_instance;
 };
 
+/* nvmlFieldValue_t, for the instantaneous power field (NVML_FI_DEV_POWER_INSTANT, mW) */
+struct nvml_field {
+    unsigned int id, scope;
+    long long timestamp, latency_us;
+    int type; /* nvmlValueType_t: 0 double, 1 unsigned int, 2 unsigned long, 3 unsigned long
+                 long, 4 signed long long, 5 signed int */
+    nvml_ret ret;
+    union {
+        double d;
+        unsigned int ui;
+        unsigned long ul;
+        unsigned long long ull;
+        long long sll;
+        int si;
+    } v;
+};
+#define FIELD_POWER_INSTANT 186
+
 static struct {
     pthread_once_t once;
     int ok;
@@ -32,6 +50,8 @@ static struct {
     nvml_ret (*by_bus)(const char *, nvml_dev *);
     nvml_ret (*energy)(nvml_dev, unsigned long long *);
     nvml_ret (*power)(nvml_dev, unsigned int *);
+    nvml_ret (*fields)(nvml_dev, int, struct nvml_field *); /* NULL: not in this NVML */
+    int no_instant; /* the board refused the instantaneous field once: the 1 s mean from then */
     nvml_ret (*temp)(nvml_dev, int, unsigned int *);
     nvml_ret (*clock)(nvml_dev, int, unsigned int *);
     nvml_ret (*reasons)(nvml_dev, unsigned long long *);
@@ -82,6 +102,7 @@ static void load(void)
         fn(lib, "nvmlDeviceGetHandleByPciBusId_v2", "nvmlDeviceGetHandleByPciBusId");
     *(void **)&nv.energy = fn(lib, "nvmlDeviceGetTotalEnergyConsumption", NULL);
     *(void **)&nv.power = fn(lib, "nvmlDeviceGetPowerUsage", NULL);
+    *(void **)&nv.fields = fn(lib, "nvmlDeviceGetFieldValues", NULL);
     *(void **)&nv.temp = fn(lib, "nvmlDeviceGetTemperature", NULL);
     *(void **)&nv.clock = fn(lib, "nvmlDeviceGetClockInfo", NULL);
     *(void **)&nv.reasons = fn(lib, "nvmlDeviceGetCurrentClocksEventReasons",
@@ -216,11 +237,34 @@ int vb_ledger_quiet(const char *bus, double max_temp_c, double timeout_s, char *
     return 0;
 }
 
+/* power_now reads the board's power (mW): NVML's instantaneous field where the board has it,
+ * else nvmlDeviceGetPowerUsage, which on Ampere and later is the mean of the last second (its
+ * readings lagged a 0.5 s case's energy counter by up to 17% on an H200). 0 or NVML's error. */
+static nvml_ret power_now(unsigned *mw)
+{
+    if (nv.fields && !nv.no_instant) {
+        struct nvml_field f;
+        memset(&f, 0, sizeof f);
+        f.id = FIELD_POWER_INSTANT;
+        if (nv.fields(smp.dev, 1, &f) == 0 && f.ret == 0 && f.type >= 0 && f.type <= 5) {
+            *mw = f.type == 0   ? (unsigned)f.v.d
+                  : f.type == 1 ? f.v.ui
+                  : f.type == 2 ? (unsigned)f.v.ul
+                  : f.type == 3 ? (unsigned)f.v.ull
+                  : f.type == 4 ? (unsigned)f.v.sll
+                                : (unsigned)f.v.si;
+            return 0;
+        }
+        nv.no_instant = 1; /* a board without the field: its 1 s mean from now on */
+    }
+    return nv.power(smp.dev, mw);
+}
+
 /* read_board takes one reading of the board into the sampler's readings */
 static void read_board(void)
 {
     struct reading r = {0};
-    if (nv.power(smp.dev, &r.power_mw) != 0) return;
+    if (power_now(&r.power_mw) != 0) return;
     if (nv.clock) {
         nv.clock(smp.dev, CLOCK_SM, &r.sm_mhz);
         nv.clock(smp.dev, CLOCK_MEM, &r.mem_mhz);

@@ -104,6 +104,7 @@ char *vb_cmp_row_text(const struct vb_cmp_row *r, char *buf, size_t n)
     case VB_VERDICT_FASTER:
         snprintf(buf, n, "%s (%s %s)", v, vb_cmp_phase_label(r->phase), ch);
         break;
+    case VB_VERDICT_SAME: /* its why: what the ledger saw beside it (environ.h) */
     case VB_VERDICT_NOISY:
     case VB_VERDICT_NOT_COMPARED:
         if (r->why[0])

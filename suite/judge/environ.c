@@ -27,7 +27,11 @@ void vb_cmp_environment(const struct vb_case_row *b, const struct vb_case_row *c
                  (r->ratio - 1) * 100);
         r->verdict = VB_VERDICT_NOISY;
     }
-    if (r->verdict != VB_VERDICT_NOISY) return;
+    /* the same beside another process: so it was, and the row says beside what */
+    if (r->verdict == VB_VERDICT_SAME && (b->co_tenants[0] || c->co_tenants[0]))
+        snprintf(r->why, sizeof r->why, "beside another process");
+    else if (r->verdict != VB_VERDICT_NOISY)
+        return;
     u = strlen(r->why);
     side("base", b, r->why, sizeof r->why, &u);
     side("candidate", c, r->why, sizeof r->why, &u);

@@ -15,8 +15,10 @@
 /* vb_cmp_environment: a slower or faster row r whose either side ran beside another process on
  * the board becomes noisy ("GPU +12.0% beside another process"); then a noisy row's why gets
  * each side's clock-event reasons (other than none) and other processes, from its case b (base)
- * and c (candidate). label names r's deciding phase (compare's vb_cmp_phase_label). Nothing
- * for another verdict, or where the ledger saw neither. This can't fail. */
+ * and c (candidate), and so does a same row's beside another process ("same (beside another
+ * process; candidate: other processes: ...)"). label names r's deciding phase (compare's
+ * vb_cmp_phase_label). Nothing for another verdict, or where the ledger saw neither. This
+ * can't fail. */
 void vb_cmp_environment(const struct vb_case_row *b, const struct vb_case_row *c,
                         struct vb_cmp_row *r, const char *label);
 

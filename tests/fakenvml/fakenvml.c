@@ -3,7 +3,8 @@
  * board at PCI 0000:19:00.0 drawing 300 W (its energy counter moves with the clock, in mJ), SM
  * 1980 MHz, memory 2619 MHz, 55 C, the software power cap engaged, a 700 W limit (default 700
  * W), and another process (pid 4242, 1 GiB) on it. VB_FAKE_NVML_TENANT_MS=T: that process leaves
- * T ms after the first reading; VB_FAKE_NVML_HOT_MS=T: the board is at 75 C for the first T ms. */
+ * T ms after the first reading; VB_FAKE_NVML_HOT_MS=T: the board is at 75 C for the first T ms;
+ * VB_FAKE_NVML_NO_INSTANT: no instantaneous power field (its 1 s mean reads 250 W). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -63,10 +64,34 @@ int nvmlDeviceGetTotalEnergyConsumption(void *dev, unsigned long long *mj)
     return 0;
 }
 
+/* the 1 s mean lags the board's 300 W (the instantaneous field has them, unless
+ * VB_FAKE_NVML_NO_INSTANT is set: a board without the field) */
 int nvmlDeviceGetPowerUsage(void *dev, unsigned int *mw)
 {
     (void)dev;
-    *mw = 300000;
+    *mw = 250000;
+    return 0;
+}
+
+struct field { /* nvmlFieldValue_t */
+    unsigned int id, scope;
+    long long timestamp, latency_us;
+    int type, ret;
+    union {
+        unsigned int ui;
+        unsigned long long ull;
+    } v;
+};
+
+int nvmlDeviceGetFieldValues(void *dev, int n, struct field *f)
+{
+    int i;
+    (void)dev;
+    for (i = 0; i < n; i++) {
+        f[i].ret = f[i].id == 186 && !getenv("VB_FAKE_NVML_NO_INSTANT") ? 0 : 3; /* NOT_SUPPORTED */
+        f[i].type = 1;
+        f[i].v.ui = 300000;
+    }
     return 0;
 }
 
