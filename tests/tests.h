@@ -41,6 +41,7 @@
     T(sass, cpu)                                                                                   \
     T(code_diff, cpu)                                                                              \
     T(compare_pageable, cpu)                                                                       \
+    T(precision_pageable, cpu)                                                                     \
     T(code_id, cpu)                                                                                \
     T(code_id_many, cpu)                                                                           \
     T(export_sass, cpu)                                                                            \

@@ -27,9 +27,10 @@ struct vb_kernel_rec {
     char *name; /* mangled name as CUPTI reports it; owned */
 };
 
-#define VB_COPY_HTOD 1  /* CUPTI_ACTIVITY_MEMCPY_KIND_HTOD */
-#define VB_COPY_DTOH 2  /* CUPTI_ACTIVITY_MEMCPY_KIND_DTOH */
-#define VB_COPY_PTOP 10 /* CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: between two GPUs */
+#define VB_COPY_HTOD    1  /* CUPTI_ACTIVITY_MEMCPY_KIND_HTOD */
+#define VB_COPY_DTOH    2  /* CUPTI_ACTIVITY_MEMCPY_KIND_DTOH */
+#define VB_COPY_PTOP    10 /* CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: between two GPUs */
+#define VB_MEM_PAGEABLE 1  /* CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE: a copy's src_kind, dst_kind */
 
 struct vb_copy_rec {
     uint64_t start, end, bytes;

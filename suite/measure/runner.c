@@ -32,6 +32,7 @@ void vb_sampling_default(struct vb_sampling *s)
     memset(s, 0, sizeof *s);
     s->no_metrics = VB_METRICS_OFF;
     s->precision = 0.005;
+    s->precision_pageable = 0.05;
     s->material = 0.05;
     s->min_samples = 10;
     s->budget_s = 0.5;
@@ -197,38 +198,63 @@ static int phase_values(const struct vb_case_result *r, int ph, double *x)
     return n;
 }
 
-/* precision returns the worst relative CI half-width of the median over gpu and its material
- * phases (e2e alone without records), naming that phase in *worst; *n gets the samples that
- * count. INFINITY with fewer than 2; NaN when out of memory. */
-static double precision(const struct vb_case_result *r, const struct vb_sampling *cfg,
-                        const char **worst, int *n)
+/* pageable: whether r's kept copy records move pageable host memory host to device (*h2d) and
+ * device to host (*d2h) */
+static void pageable(const struct vb_case_result *r, int *h2d, int *d2h)
 {
-    double *x = malloc(sizeof *x * (size_t)(r->nsamples ? r->nsamples : 1)), lo, hi, gpu_med, w = 0;
-    int ph;
+    size_t i;
+    *h2d = *d2h = 0;
+    for (i = 0; i < r->activity.ncopies; i++) {
+        const struct vb_copy_rec *c = &r->activity.copies[i];
+        *h2d |= c->copy_kind == VB_COPY_HTOD && c->src_kind == VB_MEM_PAGEABLE;
+        *d2h |= c->copy_kind == VB_COPY_DTOH && c->dst_kind == VB_MEM_PAGEABLE;
+    }
+}
+
+double vb_runner_precision(const struct vb_case_result *r, const struct vb_sampling *cfg,
+                           const char **worst, double *ci, int *n)
+{
+    double *x = malloc(sizeof *x * (size_t)(r->nsamples ? r->nsamples : 1)), lo, hi, gpu_med;
+    double need[VB_PH_COUNT], w[VB_PH_COUNT], q = -1, share = 0;
+    int ph, h2d, d2h, material[VB_PH_COUNT] = {0};
     *worst = r->have_records ? "gpu" : "e2e";
     *n = 0;
+    *ci = NAN;
     if (!x) return NAN;
     if (!r->have_records) {
         *n = phase_values(r, VB_PH_E2E, x);
-        w = vb_stats_median_ci(x, (size_t)*n, &lo, &hi);
+        *ci = vb_stats_median_ci(x, (size_t)*n, &lo, &hi);
         free(x);
-        return w;
+        return *ci / cfg->precision;
     }
+    pageable(r, &h2d, &d2h);
     *n = phase_values(r, VB_PH_GPU, x);
     gpu_med = vb_stats_median(x, (size_t)*n);
-    w = vb_stats_median_ci(x, (size_t)*n, &lo, &hi);
-    for (ph = VB_PH_H2D; ph <= VB_PH_MEMSET && isfinite(w); ph++) {
-        int m = phase_values(r, ph, x);
-        double c, med = vb_stats_median(x, (size_t)m);
+    w[VB_PH_GPU] = vb_stats_median_ci(x, (size_t)*n, &lo, &hi);
+    for (ph = VB_PH_H2D; ph <= VB_PH_MEMSET; ph++) {
+        int m = phase_values(r, ph, x), pg = (ph == VB_PH_H2D && h2d) || (ph == VB_PH_D2H && d2h);
+        double med = vb_stats_median(x, (size_t)m);
         if (!(med >= cfg->material * gpu_med) || med <= 0) continue;
-        c = vb_stats_median_ci(x, (size_t)m, &lo, &hi);
-        if (c > w || isnan(c)) {
-            w = c;
-            *worst = vb_phase_names[ph];
-        }
+        material[ph] = 1;
+        w[ph] = vb_stats_median_ci(x, (size_t)m, &lo, &hi);
+        need[ph] = pg ? cfg->precision_pageable : cfg->precision;
+        if (pg) share += med / gpu_med;
     }
     free(x);
-    return w;
+    material[VB_PH_GPU] = 1;
+    need[VB_PH_GPU] = fmax(cfg->precision, share * cfg->precision_pageable);
+    for (ph = VB_PH_GPU; ph <= VB_PH_MEMSET; ph++) {
+        double qp;
+        if (!material[ph]) continue;
+        qp = w[ph] / need[ph];
+        if (isnan(qp) || !(qp <= q)) {
+            q = qp;
+            *ci = w[ph];
+            *worst = vb_phase_names[ph];
+            if (isnan(qp)) break;
+        }
+    }
+    return q;
 }
 
 /* mark_dropped marks timed samples whose SM clock is under 75% of the peak (the configured one,
@@ -315,7 +341,7 @@ static int rounds_loop(const struct vb_variant *v, void *state, const struct vb_
 static int precise(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
                    struct vb_case_result *r, int *cap, int pool, struct vb_err *err)
 {
-    double t0 = vb_mono_ns(), w, t;
+    double t0 = vb_mono_ns(), q, ci, t;
     int next = cfg->min_samples > 2 ? cfg->min_samples : 2, n;
     const char *worst = "gpu";
     for (;;) {
@@ -331,25 +357,24 @@ static int precise(const struct vb_variant *v, void *state, const struct vb_samp
         if (collect(r, 1) && r->have_records)
             return vb_err_set(err, VB_E_CUDA, "CUPTI flush failed");
         mark_dropped(r, cfg);
-        w = precision(r, cfg, &worst, &n);
+        q = vb_runner_precision(r, cfg, &worst, &ci, &n);
         t = (vb_mono_ns() - t0) * 1e-9;
-        if (n >= cfg->min_samples && w <= cfg->precision && (!pool || t >= cfg->energy_min_s)) {
+        if (n >= cfg->min_samples && q <= 1 && (!pool || t >= cfg->energy_min_s)) {
             r->stop_reason = "converged";
             return 0;
         }
         if (spent || full) {
             r->stop_reason = spent ? "budget" : "max-samples";
             snprintf(r->stop_detail, sizeof r->stop_detail, "%s +-%.2f%%", worst,
-                     isfinite(w) ? 100 * w : 100.0);
+                     isfinite(ci) ? 100 * ci : 100.0);
             return 0;
         }
         /* the CI narrows as 1/sqrt(n): ask for what that says is missing, in 1.2x-4x steps */
         {
-            double want =
-                isfinite(w) && w > 0 ? n * (w / cfg->precision) * (w / cfg->precision) : 2.0 * n;
+            double want = isfinite(q) && q > 0 ? n * q * q : 2.0 * n;
             if (want < 1.2 * n + 1) want = 1.2 * n + 1;
             if (want > 4.0 * n) want = 4.0 * n;
-            if (w <= cfg->precision) /* precise, short of the energy window: pool more samples */
+            if (q <= 1) /* precise, short of the energy window: pool more samples */
                 want = n * (cfg->energy_min_s / t) + 1;
             next = r->ntimed + (int)(want - n) + 1;
         }

@@ -3,12 +3,13 @@
  * time: poison the outputs, one verified sample, warm-up until two samples agree, then timed
  * samples, each after an L2 flush and a reading of the SM clock (outside its window), until the
  * 95% confidence interval of the median GPU time (CUPTI: H2D + kernel + D2H + memset), and of
- * every phase holding a material share of it, is within the precision, or the case's budget is
- * spent (pageable copies never settle: they end there, and the case says which phase and how
- * precise it got). Samples whose SM clock is under 75% of the run's peak are kept but dropped
- * from the statistics and counted (nvbench's throttle rule). CPU-only cases (the references)
- * have a budget of their own. Every sample's window on CUPTI's clock is kept; records are
- * collected at checkpoints (n = 10, then as many more as the precision reached says are
+ * every phase holding a material share of it, is within the precision it needs (a copy of
+ * pageable host memory, which compare judges at a 100% limit, 5%: vb_runner_precision), or the
+ * case's budget is spent (a phase that never settles ends there, and the case says which phase
+ * and how precise it got). Samples whose SM clock is under 75% of the run's peak are kept but
+ * dropped from the statistics and counted (nvbench's throttle rule). CPU-only cases (the
+ * references) have a budget of their own. Every sample's window on CUPTI's clock is kept; records
+ * are collected at checkpoints (n = 10, then as many more as the precision reached says are
  * needed), attributed to the samples they fall in, and kept for the first --keep-records timed
  * samples only. A variant never aborts the run: what goes wrong is recorded in the case's
  * status and reason.
@@ -29,9 +30,14 @@
 struct vb_sampling {
     double precision; /* stop when the 95% CI of the median of gpu and of each material phase is
                          within this fraction of it (0.005) ... */
-    double material;  /* (a phase is material from this share of the gpu median: 0.05) */
-    int min_samples;  /* ... with at least this many timed samples (10); */
-    double budget_s;  /* or when this much wall time has gone into timed samples (0.5); */
+    /* ... a copy phase moving pageable host memory within this one (0.05): compare judges it
+     * at VB_CMP_UNSTABLE_FLOOR, 100%, and 5% is 20x inside that (test_precision_pageable
+     * holds the two together); the gpu phase within its pageable copies' share of it, at
+     * least precision (compare's settle_gpu weighs the parts' limits so) ... */
+    double precision_pageable;
+    double material; /* (a phase is material from this share of the gpu median: 0.05) */
+    int min_samples; /* ... with at least this many timed samples (10); */
+    double budget_s; /* or when this much wall time has gone into timed samples (0.5); */
     /* ... and, where the ledger measures, not before the timed samples have lasted this long:
      * the energy counter's window (ledger.h's LEDGER_MIN_WINDOW_S; --quick: 0). A short case
      * pools samples for its energy rather than going without it */
@@ -99,6 +105,18 @@ extern volatile sig_atomic_t vb_interrupted;
 void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const struct vb_point *p,
                     int device, const char *nodev_reason, const double *ref, double *oracle,
                     const struct vb_sampling *cfg, struct vb_case_result *r);
+
+/* vb_runner_precision: how far r's timed samples (not dropped) are from cfg's precision: the
+ * largest ratio of a phase's relative 95% CI of the median to the precision it needs, over the
+ * gpu time and every phase holding cfg->material of it (the e2e time alone without records);
+ * 1 or less is precise. A copy phase needs cfg->precision_pageable where r's kept records show
+ * it moving pageable host memory (either direction as compare's h2d_pageable and d2h_pageable
+ * read them), the gpu time the larger of cfg->precision and those copies' share of it times
+ * cfg->precision_pageable, every other phase cfg->precision. *worst names the phase that
+ * decides, *ci its relative CI, *n the samples that count. INFINITY with fewer than 2; NaN
+ * when out of memory. */
+double vb_runner_precision(const struct vb_case_result *r, const struct vb_sampling *cfg,
+                           const char **worst, double *ci, int *n);
 
 /* vb_runner_metrics_again is the second metrics sweep for one GPU case run before (variant v
  * of family f at point p on device `device`): set-up, the DRAM and L2 counters under
