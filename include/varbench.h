@@ -326,6 +326,12 @@ double vb_data_uniform(uint64_t seed, uint64_t i, double lo, double hi);
 /* vb_host_alloc mallocs a pageable buffer and touches every page (no first-touch fault inside a
  * sample). NULL with err when out of memory. Free with free(). */
 void *vb_host_alloc(size_t bytes, struct vb_err *err);
+/* vb_host_poison sets every byte of p[0..bytes) to 0xff (all ones: NaN as a float or a double),
+ * on all cores: a poison hook's outputs. */
+void vb_host_poison(void *p, size_t bytes);
+/* vb_host_widen sets out[i] = in[i] for i < n, on all cores: a fetch hook's float answer into
+ * the doubles it hands back. */
+void vb_host_widen(double *out, const float *in, size_t n);
 /* vb_pinned_alloc: page-locked host memory (pageable under VARBENCH_TEST_PAGEABLE=1, the
  * regression the gates must catch) into *p; 0, or -1 with err. vb_pinned_free frees it (NULL
  * allowed); vb_pinned_pageable says whether the switch is on. */

@@ -1,5 +1,6 @@
 /* Core module tests: errors, statistics, axes, registry rules, comparison, formatting. */
 #include <cuda_runtime_api.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "axes.h"
@@ -326,5 +327,31 @@ int test_fmt_bytes(const char *arg)
     ASSERT_STR_EQ(vb_fmt_bytes(0, b, sizeof b), "0");
     ASSERT_STR_EQ(vb_fmt_bytes(999, b, sizeof b), "999");
     ASSERT_STR_EQ(vb_fmt_bytes(1000, b, sizeof b), "1,000");
+    return 0;
+}
+
+/* vb_host_poison and vb_host_widen (a poison hook's and a fetch hook's calls, on all cores): every
+ * byte and every value, the parts' seams included, at a size that splits across threads and at
+ * one that does not. */
+int test_host_poison_widen(const char *arg)
+{
+    size_t sizes[] = {1000, (size_t)3 << 20}, k, i;
+    (void)arg;
+    for (k = 0; k < 2; k++) {
+        size_t n = sizes[k];
+        float *f = malloc(n * sizeof *f);
+        double *d = malloc(n * sizeof *d);
+        ASSERT(f && d);
+        for (i = 0; i < n; i++)
+            f[i] = (float)i * 0.5f - 7.0f;
+        vb_host_widen(d, f, n);
+        for (i = 0; i < n; i++)
+            if (d[i] != (double)f[i]) TEST_FAIL_("widen: element %zu of %zu", i, n);
+        vb_host_poison(f, n * sizeof *f);
+        for (i = 0; i < n; i++)
+            if (!isnan(f[i])) TEST_FAIL_("poison: element %zu of %zu is %g", i, n, f[i]);
+        free(f);
+        free(d);
+    }
     return 0;
 }

@@ -19,6 +19,7 @@
  */
 #define VB_TESTS(T, TA)                                                                            \
     T(err_codes, cpu)                                                                              \
+    T(host_poison_widen, cpu)                                                                      \
     T(opt_parse, cpu)                                                                              \
     T(suggest, cpu)                                                                                \
     T(eta, cpu)                                                                                    \

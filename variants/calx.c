@@ -187,7 +187,7 @@ fail:
 static int poison(void *state, struct vb_err *err)
 {
     struct calx *c = state;
-    memset(c->h_x, 0xff, sizeof *c->h_x * (size_t)c->m);
+    vb_host_poison(c->h_x, sizeof *c->h_x * (size_t)c->m);
     if (c->d_x && !c->mapped &&
         (VB_CUDA(err, cudaMemset(c->d_x, 0xff, sizeof(double) * (size_t)c->m)) ||
          VB_CUDA(err, cudaDeviceSynchronize())))

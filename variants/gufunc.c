@@ -134,10 +134,10 @@ static int poison(void *state, struct vb_err *err)
 {
     struct gufunc *g = state;
     if (g->kind == CPU) {
-        memset(g->h_ref, 0xff, g->n * sizeof(double));
+        vb_host_poison(g->h_ref, g->n * sizeof(double));
         return 0;
     }
-    memset(g->h_out, 0xff, g->n * sizeof(float)); /* all-ones: a NaN in float */
+    vb_host_poison(g->h_out, g->n * sizeof(float)); /* all-ones: a NaN in float */
     if (VB_CUDA(err, cudaMemset(g->d_buf, 0xff, g->n * sizeof(float))) ||
         VB_CUDA(err, cudaDeviceSynchronize()))
         return -1;
@@ -148,7 +148,6 @@ static int poison(void *state, struct vb_err *err)
 static void fetch(void *state, double *out)
 {
     struct gufunc *g = state;
-    size_t i;
     long r;
     int c;
     if (g->kind == CPU) {
@@ -158,8 +157,7 @@ static void fetch(void *state, double *out)
             for (r = 0; r < g->rows; r++)
                 out[r * g->cols + c] = g->h_out[(size_t)c * (size_t)g->rows + (size_t)r];
     } else {
-        for (i = 0; i < g->n; i++)
-            out[i] = g->h_out[i];
+        vb_host_widen(out, g->h_out, g->n);
     }
 }
 

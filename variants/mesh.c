@@ -167,8 +167,8 @@ static int poison(void *state, struct vb_err *err)
 {
     struct mesh *m = state;
     size_t bytes = m->n * sizeof(double);
-    memset(m->h_out, 0xff, bytes); /* all-ones: a NaN in double */
-    if (m->h_a) memset(m->h_a, 0xff, bytes);
+    vb_host_poison(m->h_out, bytes); /* all-ones: a NaN in double */
+    if (m->h_a) vb_host_poison(m->h_a, bytes);
     if (m->d_out &&
         (VB_CUDA(err, cudaMemset(m->d_out, 0xff, bytes)) || VB_CUDA(err, cudaDeviceSynchronize())))
         return -1;

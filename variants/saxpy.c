@@ -172,10 +172,10 @@ static int poison(void *state, struct vb_err *err)
 {
     struct saxpy *s = state;
     if (s->kind == CPU) {
-        memset(s->h_ref, 0xff, s->n * sizeof(double)); /* all-ones: NaN */
+        vb_host_poison(s->h_ref, s->n * sizeof(double)); /* all-ones: NaN */
         return 0;
     }
-    memset(s->h_out, 0xff, s->n * sizeof(float));
+    vb_host_poison(s->h_out, s->n * sizeof(float));
     if (s->kind == NVRTC_DRIVER) {
         if (VB_CU(err, s->drv->MemsetD32Async(s->dout, 0xffffffffu, s->n, s->cs)) ||
             VB_CU(err, s->drv->StreamSynchronize(s->cs)))
@@ -204,8 +204,7 @@ static void fetch(void *state, double *out)
             out[i] = NAN; /* fails verification, as it must */
         return;
     }
-    for (i = 0; i < s->n; i++)
-        out[i] = s->h_out[i];
+    vb_host_widen(out, s->h_out, s->n);
 }
 
 /* cu_wait: vb_phase_wait for the driver API: unless the queued calls failed (err is filled

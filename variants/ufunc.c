@@ -286,11 +286,11 @@ static int poison(void *state, struct vb_err *err)
     struct ufunc *u = state;
     size_t vals = is_fft(u->kind) ? 2 * u->n : u->n;
     if (is_cpu(u->kind)) {
-        memset(u->h_ref, 0xff, vals * sizeof(double)); /* all-ones: NaN */
+        vb_host_poison(u->h_ref, vals * sizeof(double)); /* all-ones: NaN */
         return 0;
     }
-    memset(u->h_out, 0xff, vals * sizeof(float));
-    if (u->h_tmp) memset(u->h_tmp, 0xff, vals * sizeof(float));
+    vb_host_poison(u->h_out, vals * sizeof(float));
+    if (u->h_tmp) vb_host_poison(u->h_tmp, vals * sizeof(float));
     /* the device buffer the answer comes from: d_out, or the frame itself for fft-mask */
     if (VB_CUDA(err, cudaMemset(u->d_out ? u->d_out : u->d_x, 0xff, vals * sizeof(float))) ||
         VB_CUDA(err, cudaDeviceSynchronize()))
@@ -314,8 +314,7 @@ static void fetch(void *state, double *out)
             out[i] = NAN; /* fails verification, as it must */
         return;
     }
-    for (i = 0; i < vals; i++)
-        out[i] = u->h_out[i];
+    vb_host_widen(out, u->h_out, vals);
 }
 
 /* ---- one sample ---- */

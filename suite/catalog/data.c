@@ -28,3 +28,28 @@ void *vb_host_alloc(size_t bytes, struct vb_err *err)
         vb_parallel_for(bytes, touch_part, p); /* every page touched outside the samples */
     return p;
 }
+
+void vb_host_poison(void *p, size_t bytes)
+{
+    vb_parallel_for(bytes, touch_part, p);
+}
+
+struct widen {
+    double *out;
+    const float *in;
+};
+
+static void widen_part(size_t lo, size_t hi, void *ctx, int slot)
+{
+    struct widen *w = ctx;
+    size_t i;
+    (void)slot;
+    for (i = lo; i < hi; i++)
+        w->out[i] = w->in[i];
+}
+
+void vb_host_widen(double *out, const float *in, size_t n)
+{
+    struct widen w = {out, in};
+    vb_parallel_for(n, widen_part, &w);
+}
