@@ -71,7 +71,8 @@ int vb_run_opts_parse(int argc, char **argv, struct vb_run_opts *o)
                     "a verified sample that took longer (it is the oracle); and no\n"
                     "metrics pass unless --metrics is given"),
         VB_OPT_NUM(0, "precision", "PCT", &noise, 0, 100,
-                   "stop when the median's 95% CI is within PCT (default 0.5)"),
+                   "stop when the median's 95% CI is within PCT (default 0.5; a copy\n"
+                   "of pageable host memory 5%, unless PCT is given)"),
         VB_OPT_OLD_NUM("max-noise", "PCT", &noise, 0, 100),
         VB_OPT_INT(0, "min-samples", "N", &mins, 1, 1e7,
                    "at least N timed samples before converging (default 10; not more\n"
@@ -124,7 +125,8 @@ int vb_run_opts_parse(int argc, char **argv, struct vb_run_opts *o)
     /* --quick is a look, not a record: no counters unless asked for (the pass costs ~0.2 s a
      * case, a quarter of a quick run) */
     if (o->quick && !o->metrics.given) o->metrics.off = 1;
-    if (noise >= 0) o->sampling.precision = noise / 100;
+    if (noise >= 0) /* the precision asked for holds for every phase, a pageable copy's too */
+        o->sampling.precision = o->sampling.precision_pageable = noise / 100;
     if (mins >= 0) o->sampling.min_samples = mins;
     if (tmo >= 0) o->sampling.budget_s = tmo;
     if (cpub >= 0) o->sampling.cpu_budget_s = cpub;
