@@ -82,8 +82,10 @@ bisect)
     "${g[@]}" add -A && "${g[@]}" commit -qm "commit $i" || fail "commit $i"
   done
   export VBUSER=$user
+  # the threshold well under the planted change: a CI machine measured the 3x work as +80%
+  # (+50%..+89% after 30 rounds), which a 60% threshold called noisy
   pick=(--build "sh build.sh" --exe bench --filter 'u/cpu' --axis n=4194304 --axis x=0.5 --axis t=a
-    --threshold 60)
+    --threshold 35)
   expect 1 "first bad commit: $(git rev-parse --short HEAD~5) commit 11" "$vb" bisect HEAD~15 HEAD \
     "${pick[@]}"
   cat out
