@@ -84,7 +84,8 @@ struct vb_rounds {
     int (*round)(void *ctx, const struct vb_case_result *r, int from);
 };
 
-/* The default budget (0.5% precision, 10 samples, 1 s a GPU case; CPU cases 3 samples and
+/* The default budget (0.5% precision, a pageable copy 5%, 10 samples, 0.5 s a GPU case and,
+ * where NVML measures, at least 0.1 s of them; CPU cases 3 samples and
  * 0.2 s, past 1 s only to reach 3 samples, never past 20 s) and --quick (2%, 5 samples, 0.15 s,
  * 2 warm-ups; CPU cases one sample within 0.3 s, none after a verified sample that took longer). */
 void vb_sampling_default(struct vb_sampling *s);
