@@ -10,7 +10,7 @@
  *   bad-spec       an axis spec that does not parse     summary-clash a summary named as a column
  *   skip           setup says the case cannot run here  ref-fails    the reference returns an error
  *   ref-crash      the reference dies of SIGSEGV        cuda-error   a sample's launch fails
- *   slow           good, its CPU rung doing its work 3x     wrong        good, its CPU rung's
+ *   slow           good, its CPU rung doing its work 8x     wrong        good, its CPU rung's
  *                  (varbench ab's planted slowdown)                      first value off by one
  */
 #include <signal.h>
@@ -88,9 +88,9 @@ static void teardown(void *state)
 static int run_cpu(void *state, struct vb_err *err)
 {
     struct st *s = state;
-    volatile double *out = s->out; /* every store made, each of slow's 3 passes too */
+    volatile double *out = s->out; /* every store made, each of slow's 8 passes too */
     size_t i;
-    int k, times = !strcmp(mode(), "slow") ? 3 : 1;
+    int k, times = !strcmp(mode(), "slow") ? 8 : 1;
     vb_nvtx_phase_begin(VB_PHASE_CPU);
     for (k = 0; k < times; k++)
         for (i = 0; i < s->n; i++)
