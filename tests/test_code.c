@@ -7,6 +7,7 @@
 #include "code_diff.h"
 #include "fixtures.h"
 #include "result.h"
+#include "code_id.h"
 #include "store.h"
 #include "test.h"
 #include "tests.h"
@@ -26,8 +27,8 @@ int test_store_case_code(const char *arg)
     struct vb_memset_rec m;
     struct vb_range_rec n[3];
     struct vb_cmp_row row;
-    const char *name = "_Z21mesh_host_mesh_kernelPKdS0_S0_S0_Pdm";
-    uint64_t hash = 0x1234, d[4];
+    struct vb_code_entry code = {(char *)"_Z21mesh_host_mesh_kernelPKdS0_S0_S0_Pdm", 0x1234};
+    uint64_t d[4];
     int64_t run, id[4];
     int i, j, state[4], same;
     char path[512];
@@ -43,7 +44,7 @@ int test_store_case_code(const char *arg)
         }
         ASSERT_OK(vb_store_run_begin(st, &info, &run, &err));
         ASSERT_OK(vb_store_case(st, run, &r, &id[i], &err));
-        if (i < 3) ASSERT_OK(vb_store_kernel_code(st, run, &name, &hash, 1, &err));
+        if (i < 3) ASSERT_OK(vb_store_kernel_code(st, run, &code, 1, &err));
         ASSERT_OK(vb_store_run_end(st, run, "complete", 0, "", &err));
         ASSERT_OK(vb_store_case_code(st, id[i], &d[i], &state[i], &err));
     }

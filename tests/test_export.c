@@ -11,6 +11,7 @@
 #include "export_trace.h"
 #include "fixtures.h"
 #include "result.h"
+#include "code_id.h"
 #include "store.h"
 #include "test.h"
 #include "tests.h"
@@ -570,8 +571,7 @@ int test_export_sass(const char *arg)
     struct vb_memset_rec m;
     struct vb_range_rec n[3];
     struct vb_export_trace_stats st;
-    const char *name = "_Z21mesh_host_mesh_kernelPKdS0_S0_S0_Pdm";
-    uint64_t hash = 0xfeedull;
+    struct vb_code_entry code = {(char *)"_Z21mesh_host_mesh_kernelPKdS0_S0_S0_Pdm", 0xfeedull};
     int64_t run[2];
     char path[512], *out;
     int i;
@@ -582,7 +582,7 @@ int test_export_sass(const char *arg)
         fx_fake_case(&r, smp, c, k, &m, n);
         ASSERT_OK(vb_store_run_begin(s, &info, &run[i], &err));
         ASSERT_OK(vb_store_case(s, run[i], &r, NULL, &err));
-        if (!i) ASSERT_OK(vb_store_kernel_code(s, run[i], &name, &hash, 1, &err));
+        if (!i) ASSERT_OK(vb_store_kernel_code(s, run[i], &code, 1, &err));
         ASSERT_OK(vb_store_run_end(s, run[i], "complete", 0, "", &err));
     }
     ASSERT_OK(export_to(s, run[0], NULL, &out, &st, &err));

@@ -9,6 +9,7 @@
 #include "env.h"
 #include "fixtures.h"
 #include "result.h"
+#include "code_id.h"
 #include "store.h"
 #include "store_columns.h"
 #include "test.h"
@@ -239,8 +240,8 @@ int test_store_string_columns(const char *arg)
     struct vb_metric_row *mrows;
     int64_t run_id, merged;
     int i, added, declared = 0, nsum, nm, seen = 0, ncode, recorded;
-    const char *code_name = "_Z21mesh_host_mesh_kernelPKdS0_S0_S0_Pdm";
-    uint64_t code_hash = 0xfedcba9876543210ull;
+    struct vb_code_entry stored = {(char *)"_Z21mesh_host_mesh_kernelPKdS0_S0_S0_Pdm",
+                                   0xfedcba9876543210ull};
     struct vb_run_kernel *code;
     char src[512], dst[512];
     sqlite3 *db;
@@ -274,8 +275,8 @@ int test_store_string_columns(const char *arg)
     r.summaries[0] = (struct vb_summary_value){"vbtest_summary", "", 1}; /* case_summaries */
     r.nsummaries = 1;
     ASSERT_OK(vb_store_case(st, run_id, &r, NULL, &err));
-    ASSERT_OK(vb_store_kernel_code(st, run_id, &code_name, &code_hash, 1, &err)); /* kernel_code */
-    ASSERT_OK(vb_store_kernel_code(st, run_id, &code_name, &code_hash, 1, &err)); /* kept once */
+    ASSERT_OK(vb_store_kernel_code(st, run_id, &stored, 1, &err)); /* kernel_code */
+    ASSERT_OK(vb_store_kernel_code(st, run_id, &stored, 1, &err)); /* kept once */
     ASSERT_OK(vb_store_run_end(st, run_id, "complete", 0, "", &err));
     vb_store_close(st);
 
@@ -313,8 +314,8 @@ int test_store_string_columns(const char *arg)
     ASSERT_OK(vb_store_run_code(st, merged, &code, &ncode, &recorded, &err));
     ASSERT_INT_EQ(ncode, 1);
     ASSERT_INT_EQ(recorded, 1);
-    ASSERT_STR_EQ(code[0].name, code_name);
-    ASSERT(code[0].known && code[0].hash == code_hash);
+    ASSERT_STR_EQ(code[0].name, stored.name);
+    ASSERT(code[0].known && code[0].hash == stored.hash);
     free(code);
     vb_store_close(st);
     ASSERT_INT_EQ(sqlite3_open_v2(dst, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);

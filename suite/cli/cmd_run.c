@@ -178,26 +178,15 @@ struct run_ctx {
 };
 
 /* store_code stores the code hashes of the kernels loaded since the last case (code_id.h) with
- * the run; memory running out leaves them unrecorded. 0, or -1 with err (the database). */
+ * the run; memory running out leaves them for the next case. 0, or -1 with err (the database). */
 static int store_code(struct run_ctx *c, struct vb_err *err)
 {
     struct vb_code_entry *e;
-    const char **names;
-    uint64_t *hashes;
-    size_t n, i, next;
+    size_t n, next;
     int rc;
     if (vb_code_id_since(c->code_next, &e, &n, &next)) return 0; /* memory: the next case's */
-    names = malloc((n ? n : 1) * sizeof *names);
-    hashes = malloc((n ? n : 1) * sizeof *hashes);
-    for (i = 0; names && hashes && i < n; i++) {
-        names[i] = e[i].name;
-        hashes[i] = e[i].hash;
-    }
-    /* out of memory here: these kernels read as not recorded, the run goes on */
-    rc = !names || !hashes ? 0 : vb_store_kernel_code(c->st, c->run_id, names, hashes, n, err);
+    rc = vb_store_kernel_code(c->st, c->run_id, e, n, err);
     if (!rc) c->code_next = next;
-    free(names);
-    free(hashes);
     vb_code_id_free(e, n);
     return rc;
 }

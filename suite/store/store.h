@@ -19,6 +19,7 @@
 /* What the writers take, defined where it is made (result.h, env.h): a reader of the database
  * (compare, export, report, summary) includes none of them. */
 struct vb_case_result;
+struct vb_code_entry;
 struct vb_gpu_env;
 struct vb_host_env;
 struct vb_metric_value;
@@ -369,10 +370,10 @@ struct vb_run_kernel {
     int known;
 };
 
-/* vb_store_kernel_code stores kernels' code hashes (names[i], hashes[i], i < n) with run run_id,
- * a kernel stored before with the same hash kept once. 0 or -1 (VB_E_DB). */
-int vb_store_kernel_code(struct vb_store *s, int64_t run_id, const char *const *names,
-                         const uint64_t *hashes, size_t n, struct vb_err *err);
+/* vb_store_kernel_code stores kernels' code hashes (e[0..n), code_id.h's entries) with run
+ * run_id, a kernel stored before with the same hash kept once. 0 or -1 (VB_E_DB). */
+int vb_store_kernel_code(struct vb_store *s, int64_t run_id, const struct vb_code_entry *e,
+                         size_t n, struct vb_err *err);
 /* vb_store_run_code returns the kernels run run_id's cases launched (by their records), in name
  * order, each with its stored hash (a name with two: none), as a malloc'd array (caller
  * frees; NULL and 0 without any); *recorded 1 when the run stored any code at all. 0 or -1

@@ -4,11 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "code_id.h"
 #include "sass.h"
 #include "store_int.h"
 
-int vb_store_kernel_code(struct vb_store *s, int64_t run_id, const char *const *names,
-                         const uint64_t *hashes, size_t n, struct vb_err *err)
+int vb_store_kernel_code(struct vb_store *s, int64_t run_id, const struct vb_code_entry *e,
+                         size_t n, struct vb_err *err)
 {
     static const char q[] =
         "INSERT OR IGNORE INTO kernel_code(run_id, name, sass_hash) VALUES (?, ?, ?)";
@@ -17,8 +18,8 @@ int vb_store_kernel_code(struct vb_store *s, int64_t run_id, const char *const *
     if (!n) return 0;
     if (vb_store_begin(s, err)) return -1;
     for (i = 0; i < n; i++) {
-        snprintf(hex, sizeof hex, "%016" PRIx64, hashes[i]);
-        if (vb_store_put(s, q, NULL, err, "itt", run_id, names[i], hex)) {
+        snprintf(hex, sizeof hex, "%016" PRIx64, e[i].hash);
+        if (vb_store_put(s, q, NULL, err, "itt", run_id, e[i].name, hex)) {
             vb_store_rollback(s);
             return -1;
         }
@@ -44,13 +45,12 @@ static void fill_kernel(sqlite3_stmt *st, void *p)
 int vb_store_run_code(struct vb_store *s, int64_t run_id, struct vb_run_kernel **out, int *n,
                       int *recorded, struct vb_err *err)
 {
-    static const char launched[] =
-        "SELECT sn.value, (SELECT CASE WHEN count(DISTINCT kc.sass_hash) = 1 THEN "
-        "min(kc.sass_hash) "
-        "END FROM kernel_code kc WHERE kc.run_id = ?1 AND kc.name = sn.value) FROM StringIds sn "
-        "WHERE sn.id IN (SELECT DISTINCT k.mangledName "
-        "FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN cases c ON c.id = k.case_id WHERE c.run_id = ?1) "
-        "ORDER BY sn.value";
+    static const char launched[] = "SELECT sn.value, " VB_STORE_KERNEL_HASH(
+        "?1", "sn.value") " FROM StringIds sn "
+                          "WHERE sn.id IN (SELECT DISTINCT k.mangledName "
+                          "FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN cases c ON c.id = k.case_id "
+                          "WHERE c.run_id = ?1) "
+                          "ORDER BY sn.value";
     static const char any[] = "SELECT count(*) FROM kernel_code WHERE run_id = ?";
     sqlite3_stmt *st = vb_store_stmt(s, any, err);
     *out = NULL;
@@ -72,11 +72,12 @@ int vb_store_case_code(struct vb_store *s, int64_t case_id, uint64_t *digest, in
         "SELECT sn.value || '|' || k.gridX || ',' || k.gridY || ',' || k.gridZ || '|' || "
         "k.blockX || ',' || k.blockY || ',' || k.blockZ || '|' || ifnull(k.staticSharedMemory, "
         "'') || ',' || ifnull(k.dynamicSharedMemory, '') || ',' || ifnull(k.registersPerThread, "
-        "'') AS launch, (SELECT CASE WHEN count(DISTINCT kc.sass_hash) = 1 THEN min(kc.sass_hash) "
-        "END FROM kernel_code kc WHERE kc.run_id = c.run_id AND kc.name = sn.value) FROM "
-        "CUPTI_ACTIVITY_KIND_KERNEL k JOIN cases c ON c.id = "
-        "k.case_id JOIN StringIds sn ON sn.id = k.mangledName WHERE k.case_id = ? GROUP BY launch "
-        "ORDER BY launch";
+        "'') AS launch, " VB_STORE_KERNEL_HASH(
+            "c.run_id", "sn.value") " FROM "
+                                    "CUPTI_ACTIVITY_KIND_KERNEL k JOIN cases c ON c.id = "
+                                    "k.case_id JOIN StringIds sn ON sn.id = k.mangledName WHERE "
+                                    "k.case_id = ? GROUP BY launch "
+                                    "ORDER BY launch";
     sqlite3_stmt *st = vb_store_stmt(s, q, err);
     uint64_t h = VB_FNV1A_BASIS;
     int rc, rows = 0, unknown = 0, c;

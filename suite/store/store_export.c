@@ -168,9 +168,8 @@ static const char gpu_q[] = SEL ", ac AS (SELECT DISTINCT case_id, correlationId
     "SELECT * FROM (SELECT 0 AS kind, " GPU_COMMON("k") ", k.gridX, k.gridY, k.gridZ, k.blockX, "
     "k.blockY, k.blockZ, k.staticSharedMemory, k.dynamicSharedMemory, k.registersPerThread, 0, 0, "
     "0, 0, 0, 0, k.mangledName, sn.value, k.graphId, k.graphNodeId, NULL, NULL, "
-    "(SELECT CASE WHEN count(DISTINCT kc.sass_hash) = 1 THEN min(kc.sass_hash) END "
-    "FROM kernel_code kc JOIN cases kcc ON kcc.run_id = kc.run_id "
-    "WHERE kcc.id = k.case_id AND kc.name = sn.value) "
+    VB_STORE_KERNEL_HASH("(SELECT kcc.run_id FROM cases kcc WHERE kcc.id = k.case_id)",
+                         "sn.value") " "
     "FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds sn "
     "ON sn.id = k.mangledName WHERE k.case_id IN sel "
     "UNION ALL SELECT 1, " GPU_COMMON("m") ", 0, 0, 0, 0, 0, 0, 0, 0, 0, m.bytes, m.copyKind, "

@@ -31,6 +31,13 @@
 #define VB_STORE_RUN_GPU(r)                                                                        \
     "(SELECT g.name FROM TARGET_INFO_GPU g WHERE g.run_id = " r "id ORDER BY g.id LIMIT 1)"
 
+/* A kernel's SASS hash in a run, as every reader takes it (kernel_code, schema 10): the one hash
+ * the run stored under the kernel's name, NULL when it stored none or two (two modules with a
+ * kernel of one name). `run` and `name` are SQL expressions; the subquery's own alias is kc. */
+#define VB_STORE_KERNEL_HASH(run, name)                                                            \
+    "(SELECT CASE WHEN count(DISTINCT kc.sass_hash) = 1 THEN min(kc.sass_hash) END "               \
+    "FROM kernel_code kc WHERE kc.run_id = " run " AND kc.name = " name ")"
+
 struct vb_store {
     sqlite3 *db;
     char path[1024];
