@@ -107,10 +107,10 @@ void vb_result_pageable(const struct vb_case_result *r, int *h2d, int *d2h)
 {
     size_t i;
     *h2d = *d2h = 0;
-    for (i = 0; i < r->activity.ncopies; i++) { /* copy kinds: 1 HtoD, 2 DtoH */
+    for (i = 0; i < r->activity.ncopies; i++) {
         const struct vb_copy_rec *k = &r->activity.copies[i];
-        *h2d |= k->copy_kind == 1 && k->src_kind == 1;
-        *d2h |= k->copy_kind == 2 && k->dst_kind == 1;
+        *h2d |= k->copy_kind == VB_COPY_HTOD && k->src_kind == VB_MEM_PAGEABLE;
+        *d2h |= k->copy_kind == VB_COPY_DTOH && k->dst_kind == VB_MEM_PAGEABLE;
     }
 }
 

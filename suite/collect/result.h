@@ -195,8 +195,8 @@ double vb_sample_phase(const struct vb_sample *s, int ph);
  * samples' traffic differs. The runner's and a traced range's. 0, or -1 when out of memory. */
 int vb_result_stats(struct vb_case_result *r);
 
-/* vb_result_pageable: did r copy from (*h2d) or to (*d2h) pageable host memory, by its copy
- * records (CUPTI's memory kind 1)? Each 0 or 1. */
+/* vb_result_pageable: did r copy from (*h2d) or to (*d2h) pageable host memory, by its kept
+ * copy records (as compare's h2d_pageable and d2h_pageable read them)? Each 0 or 1. */
 void vb_result_pageable(const struct vb_case_result *r, int *h2d, int *d2h);
 
 /* vb_sample_find returns the index of the sample whose [start, end] window holds t, or -1.

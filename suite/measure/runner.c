@@ -198,19 +198,6 @@ static int phase_values(const struct vb_case_result *r, int ph, double *x)
     return n;
 }
 
-/* pageable: whether r's kept copy records move pageable host memory host to device (*h2d) and
- * device to host (*d2h) */
-static void pageable(const struct vb_case_result *r, int *h2d, int *d2h)
-{
-    size_t i;
-    *h2d = *d2h = 0;
-    for (i = 0; i < r->activity.ncopies; i++) {
-        const struct vb_copy_rec *c = &r->activity.copies[i];
-        *h2d |= c->copy_kind == VB_COPY_HTOD && c->src_kind == VB_MEM_PAGEABLE;
-        *d2h |= c->copy_kind == VB_COPY_DTOH && c->dst_kind == VB_MEM_PAGEABLE;
-    }
-}
-
 double vb_runner_precision(const struct vb_case_result *r, const struct vb_sampling *cfg,
                            const char **worst, double *ci, int *n)
 {
@@ -227,7 +214,7 @@ double vb_runner_precision(const struct vb_case_result *r, const struct vb_sampl
         free(x);
         return *ci / cfg->precision;
     }
-    pageable(r, &h2d, &d2h);
+    vb_result_pageable(r, &h2d, &d2h);
     *n = phase_values(r, VB_PH_GPU, x);
     gpu_med = vb_stats_median(x, (size_t)*n);
     w[VB_PH_GPU] = vb_stats_median_ci(x, (size_t)*n, &lo, &hi);
