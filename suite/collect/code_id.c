@@ -129,20 +129,22 @@ void vb_code_id_free(struct vb_code_entry *e, size_t n)
     free(e);
 }
 
-int vb_code_id_lost(void)
+/* locked reads *v under mu (the module callback writes it on CUDA's thread) */
+static int locked(const int *v)
 {
     int n;
     pthread_mutex_lock(&mu);
-    n = lost;
+    n = *v;
     pthread_mutex_unlock(&mu);
     return n;
 }
 
+int vb_code_id_lost(void)
+{
+    return locked(&lost);
+}
+
 int vb_code_id_unreadable(void)
 {
-    int n;
-    pthread_mutex_lock(&mu);
-    n = unreadable;
-    pthread_mutex_unlock(&mu);
-    return n;
+    return locked(&unreadable);
 }

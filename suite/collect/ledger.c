@@ -191,6 +191,17 @@ static void others(nvml_dev dev, char *buf, size_t n)
     }
 }
 
+/* board finds the board at PCI bus id bus into *dev; 0, or NVML's error with why (n bytes)
+ * saying so */
+static nvml_ret board(const char *bus, nvml_dev *dev, char *why, size_t n)
+{
+    nvml_ret rc = nv.by_bus(bus, dev);
+    if (rc)
+        snprintf(why, n, "NVML has no board at PCI %s: %s (%d)", bus,
+                 nv.error ? nv.error(rc) : "error", rc);
+    return rc;
+}
+
 int vb_ledger_quiet(const char *bus, double max_temp_c, double timeout_s, char *note, size_t n)
 {
     struct timespec ts = {0, 50 * 1000000L};
@@ -200,18 +211,13 @@ int vb_ledger_quiet(const char *bus, double max_temp_c, double timeout_s, char *
     int polls;
     size_t u;
     nvml_dev dev;
-    nvml_ret rc;
     struct vb_err why;
     note[0] = '\0';
     if (vb_ledger_open(&why)) {
         snprintf(note, n, "%s", nv.why);
         return -1;
     }
-    if ((rc = nv.by_bus(bus, &dev)) != 0) {
-        snprintf(note, n, "NVML has no board at PCI %s: %s (%d)", bus,
-                 nv.error ? nv.error(rc) : "error", rc);
-        return -1;
-    }
+    if (board(bus, &dev, note, n)) return -1;
     for (polls = 0;; polls++) {
         now[0] = '\0';
         others(dev, now, sizeof now);
@@ -302,18 +308,13 @@ static void clear(struct vb_ledger *l)
 
 int vb_ledger_start(const char *bus, struct vb_ledger *l, struct vb_err *err)
 {
-    nvml_ret rc;
     clear(l);
     if (vb_ledger_open(err)) {
         snprintf(l->why, sizeof l->why, "%s", nv.why);
         return -1;
     }
     if (smp.running) vb_ledger_stop(&(struct vb_ledger){0});
-    if ((rc = nv.by_bus(bus, &smp.dev)) != 0) {
-        snprintf(l->why, sizeof l->why, "NVML has no board at PCI %s: %s (%d)", bus,
-                 nv.error ? nv.error(rc) : "error", rc);
-        return vb_err_set(err, VB_E_SYS, "%s", l->why);
-    }
+    if (board(bus, &smp.dev, l->why, sizeof l->why)) return vb_err_set(err, VB_E_SYS, "%s", l->why);
     if (!smp.r && !(smp.r = malloc(MAX_READINGS * sizeof *smp.r))) {
         snprintf(l->why, sizeof l->why, "out of memory for the ledger's readings");
         return vb_err_set(err, VB_E_SYS, "%s", l->why);
