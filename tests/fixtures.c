@@ -53,6 +53,16 @@ void fx_tmp_path(char *buf, size_t n, const char *name)
     unlink(buf);
 }
 
+char *fx_read_back(FILE *f, char *buf, size_t n)
+{
+    size_t got;
+    rewind(f);
+    got = fread(buf, 1, n - 1, f);
+    buf[got] = '\0';
+    fclose(f);
+    return buf;
+}
+
 static enum vb_status status_of(const char *s)
 {
     int k;

@@ -3,6 +3,8 @@
 #ifndef VB_FIXTURES_H
 #define VB_FIXTURES_H
 
+#include <stdio.h>
+
 #include "ceilings.h"
 #include "env.h"
 #include "result.h"
@@ -34,6 +36,9 @@ int fx_variant(const char *full, const struct vb_family **f, const struct vb_var
 int fx_write_v1(const char *sql, const char *path);
 /* fx_tmp_path writes a fresh path for `name` in $TMPDIR (or /tmp), removing what was there. */
 void fx_tmp_path(char *buf, size_t n, const char *name);
+/* fx_read_back reads what was written to f (a tmpfile()) into buf (at most n - 1 bytes, then a
+ * NUL) and closes f. Returns buf. */
+char *fx_read_back(FILE *f, char *buf, size_t n);
 
 /* fx_write_run writes a complete run on GPU `gpu` with the cases; sets *run_id. 0 or -1. */
 int fx_write_run(struct vb_store *s, const char *gpu, const struct fx_case *cases, int n,

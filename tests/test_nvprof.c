@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "fixtures.h"
 #include "logpath.h"
 #include "nvprof_print.h"
 #include "ptable.h"
@@ -81,7 +82,6 @@ static const char *table_text(int csv, char *buf, size_t n)
                                            {"12.500us", "8", "say \"hi\""}};
     struct vb_ptable t;
     FILE *f = tmpfile();
-    size_t got;
     int pass, r;
     if (!f) return "";
     vb_ptable_init(&t, f, csv, 3, 1u << 2, 1u << 2);
@@ -92,11 +92,7 @@ static const char *table_text(int csv, char *buf, size_t n)
         for (r = 0; r < 2; r++)
             vb_ptable_row(&t, rows[r]);
     }
-    rewind(f);
-    got = fread(buf, 1, n - 1, f);
-    buf[got] = '\0';
-    fclose(f);
-    return buf;
+    return fx_read_back(f, buf, n);
 }
 
 int test_ptable(const char *arg)

@@ -10,6 +10,7 @@
 #include "cmp_print.h"
 #include "code_diff.h"
 #include "code_id.h"
+#include "fixtures.h"
 #include "sass.h"
 #include "test.h"
 #include "tests.h"
@@ -120,15 +121,10 @@ static int as_run(const struct kernels *k, const char *skip, struct vb_run_kerne
 static const char *printed(const struct vb_code_diff *d, char *buf, size_t n)
 {
     FILE *f = tmpfile();
-    size_t got;
     buf[0] = '\0';
     if (!f) return buf;
     vb_cmp_print_code(f, d, 0);
-    rewind(f);
-    got = fread(buf, 1, n - 1, f);
-    buf[got] = '\0';
-    fclose(f);
-    return buf;
+    return fx_read_back(f, buf, n);
 }
 
 /* Two builds of one module (a.cubin, b.cubin: shift changed) as two runs' kernels: unchanged
