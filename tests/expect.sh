@@ -26,10 +26,12 @@ have_gpu() { command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; 
 # skipped)
 nogpu_code() { if have_gpu; then echo 0; else echo 4; fi; }
 # in_tmp: a folder of the case's own ($tmp), removed when the script exits, as the current one
+# and as TMPDIR (what the commands leave there, bisect's logs, goes with it)
 in_tmp() {
   tmp=$(mktemp -d) || exit 1
   trap 'rm -rf "$tmp"' EXIT
   cd "$tmp" || exit 1
+  export TMPDIR=$tmp
 }
 # stand_in DIR VARBENCH DB [CI_SCRIPT...]: writes DIR/build/varbench, which stands in for
 # `varbench run` (it copies DB to the run's --db and exits with $STUB_RUN_RC, default 0) and

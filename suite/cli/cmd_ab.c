@@ -29,6 +29,7 @@
 #include "compare.h"
 #include "opt.h"
 #include "paired.h"
+#include "proc.h"
 #include "progress.h"
 #include "result.h"
 #include "stats.h"
@@ -75,7 +76,7 @@ struct side {
     const char *name; /* "A" or "B" */
     pid_t pid;
     FILE *from, *to;
-    char log[64]; /* its stderr, shown if it fails */
+    char log[1024]; /* its stderr, shown if it fails */
     int64_t run;
     char (*plan)[LABEL];
     char *kind; /* plan[i]'s: 'g' a GPU case, 'c' a CPU case, 'n' a GPU case with no device */
@@ -95,9 +96,10 @@ struct opts {
 /* start runs `EXE run ... --ab-worker R,W` with its stdout to /dev/null, its stderr to a file */
 static int start(struct side *s, const struct opts *o, struct vb_err *err)
 {
-    char *av[MAX_ARGS + 32], spec[32], dev[16];
+    char *av[MAX_ARGS + 32], spec[32], dev[16], name[32];
     int down[2], up[2], n = 0, i, fd;
-    snprintf(s->log, sizeof s->log, "/tmp/varbench-ab-%s-XXXXXX", s->name);
+    snprintf(name, sizeof name, "varbench-ab-%s", s->name);
+    vb_proc_tmp_template(s->log, sizeof s->log, name);
     if ((fd = mkstemp(s->log)) < 0)
         return vb_err_set(err, VB_E_SYS, "a log for %s: %s", s->name, strerror(errno));
     /* close-on-exec: the other side's process must not hold this side's pipes (its end of

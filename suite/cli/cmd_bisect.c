@@ -42,7 +42,8 @@ static const struct vb_usage usage = {
              "benchmark program built with varbench, relative to the tree's top\n"
              "(build/varbench). Exit 1: a first bad commit was found; 0: BAD is not slower than\n"
              "GOOD; 7: git bisect could not tell (every candidate skipped); 6: git or the first\n"
-             "build failed.\n",
+             "build failed. The builds' and ab's logs stay in $TMPDIR/varbench-bisect-XXXXXX\n"
+             "(/tmp without TMPDIR), named on the last line.\n",
     .codes = codes,
     .min_args = 2,
     .max_args = 2,
@@ -196,7 +197,7 @@ static void show(const char *path)
 int vb_cmd_bisect(int argc, char **argv)
 {
     struct opts o = {.device = 0};
-    char top[1024], head[128], dir[] = "/tmp/varbench-bisect-XXXXXX", self[1024], path[1200],
+    char top[1024], head[128], dir[1024], self[1024], path[1200],
                                runlog[1200], sha[64];
     char dev[16], *av[96], rev[2][64]; /* GOOD's and BAD's commits */
     struct vb_err err;
@@ -245,6 +246,7 @@ int vb_cmd_bisect(int argc, char **argv)
         if (git_out(rev[i - 1], sizeof rev[i - 1], "rev-parse", "-q", "--verify", spec, NULL))
             return vb_opt_error(&usage, "'%s' is not a revision of this repository", argv[i]);
     }
+    vb_proc_tmp_template(dir, sizeof dir, "varbench-bisect");
     if (!mkdtemp(dir)) {
         vb_err_set(&err, VB_E_SYS, "mkdtemp: %s", strerror(errno));
         return vb_report_error("bisect", &err);

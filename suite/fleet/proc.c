@@ -211,3 +211,9 @@ void vb_proc_free(struct vb_proc *p)
     free(p->out);
     p->out = NULL;
 }
+
+void vb_proc_tmp_template(char *buf, size_t n, const char *name)
+{
+    const char *d = getenv("TMPDIR");
+    snprintf(buf, n, "%s/%s-XXXXXX", d && d[0] ? d : "/tmp", name);
+}

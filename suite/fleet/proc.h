@@ -34,4 +34,8 @@ void vb_proc_free(struct vb_proc *p);
 /* vb_proc_on_path: is name an executable file in a folder of PATH? 1 or 0. */
 int vb_proc_on_path(const char *name);
 
+/* vb_proc_tmp_template writes "$TMPDIR/NAME-XXXXXX" (/tmp where TMPDIR is unset or empty) into
+ * buf (n bytes, truncated to fit), a template for mkstemp or mkdtemp. This can't fail. */
+void vb_proc_tmp_template(char *buf, size_t n, const char *name);
+
 #endif
