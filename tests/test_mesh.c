@@ -1,6 +1,7 @@
 /* The mesh family's CPU reference against values computed independently (Python's libm from
  * the seed's formula), and the runner on CPU cases, including variants that go wrong. */
 #include <stdlib.h>
+#include <time.h>
 
 #include "fixtures.h"
 #include "mesh_math.h"
@@ -87,7 +88,7 @@ int test_runner_cpu_and_skip(const char *arg)
 }
 
 /* A fixture family whose variants go wrong in the ways the runner must record. */
-enum fx { FX_RIGHT, FX_OFF, FX_HOLE, FX_FAILS };
+enum fx { FX_RIGHT, FX_OFF, FX_HOLE, FX_FAILS, FX_SLOW };
 struct fx_state {
     enum fx kind;
     double out[16];
@@ -117,6 +118,8 @@ static int fx_run(void *state, struct vb_err *err)
     struct vb_point p = {{16}};
     int i;
     if (st->kind == FX_FAILS) return vb_err_set(err, VB_E_CUDA, "cudaMemcpy: planted failure");
+    if (st->kind == FX_SLOW) /* past VB_RUNNER_CPU_FIRST_S */
+        nanosleep(&(struct timespec){0, (long)(VB_RUNNER_CPU_FIRST_S * 1.2e9)}, NULL);
     fx_ref(&p, st->out, err);
     if (st->kind == FX_OFF) st->out[5] += 1e-3;
     if (st->kind == FX_HOLE)
@@ -173,13 +176,18 @@ static const struct vb_variant fx_variants[] = {
      .tag = FX_FAILS,
      .run = fx_run,
      .problem = &fx_fn},
+    {.name = "slow",
+     .summary = "right, each run past VB_RUNNER_CPU_FIRST_S",
+     .tag = FX_SLOW,
+     .run = fx_run,
+     .problem = &fx_fn},
 };
 static const struct vb_family runner_fixture = {.name = "fixture",
                                                 .summary = "runner fixture",
                                                 .seed = "none",
                                                 .ops = &fx_ops,
                                                 .variants = fx_variants,
-                                                .nvariants = 4};
+                                                .nvariants = 5};
 
 int test_runner_wrong_results(const char *arg)
 {
@@ -209,6 +217,44 @@ int test_runner_wrong_results(const char *arg)
     ASSERT_STR_EQ(vb_status_name(r.status), "failed");
     ASSERT_CONTAINS(r.reason, "planted failure");
     ASSERT_INT_EQ(r.ntimed, 0);
+    vb_case_result_free(&r);
+    return 0;
+}
+
+/* A CPU case's verified sample counts as its first timed one from VB_RUNNER_CPU_FIRST_S on
+ * (3 runs of a long reference, not 4); a shorter one only warms the case; --quick stops at a
+ * long verified sample. */
+int test_runner_cpu_first(const char *arg)
+{
+    struct vb_point p = {{16}};
+    struct vb_sampling cfg;
+    struct vb_case_result r;
+    struct vb_err err;
+    double ref[16];
+    fx_ref(&p, ref, &err);
+    vb_sampling_default(&cfg);
+    vb_runner_case(&runner_fixture, &fx_variants[FX_SLOW], &p, -1, NULL, ref, NULL, &cfg, &r);
+    ASSERT_STR_EQ(vb_status_name(r.status), "ok");
+    ASSERT_NEAR(r.max_abs_err, 0, 0); /* verified all the same */
+    ASSERT_INT_EQ(r.ntimed, cfg.cpu_min_samples);
+    ASSERT_INT_EQ(r.nsamples, r.ntimed);
+    ASSERT_INT_EQ(r.samples[0].kind, VB_SAMPLE_TIMED);
+    ASSERT(r.e2e_ms.median >= VB_RUNNER_CPU_FIRST_S * 1e3);
+    ASSERT_STR_EQ(r.stop_reason, "min-reached");
+    vb_case_result_free(&r);
+    vb_runner_case(&runner_fixture, &fx_variants[FX_RIGHT], &p, -1, NULL, ref, NULL, &cfg, &r);
+    ASSERT_STR_EQ(vb_status_name(r.status), "ok");
+    ASSERT_INT_EQ(r.samples[0].kind, VB_SAMPLE_VERIFY);
+    ASSERT_INT_EQ(r.nsamples, r.ntimed + 1);
+    ASSERT(r.ntimed >= cfg.cpu_min_samples);
+    vb_case_result_free(&r);
+    vb_sampling_quick(&cfg);
+    vb_runner_case(&runner_fixture, &fx_variants[FX_SLOW], &p, -1, NULL, ref, NULL, &cfg, &r);
+    ASSERT_STR_EQ(vb_status_name(r.status), "ok");
+    ASSERT_INT_EQ(r.nsamples, 1);
+    ASSERT_INT_EQ(r.ntimed, 1);
+    ASSERT_CONTAINS(r.stop_detail, "verified sample only");
+    ASSERT(r.e2e_ms.median >= VB_RUNNER_CPU_FIRST_S * 1e3);
     vb_case_result_free(&r);
     return 0;
 }

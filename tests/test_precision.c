@@ -1,6 +1,7 @@
 /* The timed samples' stopping rule (runner.h's vb_runner_precision): a copy of pageable host
- * memory, which compare judges at a 100% limit, is precise at 5%; the same copy pinned, or a
- * kernel, at 0.5%; the gpu time at its pageable copies' share of 5%. */
+ * memory, which compare judges at a 100% limit, is precise at 5%; the same copy pinned, judged
+ * at 25%, at 1.25%; a kernel at 0.5%; the gpu time at its copies' shares of theirs; no phase
+ * closer than 25 ns, a twentieth of the change compare never calls material. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,12 +59,44 @@ int test_precision_pageable(const char *arg)
     ASSERT(ci > 0.005 && ci < 0.05);
     free(r.samples);
     free(r.activity.copies);
-    /* pinned: the same copies are not precise at 0.5%; the worst is a copy */
+    /* pinned: the same copies (CIs of 1-2%) are not precise at 1.25%; the worst is a copy */
+    ASSERT(fabs(cfg.precision_copy * 20 - VB_CMP_COPY_FLOOR) < 1e-12);
+    ASSERT(fabs(cfg.floor_ns * 20 - VB_CMP_FLOOR_NS) < 1e-12);
     ASSERT(fill(&r, 2) == 0);
     q = vb_runner_precision(&r, &cfg, &worst, &ci, &n);
     ASSERT(q > 1);
-    ASSERT(!strcmp(worst, "h2d") || !strcmp(worst, "d2h") || !strcmp(worst, "gpu"));
-    ASSERT(fabs(q * cfg.precision - ci) < 1e-12);
+    ASSERT(!strcmp(worst, "h2d") || !strcmp(worst, "d2h"));
+    ASSERT(fabs(q * cfg.precision_copy - ci) < 1e-12);
+    /* at half their spread (CIs of 0.5-1%) they are: pinned copies at 1.25%, not 0.5% */
+    for (n = 0; n < 40; n++) {
+        struct vb_sample *s = &r.samples[n];
+        double u = (n % 9 - 4) / 4.0;
+        s->h2d_ns = 300e3 * (1 + 0.02 * u);
+        s->d2h_ns = 100e3 * (1 - 0.02 * u);
+        s->gpu_ns = s->kernel_ns + s->h2d_ns + s->d2h_ns;
+    }
+    q = vb_runner_precision(&r, &cfg, &worst, &ci, &n);
+    ASSERT(q <= 1);
+    cfg.precision_copy = cfg.precision; /* held to the kernels' 0.5%, a copy is not */
+    q = vb_runner_precision(&r, &cfg, &worst, &ci, &n);
+    ASSERT(q > 1);
+    ASSERT(!strcmp(worst, "h2d") || !strcmp(worst, "d2h"));
+    /* a 2 us phase is precise at 25 ns (1.25%) whatever the precision asked for */
+    cfg.precision = cfg.precision_copy = 0.001;
+    for (n = 0; n < 40; n++) {
+        struct vb_sample *s = &r.samples[n];
+        double u = (n % 9 - 4) / 4.0;
+        s->kernel_ns = 1e3 * (1 + 0.001 * u);
+        s->h2d_ns = 2e3 * (1 + 0.01 * u);
+        s->d2h_ns = 1e3 * (1 - 0.01 * u);
+        s->gpu_ns = s->kernel_ns + s->h2d_ns + s->d2h_ns;
+    }
+    q = vb_runner_precision(&r, &cfg, &worst, &ci, &n);
+    ASSERT(q <= 1);
+    cfg.floor_ns = 0; /* without the floor: not at 0.1% */
+    q = vb_runner_precision(&r, &cfg, &worst, &ci, &n);
+    ASSERT(q > 1);
+    vb_sampling_default(&cfg);
     /* a noisy kernel is still held to 0.5% beside pageable copies */
     r.activity.copies[0].src_kind = r.activity.copies[1].dst_kind = VB_MEM_PAGEABLE;
     for (n = 0; n < 40; n++) {

@@ -56,6 +56,7 @@
     T(mesh_math, cpu)                                                                              \
     T(runner_cpu_and_skip, cpu)                                                                    \
     T(runner_wrong_results, cpu)                                                                   \
+    T(runner_cpu_first, cpu)                                                                       \
     T(gufunc_seed_powsum, cpu)                                                                     \
     T(gufunc_seed_hermite, cpu)                                                                    \
     T(gufunc_float_within_tolerance, cpu)                                                          \

@@ -197,8 +197,7 @@ static void show(const char *path)
 int vb_cmd_bisect(int argc, char **argv)
 {
     struct opts o = {.device = 0};
-    char top[1024], head[128], dir[1024], self[1024], path[1200],
-                               runlog[1200], sha[64];
+    char top[1024], head[128], dir[1024], self[1024], path[1200], runlog[1200], sha[64];
     char dev[16], *av[96], rev[2][64]; /* GOOD's and BAD's commits */
     struct vb_err err;
     double t0 = vb_mono_ns();

@@ -125,8 +125,9 @@ int vb_run_opts_parse(int argc, char **argv, struct vb_run_opts *o)
     /* --quick is a look, not a record: no counters unless asked for (the pass costs ~0.2 s a
      * case, a quarter of a quick run) */
     if (o->quick && !o->metrics.given) o->metrics.off = 1;
-    if (noise >= 0) /* the precision asked for holds for every phase, a pageable copy's too */
-        o->sampling.precision = o->sampling.precision_pageable = noise / 100;
+    if (noise >= 0) /* the precision asked for holds for every phase, a copy's too */
+        o->sampling.precision = o->sampling.precision_pageable = o->sampling.precision_copy =
+            noise / 100;
     if (mins >= 0) o->sampling.min_samples = mins;
     if (tmo >= 0) o->sampling.budget_s = tmo;
     if (cpub >= 0) o->sampling.cpu_budget_s = cpub;

@@ -33,6 +33,8 @@ void vb_sampling_default(struct vb_sampling *s)
     s->no_metrics = VB_METRICS_OFF;
     s->precision = 0.005;
     s->precision_pageable = 0.05;
+    s->precision_copy = 0.0125;
+    s->floor_ns = 25;
     s->material = 0.05;
     s->min_samples = 10;
     s->budget_s = 0.5;
@@ -202,7 +204,7 @@ double vb_runner_precision(const struct vb_case_result *r, const struct vb_sampl
                            const char **worst, double *ci, int *n)
 {
     double *x = malloc(sizeof *x * (size_t)(r->nsamples ? r->nsamples : 1)), lo, hi, gpu_med;
-    double need[VB_PH_COUNT], w[VB_PH_COUNT], q = -1, share = 0;
+    double need[VB_PH_COUNT], w[VB_PH_COUNT], q = -1, parts = 0;
     int ph, h2d, d2h, material[VB_PH_COUNT] = {0};
     *worst = r->have_records ? "gpu" : "e2e";
     *n = 0;
@@ -220,16 +222,20 @@ double vb_runner_precision(const struct vb_case_result *r, const struct vb_sampl
     w[VB_PH_GPU] = vb_stats_median_ci(x, (size_t)*n, &lo, &hi);
     for (ph = VB_PH_H2D; ph <= VB_PH_MEMSET; ph++) {
         int m = phase_values(r, ph, x), pg = (ph == VB_PH_H2D && h2d) || (ph == VB_PH_D2H && d2h);
+        int copy = ph == VB_PH_H2D || ph == VB_PH_D2H;
         double med = vb_stats_median(x, (size_t)m);
         if (!(med >= cfg->material * gpu_med) || med <= 0) continue;
         material[ph] = 1;
         w[ph] = vb_stats_median_ci(x, (size_t)m, &lo, &hi);
-        need[ph] = pg ? cfg->precision_pageable : cfg->precision;
-        if (pg) share += med / gpu_med;
+        need[ph] = pg     ? cfg->precision_pageable
+                   : copy ? fmax(cfg->precision, cfg->precision_copy)
+                          : cfg->precision;
+        if (copy) parts += med / gpu_med * need[ph];
+        need[ph] = fmax(need[ph], cfg->floor_ns / med);
     }
     free(x);
     material[VB_PH_GPU] = 1;
-    need[VB_PH_GPU] = fmax(cfg->precision, share * cfg->precision_pageable);
+    need[VB_PH_GPU] = fmax(fmax(cfg->precision, parts), cfg->floor_ns / gpu_med);
     for (ph = VB_PH_GPU; ph <= VB_PH_MEMSET; ph++) {
         double qp;
         if (!material[ph]) continue;
@@ -401,45 +407,50 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
     return rc;
 }
 
-/* cpu_loop: a CPU-only case's budget; its verified sample warmed it. */
+/* cpu_loop: a CPU-only case's budget; its verified sample warmed it, and a long one is its
+ * first timed sample (VB_RUNNER_CPU_FIRST_S). */
 static int cpu_loop(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
                     struct vb_case_result *r, int *cap, struct vb_err *err)
 {
     double t0 = vb_mono_ns(), spent;
-    const struct vb_sample *verified = r->nsamples ? &r->samples[r->nsamples - 1] : NULL;
+    struct vb_sample *verified = r->nsamples ? &r->samples[r->nsamples - 1] : NULL;
     int k;
     if (cfg->rounds && (k = cfg->rounds->round(cfg->rounds->ctx, r, -1)) != VB_ROUNDS_SOLO)
         return rounds_loop(v, state, cfg, r, cap, k, err);
-    /* with no minimum (--quick), a case whose verified sample alone spent the budget is not
-     * run again: it was the point's oracle, and its time is that sample's (kind verify) */
-    if (cfg->cpu_min_samples == 0 && verified && verified->e2e_ns * 1e-9 >= cfg->cpu_budget_s) {
-        r->stop_reason = "budget";
-        snprintf(r->stop_detail, sizeof r->stop_detail, "verified only: %.2f s",
-                 verified->e2e_ns * 1e-9);
-        return 0;
+    if (verified && verified->kind == VB_SAMPLE_VERIFY &&
+        verified->e2e_ns * 1e-9 >= VB_RUNNER_CPU_FIRST_S) {
+        verified->kind = VB_SAMPLE_TIMED;
+        r->ntimed++;
+        t0 -= verified->e2e_ns;
     }
     for (;;) {
-        if (vb_interrupted) {
-            r->stop_reason = "interrupted";
-            return 0;
-        }
-        if (one_sample(v, state, VB_SAMPLE_TIMED, cfg, r, cap, err)) return -1;
         spent = (vb_mono_ns() - t0) * 1e-9;
-        if (r->ntimed >= cfg->cpu_min_samples && spent >= cfg->cpu_min_time_s) {
+        /* at least one timed sample (the verified one may be it: with no minimum, --quick, a
+         * case whose verified sample spent the budget is not run again) */
+        if (r->ntimed > 0 && r->ntimed >= cfg->cpu_min_samples && spent >= cfg->cpu_min_time_s) {
             r->stop_reason = "min-reached";
-            return 0;
+            break;
         }
         /* past the budget only to reach the minimum count, and never past the cap */
-        if ((spent >= cfg->cpu_budget_s && r->ntimed >= cfg->cpu_min_samples) ||
-            spent >= VB_RUNNER_CPU_CAP_S) {
+        if (r->ntimed > 0 && ((spent >= cfg->cpu_budget_s && r->ntimed >= cfg->cpu_min_samples) ||
+                              spent >= VB_RUNNER_CPU_CAP_S)) {
             r->stop_reason = "budget";
-            return 0;
+            break;
         }
         if (r->ntimed >= cfg->max_samples) {
             r->stop_reason = "max-samples";
             return 0;
         }
+        if (vb_interrupted) {
+            r->stop_reason = "interrupted";
+            return 0;
+        }
+        if (one_sample(v, state, VB_SAMPLE_TIMED, cfg, r, cap, err)) return -1;
     }
+    if (r->ntimed == 1 && r->nsamples == 1) /* the verified sample alone */
+        snprintf(r->stop_detail, sizeof r->stop_detail, "verified sample only: %.2f s",
+                 r->samples[0].e2e_ns * 1e-9);
+    return 0;
 }
 
 /* declare_work copies what one sample of v at p declares it computes into r: its global-memory

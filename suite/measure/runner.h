@@ -27,14 +27,29 @@
  * between two runs on a shared H100 host); the slowest reference (cos at 10^8) takes 4 s. */
 #define VB_RUNNER_CPU_CAP_S 20.0
 
+/* A CPU case's verified sample this long or longer counts as its first timed sample (outside
+ * paired rounds): what its first run pays alone (cold caches and TLB, the clock's ramp) is lost
+ * in it. Measured (the CPU cases of the default catalog, 2-core CI machine, 2026-11-28): the
+ * verified sample against the timed median 0.91-1.04 for the 11 cases from 98 ms to 3.2 s
+ * (0.76 for calx's 10^7 reference, whose timed samples spread 205-271 ms); the cases of the
+ * default catalog over it run one single-core reference fewer, ~7 s of an H200 run's 31 s of
+ * CPU cases (cos at 10^8 alone 3 s; on the CI machine the 22 CPU cases' timed samples went
+ * from 24.1 to 17.0 s, the run from 47.8 to 40.9 s). google benchmark likewise times a long
+ * function's first run. */
+#define VB_RUNNER_CPU_FIRST_S 0.1
+
 struct vb_sampling {
     double precision; /* stop when the 95% CI of the median of gpu and of each material phase is
                          within this fraction of it (0.005) ... */
     /* ... a copy phase moving pageable host memory within this one (0.05): compare judges it
      * at VB_CMP_UNSTABLE_FLOOR, 100%, and 5% is 20x inside that (test_precision_pageable
-     * holds the two together); the gpu phase within its pageable copies' share of it, at
-     * least precision (compare's settle_gpu weighs the parts' limits so) ... */
-    double precision_pageable;
+     * holds the two together); another copy within precision_copy (0.0125), 20x inside
+     * VB_CMP_COPY_FLOOR's 25%; the gpu phase within its copies' shares of it times theirs, at
+     * least precision (compare's settle_gpu weighs the parts' limits so); and no phase closer
+     * than floor_ns (25 ns), 20x inside VB_CMP_FLOOR_NS, the change compare never calls
+     * material (a 2 us pinned copy of calx at 960 elements spread +-0.75% after 5,000 samples
+     * and 0.5 s) ... */
+    double precision_pageable, precision_copy, floor_ns;
     double material; /* (a phase is material from this share of the gpu median: 0.05) */
     int min_samples; /* ... with at least this many timed samples (10); */
     double budget_s; /* or when this much wall time has gone into timed samples (0.5); */
@@ -45,7 +60,8 @@ struct vb_sampling {
     int max_samples; /* or at this many timed samples (bounds memory and database size) */
     int max_warmups; /* warm-up samples at most, until two in a row agree within 5% (e2e) */
     /* CPU-only cases: timed samples until cpu_min_samples and cpu_min_time_s are both reached,
-     * or cpu_budget_s has gone (at least one sample); their verified sample warms them */
+     * or cpu_budget_s has gone (at least one sample); their verified sample warms them, and
+     * from VB_RUNNER_CPU_FIRST_S on is their first timed sample */
     int cpu_min_samples;
     double cpu_min_time_s, cpu_budget_s;
     int cold;              /* flush L2 before each sample (the default; --cache warm: 0) */
@@ -112,8 +128,9 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const
  * gpu time and every phase holding cfg->material of it (the e2e time alone without records);
  * 1 or less is precise. A copy phase needs cfg->precision_pageable where r's kept records show
  * it moving pageable host memory (either direction as compare's h2d_pageable and d2h_pageable
- * read them), the gpu time the larger of cfg->precision and those copies' share of it times
- * cfg->precision_pageable, every other phase cfg->precision. *worst names the phase that
+ * read them), else the larger of cfg->precision and cfg->precision_copy; the gpu time the
+ * larger of cfg->precision and the sum of its copies' shares of it times what each needs;
+ * every other phase cfg->precision; and none a CI under cfg->floor_ns. *worst names the phase that
  * decides, *ci its relative CI, *n the samples that count. INFINITY with fewer than 2; NaN
  * when out of memory. */
 double vb_runner_precision(const struct vb_case_result *r, const struct vb_sampling *cfg,
