@@ -126,11 +126,23 @@ static int setup_driver(struct saxpy *s, struct vb_err *err)
     return 0;
 }
 
+/* fill_part writes elements [lo, hi) of x and y (vb_parallel_for: the inputs on all cores) */
+static void fill_part(size_t lo, size_t hi, void *ctx, int slot)
+{
+    struct saxpy *s = ctx;
+    size_t i;
+    (void)slot;
+    for (i = lo; i < hi; i++) {
+        s->h_x[i] = x_of(i);
+        s->h_y[i] = y_of(i);
+    }
+}
+
 static int setup(int tag, const struct vb_point *p, void **state, struct vb_err *err)
 {
     enum kind kind = (enum kind)tag;
     struct saxpy *s = calloc(1, sizeof *s);
-    size_t i, bytes;
+    size_t bytes;
     if (!s) return vb_err_set(err, VB_E_SYS, "out of memory");
     *state = s;
     s->kind = kind;
@@ -143,10 +155,7 @@ static int setup(int tag, const struct vb_point *p, void **state, struct vb_err 
     if (!(s->h_x = vb_host_alloc(bytes, err)) || !(s->h_y = vb_host_alloc(bytes, err)) ||
         !(s->h_out = vb_host_alloc(bytes, err)))
         goto fail;
-    for (i = 0; i < s->n; i++) {
-        s->h_x[i] = x_of(i);
-        s->h_y[i] = y_of(i);
-    }
+    vb_parallel_for(s->n, fill_part, s);
     if (kind == NVRTC_DRIVER) {
         if (setup_driver(s, err)) goto fail;
         return 0;
