@@ -72,6 +72,7 @@ inject-symbols       cpu  trace
 report-trace         cpu  trace
 export-trace         cpu  trace
 gpu-trace-c          gpu  trace
+gpu-trace-code       gpu  trace
 gpu-trace-print      gpu  trace
 gpu-trace-capture    gpu  trace
 gpu-trace-neighbours gpu  trace
@@ -1708,6 +1709,30 @@ gpu-trace-c)
   cat exp
   [ $rc -eq 0 ] || fail "the summary does not match the program"
   grep -q "trace/trace_prog_c: ok" sum || fail "the case is not ok" ;;
+gpu-trace-code)
+  # trace --metrics hashes the program's kernels as run does: two traces of one build, GPU code
+  # unchanged; of a build whose kernel rounds apart what the other fuses, that kernel changed
+  # (and only it); export gives each kernel event its hash; a plain trace records none
+  for p in "$VB_TRACE_PROG" "$VB_TRACE_PROG" "$VB_TRACE_PROG_ALT"; do
+    "$vb" trace --db k.db --metrics gst_efficiency -- "$p" 1000000 10 >out 2>err; rc=$?
+    [ "$rc" -eq 3 ] && grep -q "no CUDA device" err && { echo "no GPU: skipped"; exit 77; }
+    [ "$rc" -eq 0 ] || fail "exit $rc"
+    grep -q "kernel code hashes\|not an ELF cubin" err && fail "the hashes: $(cat err)"
+  done
+  "$vb" compare --base-run 1 --cand-run 2 k.db k.db >out 2>err
+  cat out
+  grep -q "^GPU code: unchanged: each of the [0-9]* kernels\? both runs launched has the same SASS" out ||
+    fail "two traces of one build: GPU code not unchanged"
+  "$vb" compare --base-run 1 --cand-run 3 k.db k.db >out 2>err
+  cat out
+  grep -qE "^GPU code: 1 of [0-9]+ kernels changed: saxpy\(int, int, float, float const\*, float\*\) \(SASS [0-9a-f]{16} -> [0-9a-f]{16}\)" out ||
+    fail "the changed build: saxpy not named changed"
+  "$vb" export --db k.db --run 3 --format trace >t.json || fail "export"
+  grep -q '"sass"' t.json || fail "no kernel event with its hash"
+  "$vb" trace --db k.db -- "$VB_TRACE_PROG" 1000000 10 >out 2>err || fail "plain trace"
+  "$vb" compare --base-run 1 --cand-run 4 k.db k.db >out 2>err
+  grep -q "GPU code: not recorded in the candidate run (.*trace without --metrics" out ||
+    fail "a plain trace: code not said unrecorded" ;;
 gpu-trace-print)
   # nvprof's print modes on a traced C program: one line per activity with its launch
   # configuration, exact bytes and kinds of memory; the same as CSV into --log-file's %p file

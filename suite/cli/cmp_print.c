@@ -213,7 +213,8 @@ void vb_cmp_print_code(FILE *f, const struct vb_code_diff *d, int md)
     case VB_CODE_UNRECORDED:
         fprintf(f,
                 "%snot recorded in %s (a run before varbench hashed its kernels' SASS, or a "
-                "traced program): unknown\n",
+                "trace without --metrics, which leaves CUPTI's subscriber to the program): "
+                "unknown\n",
                 lead,
                 !d->base_recorded && !d->cand_recorded ? "either run"
                 : !d->base_recorded                    ? "the base run"

@@ -19,7 +19,7 @@
 
 enum vb_code_state {
     VB_CODE_NONE,       /* neither run launched a kernel */
-    VB_CODE_UNRECORDED, /* a run stored no code (before schema 10, a traced program) */
+    VB_CODE_UNRECORDED, /* a run stored no code (before schema 10, a trace without --metrics) */
     VB_CODE_UNKNOWN,    /* no kernel both launched has a hash on both sides */
     VB_CODE_SAME,       /* every kernel both launched, hashed on both sides, unchanged */
     VB_CODE_CHANGED     /* one or more of those changed */

@@ -252,6 +252,7 @@ static void write_case(struct vb_trace_case *t, struct vb_trace_cost *cost, stru
     vb_err_clear(&err);
     if (vb_store_open(db_path, &s, &err) == 0) {
         store_devices(s, &t->r.activity);
+        if (subscriber) vb_inject_code_store(s, run_id); /* --metrics: its modules were seen */
         if (vb_store_case(s, run_id, &t->r, &case_id, &err) == 0) {
             cost->store_ns = vb_mono_ns() - t0;
             if (vb_store_trace_cost(s, case_id, cost, &err))
@@ -498,14 +499,12 @@ void vb_inject_finish(const char *how)
 
 /* ---- Starting ----------------------------------------------------------------------------- */
 
-/* subscribe takes CUPTI's one subscriber slot for the counters (their context callbacks); on
- * failure untraced_why says why. */
+/* subscribe takes CUPTI's one subscriber slot for the counters (their context callbacks) and
+ * the kernels' code hashes (module loads); on failure untraced_why says why. */
 static int subscribe(void)
 {
-    struct vb_err err;
     CUptiResult rc;
     const char *s = NULL;
-    vb_err_clear(&err);
     rc = cuptiSubscribe(&subscriber, (CUpti_CallbackFunc)vb_inject_metrics_on_callback, NULL);
     if (rc != CUPTI_SUCCESS) {
         subscriber = NULL;
@@ -524,13 +523,7 @@ static int subscribe(void)
                      s, (int)rc);
         return -1;
     }
-    if (VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
-                                           CUPTI_CBID_RESOURCE_CONTEXT_CREATED)) ||
-        VB_CUPTI(&err, cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
-                                           CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING))) {
-        fprintf(stderr, "varbench trace: pid %d: no counters: %s\n", (int)getpid(), err.msg);
-        vb_err_clear(&err);
-    }
+    vb_inject_metrics_enable(subscriber);
     return 0;
 }
 

@@ -1,8 +1,9 @@
 /*
  * inject_int: private to the injection library libvarbench_inject.so (inject.c, its entry points
  * and the case it writes; inject_exit.c, how a process's end is caught; inject_metrics.c, the
- * counters of --metrics). Nothing here is seen by the program the library is loaded into: the
- * library exports InitializeInjection and InitializeInjectionNvtx2 only (inject.map).
+ * counters of --metrics and, through the same subscriber, the kernels' code hashes). Nothing here
+ * is seen by the program the library is loaded into: the library exports InitializeInjection and
+ * InitializeInjectionNvtx2 only (inject.map).
  */
 #ifndef VB_INJECT_INT_H
 #define VB_INJECT_INT_H
@@ -11,6 +12,8 @@
 #include <sys/types.h>
 
 #include "result.h"
+
+struct vb_store;
 
 /* ---- inject.c ---- */
 
@@ -34,9 +37,18 @@ void vb_inject_catch_exits(pid_t pid, void (*finish)(const char *how));
  * (said on stderr, and the case will say it). */
 int vb_inject_metrics_begin(const char *list);
 /* vb_inject_metrics_on_callback: the CUPTI callback of the injection's subscriber (context
- * creation and destruction start and end the counters' session). */
+ * creation and destruction start and end the counters' session; each module loaded adds its
+ * kernels' SASS hashes, code_id.h). */
 void CUPTIAPI vb_inject_metrics_on_callback(void *userdata, CUpti_CallbackDomain domain,
                                             CUpti_CallbackId cbid, const void *data);
+/* vb_inject_metrics_enable turns on sub's callbacks (sub calls vb_inject_metrics_on_callback):
+ * the context events and the module loads; what CUPTI refuses is said on stderr (no counters,
+ * or no code hashes), and the process is traced all the same. */
+void vb_inject_metrics_enable(CUpti_SubscriberHandle sub);
+/* vb_inject_code_store stores the hashes of the kernels the process loaded (code_id.h) with
+ * run_id in s, as varbench run stores its own (store.h's vb_store_kernel_code); what goes wrong
+ * is said on stderr. */
+void vb_inject_code_store(struct vb_store *s, int64_t run_id);
 /* vb_inject_metrics_take hands the values and their outcome to the process's case r. */
 void vb_inject_metrics_take(struct vb_case_result *r);
 

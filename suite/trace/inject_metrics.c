@@ -5,14 +5,19 @@
  * kernel launch; kernel replay) until the context is destroyed or the process ends. Under it,
  * kernel activity records carry no timestamps: a trace with counters is for counters, as with
  * nvprof --metrics. Callbacks run on the program's threads; vb_inject_finish takes the values.
+ * The same subscriber (CUPTI's one; without --metrics varbench takes none, leaving it to the
+ * program's own profiler) hashes each loaded module's kernels, as varbench run does (code_id.h),
+ * so that compare of two traces says which kernels' code changed.
  */
 #include <stdio.h>
 #include <unistd.h>
 
+#include "code_id.h"
 #include "err.h"
 #include "inject_int.h"
 #include "metric_set.h"
 #include "profiler.h"
+#include "store.h"
 
 #define TRACE_MAX_LAUNCHES 2048
 
@@ -118,4 +123,49 @@ void CUPTIAPI vb_inject_metrics_on_callback(void *userdata, CUpti_CallbackDomain
         metrics_context(rd->context);
     else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
         metrics_context_ending(rd->context);
+    else if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED && rd->resourceDescriptor) {
+        const CUpti_ModuleResourceData *m = rd->resourceDescriptor;
+        vb_code_id_module(m->pCubin, m->cubinSize);
+    }
+}
+
+void vb_inject_metrics_enable(CUpti_SubscriberHandle sub)
+{
+    struct vb_err err;
+    vb_err_clear(&err);
+    if (VB_CUPTI(&err, cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RESOURCE,
+                                           CUPTI_CBID_RESOURCE_CONTEXT_CREATED)) ||
+        VB_CUPTI(&err, cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RESOURCE,
+                                           CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING))) {
+        fprintf(stderr, "varbench trace: pid %d: no counters: %s\n", (int)getpid(), err.msg);
+        vb_err_clear(&err);
+    }
+    if (VB_CUPTI(&err, cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RESOURCE,
+                                           CUPTI_CBID_RESOURCE_MODULE_LOADED)))
+        fprintf(stderr, "varbench trace: pid %d: no kernel code hashes: %s\n", (int)getpid(),
+                err.msg);
+}
+
+void vb_inject_code_store(struct vb_store *s, int64_t run_id)
+{
+    struct vb_code_entry *e;
+    struct vb_err err;
+    size_t n, next;
+    int unreadable = vb_code_id_unreadable();
+    vb_err_clear(&err);
+    if (vb_code_id_since(0, &e, &n, &next)) {
+        fprintf(stderr, "varbench trace: pid %d: out of memory: no kernel code hashes\n",
+                (int)getpid());
+        return;
+    }
+    if (vb_store_kernel_code(s, run_id, e, n, &err))
+        fprintf(stderr, "varbench trace: pid %d: the kernels' code hashes were not stored: %s\n",
+                (int)getpid(), err.msg);
+    else if (unreadable || vb_code_id_lost())
+        fprintf(stderr,
+                "varbench trace: pid %d: %d module%s not an ELF cubin%s: their kernels have no "
+                "code hash\n",
+                (int)getpid(), unreadable, unreadable == 1 ? " was" : "s were",
+                vb_code_id_lost() ? " (and memory ran out for some)" : "");
+    vb_code_id_free(e, n);
 }

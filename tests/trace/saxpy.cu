@@ -13,6 +13,10 @@
  * (right), 1 (wrong), 2 (a CUDA error), 3 (no CUDA device: the message says "no CUDA device").
  *
  * usage: trace_prog_c [N [ITERS [REPS [SLEEP]]]]   (defaults 1000000 10 1 0)
+ *
+ * Built twice: trace_prog_c_alt (TRACE_PROG_ALT) rounds the multiply and the add apart instead
+ * of fusing them, the same answers (a = 0.5: exact either way) from other SASS in one kernel,
+ * for the test that two traces name the kernel whose code changed.
  */
 #include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
@@ -29,7 +33,11 @@ __global__ void saxpy(int n, int reps, float a, const float *x, float *y)
     if (i < n) {
         float v = y[i], xi = x[i];
         for (int r = 0; r < reps; r++)
+#ifdef TRACE_PROG_ALT
+            v = __fadd_rn(__fmul_rn(a, v), xi);
+#else
             v = fmaf(a, v, xi);
+#endif
         y[i] = v;
     }
 }
