@@ -146,7 +146,8 @@ int vb_trace_parse(int argc, char **argv, struct vb_trace_opts *o)
         VB_OPT_STR('m', "metrics", "LIST", &o->metrics,
                    "hardware counters of the traced kernels by kernel replay (nvprof names\n"
                    "such as gst_efficiency, Nsight Compute names, 'default', 'all'; see\n"
-                   "'varbench list --metrics'); kernels then carry no timestamps"),
+                   "'varbench list --metrics'); kernels then carry no timestamps, and their\n"
+                   "code's hashes, for compare to name the kernels that changed"),
         VB_OPT_CHOICE(0, "trace", "api,gpu", &kind, kinds,
                       "what CUPTI records: api (CUDA API calls), gpu (kernels, copies,\n"
                       "memsets), or both (the default)"),
