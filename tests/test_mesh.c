@@ -88,7 +88,7 @@ int test_runner_cpu_and_skip(const char *arg)
 }
 
 /* A fixture family whose variants go wrong in the ways the runner must record. */
-enum fx { FX_RIGHT, FX_OFF, FX_HOLE, FX_FAILS, FX_SLOW };
+enum fx { FX_RIGHT, FX_OFF, FX_HOLE, FX_FAILS, FX_SLOW, FX_MUTE };
 struct fx_state {
     enum fx kind;
     double out[16];
@@ -137,6 +137,7 @@ static int fx_poison(void *state, struct vb_err *err)
 }
 static void fx_fetch(void *state, double *out)
 {
+    if (((struct fx_state *)state)->kind == FX_MUTE) return; /* hands nothing back */
     memcpy(out, ((struct fx_state *)state)->out, sizeof(double) * 16);
 }
 static void fx_teardown(void *state)
@@ -181,13 +182,18 @@ static const struct vb_variant fx_variants[] = {
      .tag = FX_SLOW,
      .run = fx_run,
      .problem = &fx_fn},
+    {.name = "mute",
+     .summary = "right, but its fetch writes nothing",
+     .tag = FX_MUTE,
+     .run = fx_run,
+     .problem = &fx_fn},
 };
 static const struct vb_family runner_fixture = {.name = "fixture",
                                                 .summary = "runner fixture",
                                                 .seed = "none",
                                                 .ops = &fx_ops,
                                                 .variants = fx_variants,
-                                                .nvariants = 5};
+                                                .nvariants = 6};
 
 int test_runner_wrong_results(const char *arg)
 {
@@ -218,6 +224,16 @@ int test_runner_wrong_results(const char *arg)
     ASSERT_CONTAINS(r.reason, "planted failure");
     ASSERT_INT_EQ(r.ntimed, 0);
     vb_case_result_free(&r);
+    /* right after a right one, a case that hands nothing back is not verified by the answer
+     * the buffer kept from it */
+    vb_runner_case(&runner_fixture, &fx_variants[FX_RIGHT], &p, -1, NULL, ref, NULL, &cfg, &r);
+    ASSERT_STR_EQ(vb_status_name(r.status), "ok");
+    vb_case_result_free(&r);
+    vb_runner_case(&runner_fixture, &fx_variants[FX_MUTE], &p, -1, NULL, ref, NULL, &cfg, &r);
+    ASSERT_STR_EQ(vb_status_name(r.status), "wrong-result");
+    ASSERT_CONTAINS(r.reason, "16 of 16 values");
+    vb_case_result_free(&r);
+    vb_runner_release(&cfg);
     return 0;
 }
 

@@ -150,8 +150,8 @@ int vb_runner_metrics_again(const struct vb_family *f, const struct vb_variant *
                             struct vb_metric_value **vals, size_t *n, int *passes, double *ns,
                             int *graphs, struct vb_err *err);
 
-/* vb_runner_release ends what the runner keeps from case to case: the cold cache's buffers and
- * the profiling sessions. */
+/* vb_runner_release ends what the runner keeps from case to case: the cold cache's buffers, the
+ * profiling sessions and the buffer of the verified answers. */
 void vb_runner_release(const struct vb_sampling *cfg);
 
 void vb_case_result_free(struct vb_case_result *r);
