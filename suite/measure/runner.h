@@ -30,7 +30,7 @@
 /* A CPU case's verified sample this long or longer counts as its first timed sample (outside
  * paired rounds): what its first run pays alone (cold caches and TLB, the clock's ramp) is lost
  * in it. Measured (the CPU cases of the default catalog, 2-core CI machine, 2026-11-28): the
- * verified sample against the timed median 0.91-1.04 for the 11 cases from 98 ms to 3.2 s
+ * verified sample against the timed median 0.91-1.04 for the 11 cases from 88 ms to 3.1 s
  * (0.76 for calx's 10^7 reference, whose timed samples spread 205-271 ms); the cases of the
  * default catalog over it run one single-core reference fewer, ~7 s of an H200 run's 31 s of
  * CPU cases (cos at 10^8 alone 3 s; on the CI machine the 22 CPU cases' timed samples went
