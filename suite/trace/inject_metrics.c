@@ -111,8 +111,9 @@ void vb_inject_metrics_take(struct vb_case_result *r)
     prof = NULL;
 }
 
-/* vb_inject_metrics_on_callback: the context events of the counters (--metrics). Runs on the
- * program's threads: it takes no lock of ours. */
+/* vb_inject_metrics_on_callback: the context events of the counters (--metrics) and the modules
+ * loaded. Runs on the program's threads: it takes no lock of ours but code_id's, which is held
+ * only to hash a module or copy the table, never across a CUDA call. */
 void CUPTIAPI vb_inject_metrics_on_callback(void *userdata, CUpti_CallbackDomain domain,
                                             CUpti_CallbackId cbid, const void *data)
 {
