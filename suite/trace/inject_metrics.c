@@ -162,11 +162,14 @@ void vb_inject_code_store(struct vb_store *s, int64_t run_id)
     if (vb_store_kernel_code(s, run_id, e, n, &err))
         fprintf(stderr, "varbench trace: pid %d: the kernels' code hashes were not stored: %s\n",
                 (int)getpid(), err.msg);
-    else if (unreadable || vb_code_id_lost())
+    else if (vb_code_id_lost())
+        fprintf(stderr, "varbench trace: pid %d: memory ran out: some kernels have no code hash\n",
+                (int)getpid());
+    else if (!n && unreadable) /* only when none was read: a few foreign modules are no news */
         fprintf(stderr,
-                "varbench trace: pid %d: %d module%s not an ELF cubin%s: their kernels have no "
-                "code hash\n",
-                (int)getpid(), unreadable, unreadable == 1 ? " was" : "s were",
-                vb_code_id_lost() ? " (and memory ran out for some)" : "");
+                "varbench trace: pid %d: no kernel code hashes: the %d module%s it loaded %s no "
+                "ELF cubin\n",
+                (int)getpid(), unreadable, unreadable == 1 ? "" : "s",
+                unreadable == 1 ? "was" : "were");
     vb_code_id_free(e, n);
 }
