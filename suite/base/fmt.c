@@ -16,6 +16,15 @@ char *vb_fmt_bytes(unsigned long long n, char *buf, size_t len)
     return buf;
 }
 
+char *vb_fmt_num(double x, const char *fmt, char *buf, size_t len)
+{
+    if (isfinite(x))
+        snprintf(buf, len, fmt, x);
+    else
+        snprintf(buf, len, "-");
+    return buf;
+}
+
 char *vb_fmt_ms(double ns, char *buf, size_t len)
 {
     double ms = ns / 1e6;

@@ -48,11 +48,7 @@ static void show(const char *variant, const char *axes, const struct cells *c, s
  * without samples on a side): never "nan%". Returns buf. */
 static char *fmt_limit(double limit, char *buf, size_t n)
 {
-    if (isfinite(limit))
-        snprintf(buf, n, "%.1f%%", limit * 100);
-    else
-        snprintf(buf, n, "-");
-    return buf;
+    return vb_fmt_num(limit * 100, "%.1f%%", buf, n);
 }
 
 static void cells_of(const struct vb_cmp_row *r, struct cells *c)

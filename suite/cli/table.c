@@ -87,16 +87,6 @@ void vb_table_gpu(FILE *out, const struct vb_gpu_env *g, const struct vb_ceiling
     if (*vb_ceilings_curves_text(gbps, line, sizeof line)) fprintf(out, "%s\n", line);
 }
 
-/* num writes x with the format, or "-" when it is no number */
-static const char *num(double x, const char *fmt, char *buf, size_t n)
-{
-    if (isfinite(x))
-        snprintf(buf, n, fmt, x);
-    else
-        snprintf(buf, n, "-");
-    return buf;
-}
-
 void vb_table_ledger(FILE *out, const struct vb_case_result *r)
 {
     const struct vb_ledger *l = &r->ledger;
@@ -115,12 +105,12 @@ void vb_table_ledger(FILE *out, const struct vb_case_result *r)
     fprintf(out,
             " %s W read, %s C max, SM %s MHz (min %s), memory %s MHz, limit %s W; clock events: "
             "%s; other processes: %s%s%s\n",
-            num(l->power_read_w, "%.0f", b[0], sizeof b[0]),
-            num(l->temp_max_c, "%.0f", b[1], sizeof b[1]),
-            num(l->sm_mhz_median, "%.0f", b[2], sizeof b[2]),
-            num(l->sm_mhz_min, "%.0f", b[3], sizeof b[3]),
-            num(l->mem_mhz_median, "%.0f", b[4], sizeof b[4]),
-            num(l->limit_w, "%.0f", b[5], sizeof b[5]),
+            vb_fmt_num(l->power_read_w, "%.0f", b[0], sizeof b[0]),
+            vb_fmt_num(l->temp_max_c, "%.0f", b[1], sizeof b[1]),
+            vb_fmt_num(l->sm_mhz_median, "%.0f", b[2], sizeof b[2]),
+            vb_fmt_num(l->sm_mhz_min, "%.0f", b[3], sizeof b[3]),
+            vb_fmt_num(l->mem_mhz_median, "%.0f", b[4], sizeof b[4]),
+            vb_fmt_num(l->limit_w, "%.0f", b[5], sizeof b[5]),
             vb_ledger_reasons(l->reasons, why, sizeof why), l->others[0] ? l->others : "none",
             l->quiet[0] ? "; quiet GPU: " : "", l->quiet);
 }
