@@ -188,12 +188,13 @@ static const struct vb_variant fx_variants[] = {
      .run = fx_run,
      .problem = &fx_fn},
 };
-static const struct vb_family runner_fixture = {.name = "fixture",
-                                                .summary = "runner fixture",
-                                                .seed = "none",
-                                                .ops = &fx_ops,
-                                                .variants = fx_variants,
-                                                .nvariants = 6};
+static const struct vb_family runner_fixture = {
+    .name = "fixture",
+    .summary = "runner fixture",
+    .seed = "none",
+    .ops = &fx_ops,
+    .variants = fx_variants,
+    .nvariants = (int)(sizeof fx_variants / sizeof fx_variants[0])};
 
 int test_runner_wrong_results(const char *arg)
 {
