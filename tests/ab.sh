@@ -41,7 +41,7 @@ same)
 slow)
   expect 1 "verdict: REGRESSION (exit 1)" "$vb" ab "$user" ./slow "${one[@]}" --db s.db --junit s.xml
   cat out
-  grep -q "^u/cpu .* slower (e2e +[0-9]*%)$" out || fail "the slow rung not named slower"
+  grep -qE "^u/cpu .* slower \(e2e \+[0-9]*%(; .*)?\)$" out || fail "the slow rung not named slower"
   grep -q 'failures="1"' s.xml || fail "JUnit: no failure" ;;
 broken)
   expect 1 "broken (ok -> wrong-result)" "$vb" ab "$user" ./wrong "${one[@]}" --db s.db
@@ -91,7 +91,7 @@ bisect)
   expect 1 "first bad commit: $(git rev-parse --short HEAD~5) commit 11" "$vb" bisect HEAD~15 HEAD \
     "${pick[@]}"
   cat out
-  grep -q "^u/cpu .* slower (e2e +[0-9]*%)$" out || fail "no ab evidence"
+  grep -qE "^u/cpu .* slower \(e2e \+[0-9]*%(; .*)?\)$" out || fail "no ab evidence"
   grep -q "commits built and paired (BAD among them)" out || fail "no step count"
   [ "$(git rev-parse --abbrev-ref HEAD)" != HEAD ] || fail "the work tree left detached"
   [ "$(cat n)" = 16 ] || fail "the work tree not back on its commit"

@@ -157,8 +157,10 @@ compare-real)
     UPDATE case_axes SET value = 4000 WHERE value = 4100;
     UPDATE cases SET axes = 'nx=4000,ny=4000' WHERE axes = 'nx=4100,ny=4100';" || fail "sqlite3"
   expect 1 "REGRESSION (exit 1)" "$vb" compare a.db k.db
-  grep -qE "^mesh/device-mesh-pinned +nx=4000,ny=4000 .*slower \(kernel \+[5-6]%\)" out ||
-    fail "device-mesh-pinned at 4000 is not slower by its kernel"
+  grep -qE "^mesh/device-mesh-pinned +nx=4000,ny=4000 .*slower \((kernel|e2e) \+[5-6]%\)" out ||
+    fail "device-mesh-pinned at 4000 is not slower"
+  grep -qE "^  mesh/device-mesh-pinned nx=4000,ny=4000: .*kernel slower \+[5-6]" out ||
+    fail "device-mesh-pinned at 4000: its kernel is not slower"
   expect 1 "REGRESSION (exit 1)" "$vb" compare --metric kernel a.db k.db
   [ "$(grep -cE "nx=4000,ny=4000 .*slower \(kernel" out)" -eq 3 ] || fail "--metric kernel misses a kernel"
   # (b) transfer only: device-mesh (pageable D2H) relabelled device-mesh-pinned
@@ -176,8 +178,8 @@ compare-real)
       fail "pinned -> pageable at $n is not slower by its D2H"
   done
   # (e) work moved to the host, the GPU untouched: the overlap case's e2e x1.5 (its GPU samples
-  # as they were) is slower, named by e2e; x1.15, inside the host's noise, is the same
-  for m in 1.5 1.15; do
+  # as they were) is slower, named by e2e; x1.05, inside 3x its own spread, is the same
+  for m in 1.5 1.05; do
     cp b.db h.db
     sqlite3 h.db "UPDATE samples SET e2e_ns = e2e_ns * $m WHERE case_id = (SELECT c.id FROM cases c
         JOIN variants v ON v.id = c.variant_id WHERE v.name = 'device-mesh-overlap' AND c.axes = 'nx=1000,ny=1000')" ||
@@ -193,15 +195,27 @@ compare-real)
   done
   # (f) the host's bus between identical runs: calx/tiled-pinned on one lent H100, run b an
   # identical rerun of a; its 8 MB pinned H2D at 10^6 ran 148 us in a and 168 us in b (+13%,
-  # each run's spread under 4%): the same; the H2D x1.5 on top is slower, named by the H2D
+  # each run's spread under 4%). Runs before the controls: their ceilings (the 256 MB pinned
+  # copy the same 55.3 GB/s in both) do not explain it, so it is slower, and the row says what
+  # stood in for the controls
   load p.db calx-h100-a.sql.gz; load q.db calx-h100-b.sql.gz
-  expect 0 "no regression (exit 0)" "$vb" compare p.db q.db
-  grep -qE "^calx/tiled-pinned +model_size=1000000,smooth_steps=12 +GPU .*\+6\.4% +23\.9% .* same$" out ||
-    fail "the GPU time that holds the pinned H2D's run-to-run move is not the same (limit 23.9%: its copies' by share)"
+  expect 1 "REGRESSION (exit 1)" "$vb" compare p.db q.db
+  grep -qE "^calx/tiled-pinned +model_size=1000000,smooth_steps=12 +H2D \(controls: the runs' ceilings\) .*slower \(H2D \+13%\)$" out ||
+    fail "the pinned H2D's unexplained move is not slower, with its basis"
+  # with the controls of schema 12 (a copy of its size and kind beside each sample, here as long
+  # as the sample's own, the bus moving both): the same, what moved said
+  "$vb" migrate p.db q.db >/dev/null 2>&1 || fail "migrate"
+  for d in p q; do
+    sqlite3 $d.db "UPDATE samples SET ctl_h2d_ns = h2d_ns * (1 + (idx % 3) * 0.001) WHERE case_id = (SELECT id FROM cases
+        WHERE axes LIKE 'model_size=1000000,%') AND kind = 'timed'" || fail "sqlite3"
+  done
+  "$vb" compare p.db q.db >out 2>&1
+  grep -qE "^calx/tiled-pinned +model_size=1000000,smooth_steps=12 .* same \(.*H2D \+13\.[0-9]%: [-+]0\.[0-9]% against its controls" out ||
+    fail "the H2D's move with its control is not the same"
   sqlite3 q.db "UPDATE samples SET h2d_ns = h2d_ns * 1.5 WHERE case_id = (SELECT id FROM cases
       WHERE axes LIKE 'model_size=1000000,%')" || fail "sqlite3"
   expect 1 "REGRESSION (exit 1)" "$vb" compare p.db q.db
-  grep -qE "^calx/tiled-pinned +model_size=1000000,smooth_steps=12 .*slower \(H2D \+[0-9]+%\)$" out ||
+  grep -qE "^calx/tiled-pinned +model_size=1000000,smooth_steps=12 .*slower \(H2D \+[0-9]+%; \+50\.0% against its controls\)$" out ||
     fail "a pinned H2D x1.5 is not slower by its H2D"
   # a 40 us memset the base does not have (+13% GPU time, inside what its copies allow): new work
   load q.db calx-h100-b.sql.gz
@@ -1393,18 +1407,19 @@ trace-nvtx)
 trace-samples)
   # a traced program's NVTX ranges as samples (trace/samples.h), with no GPU: fake_driver's
   # training loop without CUDA ("steps N MS": N ranges 'step' of MS ms; sleeps long enough that a
-  # loaded CI machine's scheduling does not move them 2.5x, the host floor); a slower version, the
-  # history of the traces, a job of 3 ranks with a straggler, and bad input
+  # loaded CI machine's scheduling, a fraction of a millisecond, stays inside the 5% threshold
+  # a traced range is judged at); a slower version, the history of the traces, a job of 3 ranks
+  # with a straggler, and bad input
   [ -x "${VB_FAKE_DRIVER:-}" ] || { echo "trace_fake_driver not built"; exit 77; }
   f=$VB_FAKE_DRIVER
-  for i in 1 2 3; do "$vb" trace -q --db s.db -- "$f" steps 20 10 2>err || fail "trace $i: exit $?"; done
+  for i in 1 2 3; do "$vb" trace -q --db s.db -- "$f" steps 20 40 2>err || fail "trace $i: exit $?"; done
   expect 0 "range=step" "$vb" summary --db s.db
   grep -qF "trace/trace_fake_driver range=step: 20 samples, e2e" out || fail "the step case in summary"
   grep -qF "==varbench== 1 traced process" out || fail "the sampled case counted as a process"
   expect 0 "1 same, 1 not-compared" "$vb" compare s.db s.db --base-run 1 --cand-run 2
   grep -qE "^trace/trace_fake_driver +range=step .* same$" out || fail "the step case is not the same"
   grep -qF "not-compared (a whole traced process: one sample)" out || fail "the process case was judged"
-  "$vb" trace -q --db s.db -- "$f" steps 20 100 2>err || fail "the slow trace: exit $?"
+  "$vb" trace -q --db s.db -- "$f" steps 20 160 2>err || fail "the slow trace: exit $?"
   expect 1 "slower (e2e +" "$vb" compare s.db s.db --base-run 3 --cand-run 4
   grep -qE "^trace/trace_fake_driver +range=step .* slower \(e2e \+" out || fail "not slower by e2e"
   expect 1 "base runs 3, 2, 1 pooled" "$vb" compare s.db s.db --cand-run 4 --base-run 3 --baseline-runs 3
@@ -1421,9 +1436,9 @@ trace-samples)
   [ "$(sqlite3 r.db "SELECT count(*) FROM cases WHERE run_id = 2")" = 1 ] || fail "--range none sampled"
   expect 2 "--range: an empty name" "$vb" trace --db r.db --range '' -- "$f" steps 6 1
   # a job of 3 ranks (RANK, as torchrun sets it), rank 1 the straggler; then rank 1 slower still
-  for ms in 20 200; do # 10x: under a loaded ctest -j16 a 20 ms step took up to 80 ms, ranges overlapping at 4x
-    "$vb" trace -q --db j.db -- bash -c "RANK=0 '$f' steps 10 2 & RANK=1 '$f' steps 10 $ms & \
-      RANK=2 '$f' steps 10 2 & wait" 2>err || fail "the job: exit $?"
+  for ms in 40 400; do # 10x: under a loaded ctest -j16 a 20 ms step took up to 80 ms, ranges overlapping at 4x
+    "$vb" trace -q --db j.db -- bash -c "RANK=0 '$f' steps 10 10 & RANK=1 '$f' steps 10 $ms & \
+      RANK=2 '$f' steps 10 10 & wait" 2>err || fail "the job: exit $?"
   done
   expect 0 "==varbench== 3 traced processes" "$vb" summary --db j.db --run 1
   for r in 0 1 2; do grep -qF "trace/bash rank=$r: ok" out || fail "rank $r is not named"; done
@@ -1433,8 +1448,12 @@ trace-samples)
   grep -qE " 10 +[0-9.]+ms .* step$" out || fail "rank 2's table"
   "$vb" export --db j.db --run 1 --format json -o j.json >out 2>err || fail "export: exit $?"
   grep -qF '"varbench_ranks": "trace/bash range '"'"'step'"'"': 3 ranks' j.json || fail "no ranks in export"
-  expect 1 "1 slower" "$vb" compare j.db j.db --base-run 1 --cand-run 2
-  grep -qE "^trace/bash +range=step,rank=1 .* slower" out || fail "rank 1 is not the slower one" ;;
+  # the straggler's row and the job's (each step as its slowest rank lived it), no other rank's
+  expect 1 "2 slower" "$vb" compare j.db j.db --base-run 1 --cand-run 2
+  grep -qE "^trace/bash +range=step,rank=1 .* slower" out || fail "rank 1 is not the slower one"
+  grep -qE "^trace/bash +range=step,ranks=3 .* slower \(e2e \+" out || fail "the job's step is not slower"
+  grep -qE "^trace/bash +range=step,rank=[02] .* slower" out && fail "a rank that did not move is slower"
+  true ;;
 summary)
   "$vbtest" make_trace_fixture "$tmp" >/dev/null || fail "fixture"
   expect 0 "==varbench== 2 traced processes" "$vb" summary --db trace.db

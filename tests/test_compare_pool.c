@@ -98,15 +98,3 @@ int test_compare_pooled(const char *arg)
     vb_store_close(c);
     return 0;
 }
-
-/* Which phases move pageable host memory, given a copy each way (compare's rule, ab's too). */
-int test_compare_pageable(const char *arg)
-{
-    (void)arg;
-    ASSERT(vb_cmp_pageable(1, 0, "h2d") && !vb_cmp_pageable(1, 0, "d2h"));
-    ASSERT(vb_cmp_pageable(0, 1, "d2h") && !vb_cmp_pageable(0, 1, "h2d"));
-    ASSERT(vb_cmp_pageable(1, 0, "e2e") && vb_cmp_pageable(0, 1, "e2e"));
-    ASSERT(!vb_cmp_pageable(0, 0, "e2e") && !vb_cmp_pageable(1, 1, "kernel"));
-    ASSERT(!vb_cmp_pageable(1, 1, "gpu") && !vb_cmp_pageable(1, 1, "memset"));
-    return 0;
-}

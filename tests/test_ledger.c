@@ -108,13 +108,35 @@ int test_ledger_verdict(const char *arg)
     ASSERT_INT_EQ(r.verdict, VB_VERDICT_NOISY);
     ASSERT_STR_EQ(r.why,
                   "GPU +12.0% beside another process; base: other processes: pid 7 (10 MiB)");
+    /* slower under a power cap the base did not have: the cap named, noisy; under one both had:
+     * as it was */
     b.co_tenants[0] = '\0';
     snprintf(c.clock_reasons, sizeof c.clock_reasons, "sw power cap");
+    r.verdict = VB_VERDICT_SLOWER;
+    r.why[0] = '\0';
+    r.limit = 0.05;
+    vb_cmp_environment(&b, &c, &r, vb_cmp_phase_label(r.phase));
+    ASSERT_INT_EQ(r.verdict, VB_VERDICT_NOISY);
+    ASSERT_CONTAINS(r.why,
+                    "GPU +12.0% with clock events on the candidate's side only (sw power cap)");
+    snprintf(b.clock_reasons, sizeof b.clock_reasons, "sw power cap");
     r.verdict = VB_VERDICT_SLOWER;
     r.why[0] = '\0';
     vb_cmp_environment(&b, &c, &r, vb_cmp_phase_label(r.phase));
     ASSERT_INT_EQ(r.verdict, VB_VERDICT_SLOWER);
     ASSERT_STR_EQ(r.why, "");
+    /* an SM clock lower by as much as the move: noisy, the clocks named; by less: as it was */
+    b.nvml_sm_mhz_median = 1980;
+    c.nvml_sm_mhz_median = 1760; /* 1980/1760 = 1.125: explains +12% */
+    vb_cmp_environment(&b, &c, &r, vb_cmp_phase_label(r.phase));
+    ASSERT_INT_EQ(r.verdict, VB_VERDICT_NOISY);
+    ASSERT_CONTAINS(r.why, "GPU +12.0% with the SM clock 1980 -> 1760 MHz");
+    c.nvml_sm_mhz_median = 1960;
+    r.verdict = VB_VERDICT_SLOWER;
+    r.why[0] = '\0';
+    vb_cmp_environment(&b, &c, &r, vb_cmp_phase_label(r.phase));
+    ASSERT_INT_EQ(r.verdict, VB_VERDICT_SLOWER);
+    snprintf(b.clock_reasons, sizeof b.clock_reasons, "none");
     /* the same beside a co-tenant: still the same, and the row says beside what */
     {
         char text[512];

@@ -18,14 +18,15 @@ static const struct vb_test table[] = {VB_TESTS(ENTRY, ENTRY_ARG)};
 #undef ENTRY
 #undef ENTRY_ARG
 
-/* emit prints the ctest lines for test `id` (label.id) running `exe cmd [arg]`. */
+/* emit prints the ctest lines for test `id` (label.id) running `exe cmd [arg]`; share: its
+ * properties beyond the label (how a GPU test shares the board, tests/CMakeLists.txt), or "". */
 static void emit(const char *exe, const char *label, const char *id, const char *cmd,
-                 const char *arg)
+                 const char *arg, const char *share)
 {
     printf("add_test([=[%s.%s]=] [=[%s]=] [=[%s]=]%s%s%s)\n", label, id, exe, cmd,
            arg ? " [=[" : "", arg ? arg : "", arg ? "]=]" : "");
     printf("set_tests_properties([=[%s.%s]=] PROPERTIES LABELS %s SKIP_RETURN_CODE 77%s)\n", label,
-           id, label, strcmp(label, "gpu") ? "" : " RESOURCE_LOCK gpu");
+           id, label, share);
 }
 
 /* main runs the test or helper that argv names and exits with its code (0 pass, 1 fail, 77
@@ -37,8 +38,11 @@ int main(int argc, char **argv)
     vb_families = vb_catalog;
     vb_nvtx_setup(); /* before any NVTX call, as in varbench itself */
     if (argc == 3 && !strcmp(argv[1], "--ctest")) {
+        /* the listed GPU tests read the hardware counters (one process at a time: the
+         * "counters" lock); a rung's test times and checks it, beside any other GPU test */
         for (i = 0; i < sizeof table / sizeof table[0]; i++)
-            emit(argv[2], table[i].label, table[i].name, table[i].name, table[i].arg);
+            emit(argv[2], table[i].label, table[i].name, table[i].name, table[i].arg,
+                 strcmp(table[i].label, "gpu") ? "" : " RESOURCE_LOCK counters");
         for (f = 0; vb_families[f]; f++)
             for (j = 0; j < vb_families[f]->nvariants; j++) {
                 char id[160], full[160];
@@ -47,7 +51,7 @@ int main(int argc, char **argv)
                          vb_families[f]->variants[j].name);
                 snprintf(full, sizeof full, "%s/%s", vb_families[f]->name,
                          vb_families[f]->variants[j].name);
-                emit(argv[2], "gpu", id, "variant", full);
+                emit(argv[2], "gpu", id, "variant", full, "");
             }
         return 0;
     }

@@ -41,7 +41,6 @@
     T(paired, cpu)                                                                                 \
     T(sass, cpu)                                                                                   \
     T(code_diff, cpu)                                                                              \
-    T(compare_pageable, cpu)                                                                       \
     T(precision_pageable, cpu)                                                                     \
     T(code_id, cpu)                                                                                \
     T(code_id_many, cpu)                                                                           \

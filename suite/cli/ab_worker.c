@@ -57,7 +57,7 @@ static int round_cb(void *ctx, const struct vb_case_result *r, int from)
     struct vb_ab_worker *w = ctx;
     char line[1024];
     size_t used;
-    int ph, ph_h2d, ph_d2h;
+    int ph, ph_h2d, ph_d2h, c;
     if (from < 0) {
         snprintf(line, sizeof line, "case %s/%s %s", r->family->name, r->variant->name, r->axes);
     } else {
@@ -75,7 +75,18 @@ static int round_cb(void *ctx, const struct vb_case_result *r, int from)
                                      isfinite(m) ? " %.1f" : " nan", m);
         }
         vb_result_pageable(r, &ph_h2d, &ph_d2h);
-        snprintf(line + used, sizeof line - used, " %d %d", ph_h2d, ph_d2h);
+        used += (size_t)snprintf(line + used, sizeof line - used, " %d %d", ph_h2d, ph_d2h);
+        for (c = 0; c < VB_CTL_COUNT && used < sizeof line; c++) {
+            int i, n = 0;
+            double m;
+            for (i = from; i < r->nsamples && n < 1024; i++)
+                if (r->samples[i].kind == VB_SAMPLE_TIMED && !r->samples[i].dropped &&
+                    r->samples[i].ctl[c] > 0 && isfinite(r->samples[i].ctl[c]))
+                    x[n++] = r->samples[i].ctl[c];
+            m = n ? vb_stats_median(x, (size_t)n) : NAN;
+            used += (size_t)snprintf(line + used, sizeof line - used,
+                                     isfinite(m) ? " %.1f" : " nan", m);
+        }
     }
     if (say(w, line)) {
         vb_interrupted = 1;

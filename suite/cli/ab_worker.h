@@ -8,9 +8,11 @@
  *                  as skipped, having no device), then "planned N"
  *                  "case LABEL" when a case has verified and warmed up (a case that failed or
  *                  was skipped before never says so)
- *                  "medians GPU H2D KERNEL D2H MEMSET E2E PH PD" after each round: the
- *                  round's medians, ns ("nan": unknown); PH, PD 1 when the case's copies so
- *                  far moved pageable host memory to the device, from it (else 0)
+ *                  "medians GPU H2D KERNEL D2H MEMSET E2E PH PD CPU MEM CH2D CD2H" after each
+ *                  round: the round's medians, ns ("nan": unknown); PH, PD 1 when the case's
+ *                  copies so far moved pageable host memory to the device, from it (else 0);
+ *                  then the medians of the round's controls (control.h, in its order; a worker
+ *                  of a build before them says none, and ab judges its phases as measured)
  *                  "end" when its run is stored
  *   ab -> worker   "round K" (take K samples), "solo" (the case is not paired: the usual
  *                  stopping rule), "done" (the case ends)

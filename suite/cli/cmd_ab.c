@@ -23,9 +23,11 @@
 
 #include "clock.h"
 #include "cmd.h"
+#include "ab_judge.h"
 #include "cmp_print.h"
 #include "code_diff.h"
 #include "environ.h"
+#include "norm.h"
 #include "compare.h"
 #include "opt.h"
 #include "paired.h"
@@ -35,9 +37,8 @@
 #include "stats.h"
 #include "store.h"
 
-#define MAX_ARGS  64
-#define MAX_ROUND 200 /* --rounds' largest MAX */
-#define LABEL     512
+#define MAX_ARGS 64
+#define LABEL    VB_AB_LABEL
 
 static const int codes[] = {0, 1, 2, 3, 6, 7, -1};
 static const struct vb_usage usage = {
@@ -53,11 +54,12 @@ static const struct vb_usage usage = {
     .notes =
         "A phase is judged on its rounds' B/A ratios: the sign test's interval of their median\n"
         "(coverage 1 - alpha) inside [1/(1+limit), 1+limit] is same, above 1+limit slower, below\n"
-        "1/(1+limit) faster; otherwise more rounds, and noisy when none are left. The limit is\n"
-        "--threshold, or 25% for a phase whose rounds spread 5% or more and for end-to-end\n"
-        "time, 100% (compare's) for a phase that moves pageable host memory (the copy, the GPU\n"
-        "time and e2e holding it: its time differs from process to process, which no pairing\n"
-        "cancels), and never under 0.5 us. A GPU case is judged on its GPU time, each\n"
+        "1/(1+limit) faster; otherwise more rounds (at least MIN, whatever the budget), and\n"
+        "noisy when none are left. The limit is --threshold, and never under 0.5 us (5 us for\n"
+        "e2e). A phase the host moves (a copy, the GPU time holding one, e2e, a CPU case) is\n"
+        "judged too on its rounds against the controls each side measured beside its samples\n"
+        "(a copy of the same size and kind, the host's arithmetic chain and memory walk): it is\n"
+        "slower only when both are. A GPU case is judged on its GPU time, each\n"
         "phase of 5% of it or more and e2e; a CPU case on e2e, paired only when the run has no\n"
         "GPU case (else it runs alone on each side, as compare lets GPU cases decide). A case\n"
         "one side makes and the other does not is only-in-base or only-in-candidate; broken:\n"
@@ -246,78 +248,29 @@ static int pos(const struct side *s, const char *label)
     return -1;
 }
 
-/* What one paired case gathered: each round's medians of each side, per phase. */
-struct paired_case {
-    char label[LABEL];
-    int rounds;
-    double v[2][VB_PH_COUNT][MAX_ROUND];
-    struct vb_paired ph[VB_PH_COUNT];
-    int judged[VB_PH_COUNT];
-    int pageable_h2d, pageable_d2h; /* either side's copies moved pageable host memory */
-};
-
 /* one_round: K samples of side s, its medians into c (round r, side i) */
-static int one_round(struct side *s, int i, int k, struct paired_case *c, struct vb_err *err)
+static int one_round(struct side *s, int i, int k, struct vb_paired_case *c, struct vb_err *err)
 {
-    char line[512], *p;
-    int ph;
+    char line[1024], *p, *end;
+    int ph, x;
     snprintf(line, sizeof line, "round %d", k);
     if (tell(s, line) || hear(s, line, sizeof line) || strncmp(line, "medians", 7))
         return died(s, err);
     p = line + 7;
     for (ph = 0; ph < VB_PH_COUNT; ph++)
         c->v[i][ph][c->rounds] = strtod(p, &p);
-    c->pageable_h2d |= strtol(p, &p, 10) == 1;
-    c->pageable_d2h |= strtol(p, &p, 10) == 1;
+    c->pageable[i][0] |= strtol(p, &p, 10) == 1;
+    c->pageable[i][1] |= strtol(p, &p, 10) == 1;
+    for (x = 0; x < VB_CTL_COUNT; x++) { /* a build before the controls sends none */
+        double m = strtod(p, &end);
+        c->ctl[i][x][c->rounds] = end != p ? m : NAN;
+        p = end;
+    }
     return 0;
 }
 
-/* pageable: does phase ph move pageable host memory (the copy, or a sum holding it)? Its time
- * is then the process's as much as the code's: on an H200, ab of one build against itself found
- * a 4 MB pageable D2H 26.7% slower in one process than in the other in each of 9 rounds, and
- * 12% faster in another pair (the driver's staging, where each process's buffers landed), which
- * no pairing of rounds cancels. Such a phase is held to compare's unsettled floor. */
-static int pageable(const struct paired_case *c, int ph)
-{
-    /* the GPU time holds both copies, as e2e does (compare holds it by its parts instead) */
-    return vb_cmp_pageable(c->pageable_h2d, c->pageable_d2h,
-                           ph == VB_PH_GPU ? "e2e" : vb_phase_names[ph]);
-}
-
-/* spread: the larger IQR/median of the two sides' round values of a phase */
-static double spread(const struct paired_case *c, int ph)
-{
-    double a = vb_stats_iqr_ratio(c->v[0][ph], (size_t)c->rounds),
-           b = vb_stats_iqr_ratio(c->v[1][ph], (size_t)c->rounds);
-    return fmax(isfinite(a) ? a : 0, isfinite(b) ? b : 0);
-}
-
-/* judge: every judged phase of c over its rounds; 1 when all are decided */
-static int judge(struct paired_case *c, const struct opts *o, struct vb_err *err)
-{
-    int ph, decided = 1;
-    double gpu = c->v[0][VB_PH_GPU][0];
-    for (ph = 0; ph < VB_PH_COUNT; ph++) {
-        double limit = o->threshold;
-        /* a GPU case: its GPU time, each part of 5% of it or more (A's first round), e2e; a
-         * CPU case (no GPU time): e2e */
-        c->judged[ph] =
-            ph == VB_PH_E2E ||
-            (isfinite(gpu) && gpu > 0 && (ph == VB_PH_GPU || c->v[0][ph][0] >= VB_CMP_SHARE * gpu));
-        if (!c->judged[ph]) continue;
-        if (ph == VB_PH_E2E || spread(c, ph) >= VB_CMP_UNSTABLE_SPREAD)
-            limit = fmax(limit, VB_CMP_E2E_FLOOR);
-        if (pageable(c, ph)) limit = fmax(limit, VB_CMP_UNSTABLE_FLOOR);
-        if (vb_paired_judge(c->v[0][ph], c->v[1][ph], c->rounds, limit, VB_CMP_FLOOR_NS, o->alpha,
-                            &c->ph[ph]))
-            return vb_err_set(err, VB_E_SYS, "out of memory judging %s", c->label);
-        decided &= c->ph[ph].verdict != VB_VERDICT_NOISY;
-    }
-    return decided;
-}
-
 /* pair: the rounds of case c, A and B both waiting in it (ABBA), until decided or spent */
-static int pair(struct side *ab, struct paired_case *c, const struct opts *o, struct vb_err *err)
+static int pair(struct side *ab, struct vb_paired_case *c, const struct opts *o, struct vb_err *err)
 {
     double t0 = vb_mono_ns();
     int k = o->k > 0 ? o->k : 3, done;
@@ -326,9 +279,10 @@ static int pair(struct side *ab, struct paired_case *c, const struct opts *o, st
         if (one_round(&ab[first], first, k, c, err) || one_round(&ab[!first], !first, k, c, err))
             return -1;
         c->rounds++;
-        if ((done = judge(c, o, err)) < 0) return -1;
+        if ((done = vb_ab_judge(c, o->threshold, o->alpha, err)) < 0) return -1;
+        /* the budget never ends a case before its least rounds: fewer decide nothing */
         if ((done && c->rounds >= o->rmin) || c->rounds >= o->rmax ||
-            (vb_mono_ns() - t0) * 1e-9 >= o->budget)
+            (c->rounds >= o->rmin && (vb_mono_ns() - t0) * 1e-9 >= o->budget))
             break;
         /* after the first round, K so that a side's round takes about 20 ms (1 to 50) */
         if (o->k <= 0 && c->rounds == 1) {
@@ -340,7 +294,7 @@ static int pair(struct side *ab, struct paired_case *c, const struct opts *o, st
 }
 
 /* verdict_line: the worst of c's judged phases, as the progress line says it */
-static const char *verdict_line(const struct paired_case *c)
+static const char *verdict_line(const struct vb_paired_case *c)
 {
     enum vb_verdict v = VB_VERDICT_SAME;
     int ph;
@@ -351,8 +305,8 @@ static const char *verdict_line(const struct paired_case *c)
 }
 
 /* paired_of: the case of label among the n paired ones, or NULL */
-static const struct paired_case *paired_of(struct paired_case *const *cases, int n,
-                                           const char *label)
+static const struct vb_paired_case *paired_of(struct vb_paired_case *const *cases, int n,
+                                              const char *label)
 {
     int i;
     for (i = 0; i < n; i++)
@@ -370,7 +324,7 @@ static int solo(struct side *s, struct vb_err *err)
 /* match runs both sides to their end: a case both announce is paired (unless it is a CPU case
  * of a run with GPU cases: those run alone, as compare leaves them out), one only one side
  * makes, or that the other has passed (it failed before its rounds there), runs alone */
-static int match(struct side *ab, const struct opts *o, struct paired_case **cases, int *n,
+static int match(struct side *ab, const struct opts *o, struct vb_paired_case **cases, int *n,
                  struct vb_err *err)
 {
     int gpu_run = 0, i;
@@ -381,7 +335,7 @@ static int match(struct side *ab, const struct opts *o, struct paired_case **cas
         if (announced(a, err) || announced(b, err)) return -1;
         if (a->ended && b->ended) return 0;
         if (a->cur[0] && b->cur[0] && !strcmp(a->cur, b->cur)) {
-            struct paired_case *c;
+            struct vb_paired_case *c;
             int pa = pos(a, a->cur);
             /* a case outside the plan (none is: each is at most once in it, and the cases
              * array has a slot each) runs alone; so does a CPU case of a GPU run */
@@ -413,43 +367,6 @@ static int match(struct side *ab, const struct opts *o, struct paired_case **cas
     }
 }
 
-/* fill_paired: row r from case c's judged phases, the deciding one as compare decides it,
- * held by its GPU code (same: code_diff.h's vb_code_hold) */
-static void fill_paired(struct vb_cmp_row *r, const struct paired_case *c, int same)
-{
-    int ph;
-    for (ph = 0; ph < VB_PH_COUNT; ph++) {
-        const struct vb_paired *x = &c->ph[ph];
-        struct vb_cmp_phase *p;
-        if (!c->judged[ph] || r->nphases >= VB_CMP_MAX_PHASES) continue;
-        p = &r->phases[r->nphases++];
-        snprintf(p->name, sizeof p->name, "%s", vb_phase_names[ph]);
-        p->n_base = p->n_cand = x->n;
-        p->med_base = x->med_a;
-        p->med_cand = x->med_b;
-        p->ratio = x->ratio;
-        p->spread = NAN;
-        p->limit = x->limit;
-        p->p = x->p;
-        p->verdict = x->verdict;
-        if (x->verdict == VB_VERDICT_NOISY) {
-            char lo[24], hi[24];
-            snprintf(p->why, sizeof p->why, "%s..%s after %d rounds",
-                     vb_cmp_fmt_change(x->lo, 0, lo, sizeof lo),
-                     vb_cmp_fmt_change(x->hi, 0, hi, sizeof hi), x->n);
-        }
-        if (ph == VB_PH_E2E) r->e2e_ratio = x->ratio;
-    }
-    if (!r->nphases) {
-        r->verdict = VB_VERDICT_NOT_COMPARED;
-        snprintf(r->why, sizeof r->why, "no phase with a time on both sides");
-        return;
-    }
-    vb_code_hold(r, same);
-    vb_cmp_decide(r);
-    if (!r->needs_gpu) snprintf(r->basis, sizeof r->basis, "CPU-only");
-}
-
 /* row_of: label's case in rows[0..n), NULL when the run has none */
 static const struct vb_case_row *row_of(const struct vb_case_row *rows, int n, const char *label)
 {
@@ -463,7 +380,7 @@ static const struct vb_case_row *row_of(const struct vb_case_row *rows, int n, c
 }
 
 /* result builds res from both sides' plans, the paired cases and the runs' statuses */
-static int result(struct side *ab, struct paired_case *const *cases, int ncases,
+static int result(struct side *ab, struct vb_paired_case *const *cases, int ncases,
                   struct vb_store *st, struct vb_cmp_result *res, struct vb_err *err)
 {
     struct vb_case_row *rows[2] = {NULL, NULL};
@@ -488,7 +405,7 @@ static int result(struct side *ab, struct paired_case *const *cases, int ncases,
                                      *rb = row_of(rows[1], nrows[1], label);
             const char *sa = ra ? ra->status : "", *sb = rb ? rb->status : "";
             int in_a = pos(&ab[0], label) >= 0, in_b = pos(&ab[1], label) >= 0, same = -1;
-            const struct paired_case *c;
+            const struct vb_paired_case *c;
             struct vb_cmp_row *r;
             if (k == 1 && in_a) continue; /* listed with A's */
             r = &res->rows[res->nrows++];
@@ -510,7 +427,7 @@ static int result(struct side *ab, struct paired_case *const *cases, int ncases,
                 r->verdict = VB_VERDICT_BROKEN;
             else if ((c = paired_of(cases, ncases, label))) {
                 if (ra && rb && vb_code_case(st, ra->id, st, rb->id, &same, err)) goto done;
-                fill_paired(r, c, same);
+                vb_ab_fill_row(r, c, same);
                 if (ra && rb) vb_cmp_environment(ra, rb, r, vb_cmp_phase_label(r->phase));
             } else {
                 r->verdict = VB_VERDICT_NOT_COMPARED;
@@ -573,11 +490,11 @@ static int option_rounds(void *ctx, const char *arg, struct vb_err *err)
     struct opts *o = ctx;
     int end = 0;
     if (sscanf(arg, "%d:%d%n", &o->rmin, &o->rmax, &end) != 2 || arg[end] || o->rmin < 6 ||
-        o->rmax < o->rmin || o->rmax > MAX_ROUND)
+        o->rmax < o->rmin || o->rmax > VB_AB_MAX_ROUND)
         return vb_err_set(err, VB_E_USAGE,
                           "bad --rounds '%s': MIN:MAX, 6 <= MIN <= MAX <= %d (6: the fewest "
                           "whose interval holds the median with 95%%)",
-                          arg, MAX_ROUND);
+                          arg, VB_AB_MAX_ROUND);
     return 0;
 }
 
@@ -587,7 +504,7 @@ int vb_cmd_ab(int argc, char **argv)
     struct opts o = {
         .db = VB_DEFAULT_DB, .rmin = 6, .rmax = 30, .threshold = 2, .alpha = 0.05, .budget = 5};
     struct side ab[2] = {{.name = "A"}, {.name = "B"}};
-    struct paired_case **cases = NULL; /* the cases timed in rounds */
+    struct vb_paired_case **cases = NULL; /* the cases timed in rounds */
     struct vb_cmp_result res;
     struct vb_store *st = NULL;
     struct vb_run_info_row info;
@@ -607,8 +524,7 @@ int vb_cmd_ab(int argc, char **argv)
         VB_OPT_NUM(0, "budget", "S", &o.budget, 0.01, 86400,
                    "seconds of rounds a case at most (default 5): then noisy if undecided"),
         VB_OPT_NUM(0, "threshold", "PCT", &o.threshold, 0, 999,
-                   "relative change that matters (default 2; 25 for e2e and unsettled phases, 100 "
-                   "for pageable ones)"),
+                   "relative change that matters (default 2)"),
         VB_OPT_NUM(0, "alpha", "A", &o.alpha, 1e-6, 0.5,
                    "1 - the intervals' coverage (default 0.05)"),
         VB_OPT_CHOICE(0, "format", "table|md", &o.md, formats,
@@ -654,8 +570,7 @@ int vb_cmd_ab(int argc, char **argv)
     snprintf(res.gpu_cand, sizeof res.gpu_cand, "%s", info.gpu);
     printf(o.md ? "### varbench paired A/B\n\n" : "paired A/B: ");
     printf("A %s (run %lld) vs B %s (run %lld) in %s, taking turns on device %d (%s); threshold "
-           "%g%% (25%% for e2e and phases whose rounds spread 5%%+, 100%% for pageable copies), "
-           "alpha %g, %d to %d rounds, "
+           "%g%% (host-bound phases also against their controls), alpha %g, %d to %d rounds, "
            "%g s a case\n%s",
            ab[0].exe, (long long)ab[0].run, ab[1].exe, (long long)ab[1].run, o.db, o.device,
            info.gpu[0] ? info.gpu : "no GPU", o.threshold * 100, o.alpha, o.rmin, o.rmax, o.budget,

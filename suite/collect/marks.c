@@ -18,8 +18,9 @@ static void on_call(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const CUpti
 {
     int k = now;
     (void)dom;
-    (void)cbid; /* every callback of the subscriber comes here: only entries inside a sample */
-    if (k < 0 || cb->callbackSite != CUPTI_API_ENTER) return;
+    (void)cbid; /* every callback of the subscriber comes here: only entries inside a sample or
+                   its control */
+    if (k == -1 || cb->callbackSite != CUPTI_API_ENTER) return;
     pthread_mutex_lock(&mu);
     if (nmarks == cap) {
         size_t c = cap ? 2 * cap : 256;

@@ -32,8 +32,11 @@ int vb_marks_start(struct vb_err *err);
 void vb_marks_stop(void);
 
 /* vb_marks_sample sets the sample now running (its index in the case's samples), -1 for none:
- * calls made outside a sample are not marked. */
+ * calls made outside a sample are not marked. VB_MARK_CONTROL(k) marks the calls of sample k's
+ * control (ctlplan.h): a mark of that value is the control's, not the sample's. */
 void vb_marks_sample(int sample);
+#define VB_MARK_CONTROL(k)    (-(k)-2)
+#define VB_MARK_CONTROL_OF(m) ((m) <= -2 ? -(m)-2 : -1) /* the sample whose control it is */
 
 /* vb_marks_copy gives a copy of every mark made since vb_marks_start (a record may be flushed
  * at a later checkpoint than its call was marked), sorted by correlation id, in *out (the
@@ -41,7 +44,8 @@ void vb_marks_sample(int sample);
  * memory): their records then go by their times. */
 int vb_marks_copy(struct vb_mark **out, size_t *n);
 
-/* vb_marks_find returns the sample of correlation id corr in marks[0..n) (sorted), or -1. */
+/* vb_marks_find returns the sample of correlation id corr in marks[0..n) (sorted), a control's
+ * mark (VB_MARK_CONTROL), or -1 when none. */
 int vb_marks_find(const struct vb_mark *marks, size_t n, uint32_t corr);
 
 /* vb_marks_sort sorts marks[0..n) by correlation id (what vb_marks_find needs). */

@@ -9,6 +9,7 @@
 
 #include "activity.h"
 #include "case_ctx.h" /* struct vb_summary_value */
+#include "control.h"
 #include "ledger.h"
 #include "registry.h"
 #include "stats.h"
@@ -52,6 +53,9 @@ struct vb_sample {
     int dropped;         /* a timed sample whose clock was under 75% of the peak: kept, not used */
     int records_dropped; /* its CUPTI records are not stored (timed samples past --keep-records);
                             its sums above still count them */
+    /* what the host and the board could do just before it (control.h), ns; NaN not measured.
+     * A copy control is the sum of its CUPTI records (attribute.h): 0 until they come */
+    double ctl[VB_CTL_COUNT];
 };
 
 /* One metric of one kernel launch, from the metrics pass (CUPTI range profiler). */

@@ -54,8 +54,9 @@ void vb_code_hold(struct vb_cmp_row *r, int same)
         if ((strcmp(p->name, "kernel") && strcmp(p->name, "gpu")) ||
             (p->verdict != VB_VERDICT_SLOWER && p->verdict != VB_VERDICT_FASTER))
             continue;
-        p->verdict = VB_VERDICT_NOISY;
-        snprintf(p->why, sizeof p->why, "%+.1f%%, the same SASS and launch", (p->ratio - 1) * 100);
+        snprintf(p->why, sizeof p->why,
+                 "the same SASS and launch: the work it was given, or the "
+                 "machine");
     }
 }
 

@@ -4,7 +4,8 @@
  * by mangled name: unchanged when every kernel both launched has the same hash on both sides,
  * changed naming the kernels whose hash differs. compare and ab print it beside their verdict,
  * so that a slower case whose code is unchanged points at the host side (a launch
- * configuration, a copy, the machine) and one whose kernel changed points at that kernel.
+ * configuration, a copy, the work it was given, the machine) and one whose kernel changed
+ * points at that kernel.
  * Workload: a few hundred kernels a run.
  */
 #ifndef VB_CODE_DIFF_H
@@ -43,12 +44,13 @@ struct vb_code_diff {
 void vb_code_diff(const struct vb_run_kernel *b, int nb, int brec, const struct vb_run_kernel *c,
                   int nc, int crec, struct vb_code_diff *d);
 
-/* vb_code_hold: row r's case ran the same machine code, launched the same way, on both sides
- * (same: vb_store_case_code's digests equal, each side's state 1), or not (0), or unknown (-1):
- * sets r->code_same; with the same code a kernel time or GPU time that moved is the machine's
- * (clocks, memory placement, a co-tenant), not the code's, so such a phase's slower or faster
- * becomes noisy, saying so; copies, memsets and e2e are judged as they were. Call before
- * vb_cmp_decide. This can't fail. */
+/* vb_code_hold: row r's case ran the same machine code, launched the same way and as often a
+ * sample, on both sides (same: vb_store_case_code's digests equal, each side's state 1), or not
+ * (0), or unknown (-1): sets r->code_same; with the same code a kernel or GPU time that moved was
+ * given other work (a loop count from the host, other data) or ran on another machine, which the
+ * code cannot tell apart: such a phase stays slower or faster and says so in its why. Only the
+ * ledger's measurement of a machine cause makes it noisy (environ.h). Call before vb_cmp_decide.
+ * This can't fail. */
 void vb_code_hold(struct vb_cmp_row *r, int same);
 
 /* vb_code_case: same for vb_code_hold from base case bid (of store base) and cand case cid.

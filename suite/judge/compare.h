@@ -3,25 +3,30 @@
  * databases. Cases are matched by variant and axes and judged phase by phase on the raw
  * timed samples of each (CUPTI's per-sample GPU time and its parts H2D, kernel, D2H and
  * memset; e2e is the host clock). It must tell a real change in one phase from the phases'
- * own noise: two runs of the same binary on an H200 agree on kernel time within 0.5%, while
- * pageable copies spread 5-40% (IQR/median) inside a run and move their medians +-17%
- * between runs, and a pinned -> pageable D2H is +266%.
+ * own noise and from the machine's: two runs of the same binary on an H200 agree on kernel
+ * time within 0.5%, while a pageable copy and a CPU reference moved +100% to +153% between two
+ * runs minutes apart as the host slowed, with no change of code.
  *
- * Per judged phase: ratio = median(cand) / median(base); spread = the larger IQR/median of the
+ * Per judged series: ratio = median(cand) / median(base); spread = the larger IQR/median of the
  * two sides (quartiles linearly interpolated); limit = max(threshold, 3 x spread). A change
- * must exceed both the threshold and the phase's own noise (the trackers' rule) and 0.5 us,
- * then have evidence: the Mann-Whitney U test at alpha (with min_samples or more on both
- * sides), or sample ranges that do not overlap with 3 or more a side (nvbench's rule). No
- * evidence: noisy. Identical sample sets are always the same.
+ * must exceed its limit and 0.5 us (5 us for e2e: the timer's and the launch's jitter), then
+ * have evidence: the Mann-Whitney U test at alpha (with min_samples or more on both sides), or
+ * sample ranges that do not overlap with 3 or more a side (nvbench's rule). No evidence: noisy.
+ * Identical sample sets are always the same. A phase the host moves (a copy, a CPU reference,
+ * the host's share of e2e) is judged on its time and on its time against the controls measured
+ * beside each sample (norm.h): slower only when both are; no limit is a constant that fitted
+ * another run's noise. A traced program's ranges and kernels, tens to thousands of instances
+ * each, are judged at the threshold alone (no noise factor) with the rank test.
  *
  * Under the default metric "gpu" a GPU case is judged on its GPU time, on every phase
  * holding a material share of it, VB_CMP_SHARE of the base's GPU median or more, so a D2H
- * regression is named even where the kernel dominates, and on its end-to-end time against the
- * host's noise (VB_CMP_E2E_FLOOR below), so a move to the host is named even where the GPU time
- * stayed. The case takes the worst verdict of
- * its phases (broken > slower > noisy > faster > same); a case throttled in either run (SM
- * clock under 75% of peak on some sample) is noisy, never slower or faster. CPU-only cases,
- * and cases without CUPTI records, are judged on e2e.
+ * regression is named even where the kernel dominates, and on its end-to-end time, so a move to
+ * the host is named even where the GPU time stayed. The case takes the worst verdict of its
+ * phases (broken > slower > noisy > faster > same); a case throttled in either run (SM clock
+ * under 75% of peak on some sample) is noisy, never slower or faster, and so is a move the
+ * board's ledger explains (environ.h: a co-tenant, clock events, a lower SM clock). The same
+ * SASS launched the same way explains nothing by itself: such a move stays slower or faster and
+ * says so (code_diff.h). CPU-only cases, and cases without CUPTI records, are judged on e2e.
  *
  * A pooled baseline (baseline_runs N > 1, the trackers' answer to single-run baselines that
  * false-alarm on a lucky base run): the base side of a case is the timed samples of the base
@@ -42,8 +47,12 @@
  * Traced runs (varbench trace: every case of family "trace" on both sides): each process is on
  * its own device, and cases match by their axes (the range or kernel, the rank), so no device is
  * picked; a whole process is one sample and is listed not-compared (store.h's
- * vb_store_whole_process), its ranges' and kernels' cases judged as above. `filter` (a variant
- * glob) keeps the matching cases of both sides and of a pooled baseline.
+ * vb_store_whole_process), its ranges' and kernels' cases judged as above. A range that two or
+ * more ranks of a program sampled is judged per rank on the rank's own time (its e2e less its
+ * collectives) and compute (its kernels less them), its e2e and collectives shown, not judged (a
+ * rank that waits for a straggler is not slower), and once for the job: each step as its slowest
+ * rank lived it (the row "range=NAME,ranks=N"). `filter` (a variant glob) keeps the matching
+ * cases of both sides and of a pooled baseline.
  */
 #ifndef VB_COMPARE_H
 #define VB_COMPARE_H
@@ -53,53 +62,20 @@
 /* Under metric "gpu", a phase is judged on its own when its base median is at least this
  * share of the base's GPU median: smaller phases move the GPU time by less than the noise. */
 #define VB_CMP_SHARE 0.05
-/* The effective threshold of a phase is at least this many times its spread (IQR/median): two
- * default whole-catalog runs of one binary on an H100 moved unsettled phases' medians by
- * up to 3.8x their spread between runs; 2x false-alarmed on 11 cases, 3x with the floor below
- * on none. */
+/* The effective threshold of a series is at least this many times its spread (IQR/median), its
+ * own noise measured in the two runs judged. */
 #define VB_CMP_NOISE_FACTOR 3.0
-/* A phase that does not settle within a run (spread at least VB_CMP_UNSTABLE_SPREAD: pageable
- * copies, 5-40%; kernels and pinned copies stay under 4%) and every host-clock (e2e) phase
- * moves between runs by more than its spread says: identical H100 runs moved pageable copies'
- * medians by up to 3.8x their spread (+70%). Such a phase must change by at least
- * VB_CMP_UNSTABLE_FLOOR (a doubling; pinned -> pageable is +266%). */
-#define VB_CMP_UNSTABLE_SPREAD 0.05
-#define VB_CMP_UNSTABLE_FLOOR  1.0
-/* A copy phase that moves pageable memory (CUPTI's record says so) is unsettled whatever its
- * spread: a 128 MB pageable D2H spread 2.6% inside a run and moved +14.6% between runs. The GPU
- * time must move further than its judged parts' limits allow it, each weighted by its share of
- * the base's GPU time (each part is judged on its own), and is unsettled when one of them is. A
- * part the base does not have (a memset or copy the candidate added) is judged when it is
- * VB_CMP_SHARE of the candidate's GPU time: slower, "new". Host-clock phases (e2e:
- * the CPU-only references) must move by VB_CMP_HOST_FLOOR: the lent H100 host ran the same
- * single-core reference 2.04x slower in one run than in the other (gufunc cpu-reference,
- * minimum 7.75 ms -> 15.71 ms), so a CPU regression under 2.5x is not gated on such a host. */
-#define VB_CMP_HOST_FLOOR 1.5
-/* A copy crosses the host's bus, which the host shares: between identical runs on one lent H100
- * an 8 MB pinned H2D (calx/tiled-pinned at 10^6) ran at 148 us in one run and 168 us in the
- * next (+13.3%; -11.8% against a run on another H100 host), its spread inside each run under
- * 4% (tests/fixtures/calx-h100-*). So a pinned copy must move VB_CMP_COPY_FLOOR; pinned ->
- * pageable (+160% to +480%) stays caught. */
-#define VB_CMP_COPY_FLOOR 0.25
-/* The end-to-end time of a GPU case is judged beside its GPU phases, so that work moved to the
- * host (pageable staging, a synchronisation, more launches, a CPU-side step) is seen when the
- * GPU time is not: pinned -> pageable on mesh/device-mesh-overlap at nx=1000 left its GPU time
- * +0.4% and its e2e +668%. Between identical H100 runs (tests/fixtures/mesh-h100-a, -b) a GPU
- * case's e2e moved with its copies: pageable ones +14% to +31%, pinned ones under 1%. So an e2e
- * that holds a pageable copy, or spreads VB_CMP_UNSTABLE_SPREAD or more, is unsettled and must
- * double like the copies; a settled one must move VB_CMP_E2E_FLOOR (and its noise, and the
- * threshold) and VB_CMP_E2E_FLOOR_NS, the host's scheduling jitter around a launch (3.5-4.6
- * us). CPU-only cases, and cases without records, keep VB_CMP_HOST_FLOOR. */
-#define VB_CMP_E2E_FLOOR    0.25
-#define VB_CMP_E2E_FLOOR_NS 5000.0
 /* A change of a phase's median smaller than this is the timer and launch jitter, never slower or
- * faster: a 3.6 us kernel's median moved 0.29 us (+8%) between those two runs. */
-#define VB_CMP_FLOOR_NS 500.0
+ * faster: a 3.6 us kernel's median moved 0.29 us (+8%) between two H100 runs; an e2e's, the
+ * host's scheduling jitter around a launch (3.5-4.6 us). */
+#define VB_CMP_FLOOR_NS     500.0
+#define VB_CMP_E2E_FLOOR_NS 5000.0
 /* Ranges apart count as evidence only with at least this many samples a side: two single
  * samples are always apart. */
 #define VB_CMP_MIN_APART 3
-/* The phases a case can be judged on: gpu, its four parts, and e2e. */
-#define VB_CMP_MAX_PHASES 6
+/* The phases a case can be judged on: gpu, its four parts, e2e; a rank's own time, compute and
+ * collectives. */
+#define VB_CMP_MAX_PHASES 9
 /* The most runs a pooled baseline takes. */
 #define VB_CMP_MAX_POOL 100
 
@@ -134,24 +110,26 @@ struct vb_cmp_opts {
     int cand_device;
 };
 void vb_cmp_opts_default(struct vb_cmp_opts *o);
-/* vb_cmp_pageable: does phase ("h2d", "d2h", "e2e", ...) move pageable host memory, given
- * whether a copy each way did (h2d, d2h)? e2e holds both copies. 1 or 0. */
-int vb_cmp_pageable(int h2d, int d2h, const char *phase);
 /* vb_cmp_metric_ok: is name a metric of --metric? */
 int vb_cmp_metric_ok(const char *name);
+/* vb_cmp_gpu_part: is phase one of the GPU time's parts ("h2d", "kernel", "d2h", "memset")? */
+int vb_cmp_gpu_part(const char *phase);
 
 /* One judged phase of a case. */
 struct vb_cmp_phase {
-    char name[8]; /* "gpu", "kernel", "h2d", "d2h", "memset", "e2e" */
+    char name[8]; /* "gpu", "kernel", "h2d", "d2h", "memset", "e2e", "own", "compute", "comm" */
     int n_base, n_cand;
-    double med_base, med_cand; /* ns */
-    double ratio;              /* med_cand / med_base */
-    double spread;             /* max of the sides' IQR/median */
-    double limit;              /* effective threshold: max(threshold, 3 x spread) */
-    double p;                  /* Mann-Whitney two-sided p-value; NaN when not computed */
-    enum vb_verdict verdict;   /* same, faster, slower or noisy */
-    char why[48];              /* a noisy verdict's reason: "ranges overlap", "p 0.02" */
-    int unstable;              /* held to the floor of unsettled phases (pageable, noisy, e2e) */
+    double med_base, med_cand; /* ns, as measured */
+    double ratio;              /* med_cand / med_base, as measured */
+    /* what decided (norm.h): the series' ratio, spread (max of the sides' IQR/median), limit
+     * (max(threshold, 3 x spread)) and Mann-Whitney two-sided p-value (NaN when not computed) */
+    double judged_ratio, spread, limit, p;
+    enum vb_verdict verdict;     /* same, faster, slower or noisy */
+    enum vb_verdict raw_verdict; /* its time's own, before its controls */
+    char by[8];   /* the deciding series when it is not its time ("host", "cpu", "mem"), or "" */
+    char why[96]; /* a noisy verdict's reason ("ranges overlap", "p 0.02"); a slower or faster
+                     one's note (the same SASS and launch) */
+    int info;     /* shown, never the row's verdict: what holds a rank's wait for the others */
 };
 
 struct vb_cmp_row {
@@ -164,8 +142,9 @@ struct vb_cmp_row {
     double med_base, med_cand, ratio, p, spread, limit;
     double e2e_ratio; /* end-to-end median ratio, shown whatever the metric */
     enum vb_verdict verdict;
-    char why[192];  /* the verdict's reason when it is not the deciding phase's ("throttled"),
-                       and what the ledger saw of a noisy one (environ.h) */
+    char why[256];  /* the verdict's reason when it is not the deciding phase's ("throttled"),
+                       what the ledger saw of a noisy one (environ.h), what a control explained
+                       of a same one, the note of a slower one */
     char basis[48]; /* why e2e stands in for the metric ("CPU-only", "no D2H records"), or "" */
     struct vb_cmp_phase phases[VB_CMP_MAX_PHASES];
     int nphases;
@@ -226,9 +205,15 @@ char *vb_cmp_row_text(const struct vb_cmp_row *r, char *buf, size_t n);
 int vb_cmp_severity(enum vb_verdict v);
 
 /* vb_cmp_decide copies r's deciding phase into the row: of r->phases[0..nphases) (at least
- * one) the worst verdict, the largest change among equals, the first phase among "same"; a
- * noisy one's why as "PHASE: why". */
+ * one) that are not info, the worst verdict, the largest change among equals, the first phase
+ * among "same"; a noisy one's why as "PHASE: why", a slower or faster one's note, a same one's
+ * explanation (vb_cmp_explain). */
 void vb_cmp_decide(struct vb_cmp_row *r);
+
+/* vb_cmp_explain sets a same row's why to what its phases say of it: the phases whose time moved
+ * past their limit and that a control explained ("D2H +118%: +1.2% against its control"), and a
+ * rank's waiting ("waits for the others: e2e +60%, comm +363%"); "" when nothing moved. */
+void vb_cmp_explain(struct vb_cmp_row *r);
 
 /* vb_cmp_exit: 1 if a case is slower or broken; else 7 (VB_E_INCONCLUSIVE's exit code) if one
  * is noisy or nothing was compared (res->compared == 0); else 0. */

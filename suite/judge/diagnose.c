@@ -148,9 +148,9 @@ static int judge_board(struct vb_store *base, const struct vb_boards_model *bm, 
             int e2e;
             if (noise_of(base, bm, map[c], &noise, &e2e, err)) return -1;
             margin[map[c]] = fmax(o->threshold, VB_DIAG_NOISE_FACTOR * noise);
-            /* a time on the host clock (copies, pageable ones above all) moves between runs by
-             * more than its noise inside one: compare's floor for unsettled phases */
-            if (e2e) margin[map[c]] = fmax(margin[map[c]], VB_CMP_UNSTABLE_FLOOR);
+            /* a time on the host clock (copies, pageable ones above all) moves between boards
+             * by more than its noise inside one */
+            if (e2e) margin[map[c]] = fmax(margin[map[c]], VB_DIAG_HOST_FLOOR);
         }
         memset(&x, 0, sizeof x);
         snprintf(x.variant, sizeof x.variant, "%s", bc->variant);

@@ -10,7 +10,7 @@
  * within a run (the largest IQR/median of its timed samples over up to VB_DIAG_NOISE_BOARDS of
  * the baseline's boards), so a case that does not settle inside a run is not flagged for its
  * noise; a case judged end to end (its floor is not the kernel's: copies, host work) at least
- * VB_CMP_UNSTABLE_FLOOR, compare's rule for host-clock phases (on the H200 x2 a board alone ran
+ * VB_DIAG_HOST_FLOOR: boards hold no controls of one another (on the H200 x2 a board alone ran
  * ufunc/clamp-gridstride n=1e6 +28% over both boards of the --device all baseline, 7x its
  * noise, while every kernel-floored case stayed in range). A board faster than the range is
  * counted, not flagged: the job is finding the slow board, and a host-bound case (pageable copies)
@@ -27,6 +27,8 @@
 #include "boards.h"
 
 /* The margin is at least this many times the case's noise (IQR/median): compare's factor. */
+/* ... and, for a case judged end to end, at least this (a doubling): see above */
+#define VB_DIAG_HOST_FLOOR   1.0
 #define VB_DIAG_NOISE_FACTOR 3.0
 /* The baseline boards a case's noise is read from: the first of its boards, at most this many. */
 #define VB_DIAG_NOISE_BOARDS 8

@@ -8,9 +8,7 @@
 
 #include "stats.h"
 
-/* range_rank reads a sampled range case's range and rank from its structured axes; 0 when it
- * is no ranked range case */
-static int range_rank(const struct vb_case_row *c, const char **range, long *rank)
+int vb_rank_of(const struct vb_case_row *c, const char **range, long *rank)
 {
     int i, got = 0;
     if (strcmp(c->family, "trace") || strcmp(c->status, "ok")) return 0;
@@ -129,9 +127,9 @@ int vb_rank_spreads(struct vb_store *s, int64_t run_id, struct vb_rank_spread **
         const char *range = NULL, *r2 = NULL;
         long rank = 0, rank2 = 0;
         int nr = 0;
-        if (done[i] || !range_rank(&c[i], &range, &rank)) continue;
+        if (done[i] || !vb_rank_of(&c[i], &range, &rank)) continue;
         for (j = i; j < nc; j++) {
-            if (done[j] || !range_rank(&c[j], &r2, &rank2) || strcmp(c[j].variant, c[i].variant) ||
+            if (done[j] || !vb_rank_of(&c[j], &r2, &rank2) || strcmp(c[j].variant, c[i].variant) ||
                 strcmp(r2, range))
                 continue;
             done[j] = 1;
@@ -169,6 +167,34 @@ out:
     free(done);
     free(c);
     return rc;
+}
+
+int vb_rank_job_steps(struct vb_store *s, const int64_t *ids, int n, double **steps, int *nsteps,
+                      struct vb_err *err)
+{
+    double *step = NULL;
+    int r, k;
+    *steps = NULL;
+    *nsteps = 0;
+    for (r = 0; r < n; r++) {
+        double *e2e;
+        int m;
+        if (vb_store_samples(s, ids[r], "e2e", &e2e, &m, err)) {
+            free(step);
+            return -1;
+        }
+        if (r == 0) {
+            step = e2e;
+            *nsteps = m;
+            continue;
+        }
+        if (m < *nsteps) *nsteps = m;
+        for (k = 0; k < *nsteps; k++)
+            if (e2e[k] > step[k]) step[k] = e2e[k];
+        free(e2e);
+    }
+    *steps = step;
+    return 0;
 }
 
 char *vb_rank_spread_text(const struct vb_rank_spread *x, char *buf, size_t n)

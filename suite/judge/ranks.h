@@ -28,6 +28,17 @@ struct vb_rank_spread {
     double step_ms;                       /* median over the steps of the longest rank's step */
 };
 
+/* vb_rank_of: whether c is a sampled range case of a ranked traced process ("range=NAME,rank=R",
+ * ok), with *range pointing at its range's name (in c) and *rank its rank. */
+int vb_rank_of(const struct vb_case_row *c, const char **range, long *rank);
+
+/* vb_rank_job_steps makes the job's steps of one range from the range's cases ids[0..n) of one
+ * run (a rank each): step k is the k-th instance of every rank, lasting as long as the longest
+ * of them (the step as its slowest rank lived it). *steps is malloc'd (caller frees), *nsteps the
+ * fewest instances a rank has. 0, or -1 with err. */
+int vb_rank_job_steps(struct vb_store *s, const int64_t *ids, int n, double **steps, int *nsteps,
+                      struct vb_err *err);
+
 /* vb_rank_spreads returns (malloc'd, caller frees) one spread per range of run run_id that two
  * or more ranks sampled, ordered by program then range. 0, or -1 with err. */
 int vb_rank_spreads(struct vb_store *s, int64_t run_id, struct vb_rank_spread **out, int *n,

@@ -18,10 +18,11 @@ struct place {
 };
 
 /* sample_of: the sample of a GPU record: its launching call's (correlation id), else the one it
- * started in, else -1 */
+ * started in, else -1; a control's mark (marks.h) is returned as it is */
 static int sample_of(struct place *p, const struct vb_case_result *r, uint32_t corr, uint64_t start)
 {
     int k = corr ? vb_marks_find(p->marks, p->n, corr) : -1;
+    if (VB_MARK_CONTROL_OF(k) >= 0) return k;
     if (k >= 0 && k < r->nsamples) {
         p->how.by_mark++;
         return k;
@@ -56,7 +57,14 @@ void vb_attribute(struct vb_case_result *r, struct vb_activity *batch, const str
     a->nkernels = kept;
     for (i = kept = 0; i < a->ncopies; i++) {
         const struct vb_copy_rec *c = &a->copies[i];
-        if ((k = sample_of(&p, r, c->correlation, c->start)) >= 0) {
+        int ctl = VB_MARK_CONTROL_OF(k = sample_of(&p, r, c->correlation, c->start));
+        if (ctl >= 0) { /* a control's copy (ctlplan.h): its time, never a record of the case */
+            if (ctl < r->nsamples && (c->copy_kind == 1 || c->copy_kind == 2))
+                r->samples[ctl].ctl[c->copy_kind == 1 ? VB_CTL_H2D : VB_CTL_D2H] +=
+                    (double)(c->end - c->start);
+            continue;
+        }
+        if (k >= 0) {
             struct vb_sample *s = &r->samples[k];
             if (c->copy_kind == 1) { /* CUPTI_ACTIVITY_MEMCPY_KIND_HTOD */
                 s->h2d_count++;

@@ -12,6 +12,7 @@
 #include "case_ctx.h"
 #include "clock.h"
 #include "coldcache.h"
+#include "ctlplan.h"
 #include "gpu.h"
 #include "marks.h"
 #include "nvtx.h"
@@ -84,6 +85,7 @@ void vb_runner_release(const struct vb_sampling *cfg)
     vb_profiler_release(cfg->profiler);
     vb_profiler_release(cfg->profiler_cache);
     vb_cold_release();
+    vb_ctl_release();
     free(answer);
     answer = NULL;
     answer_cap = 0;
@@ -148,19 +150,24 @@ static int grow_samples(struct vb_case_result *r, int *cap)
     return 0;
 }
 
-/* one_sample runs the variant once and appends the sample; a GPU sample is preceded by the L2
- * flush (cfg->cold) and the SM clock reading, outside its window. 0 or -1 with err. */
+/* one_sample runs the variant once and appends the sample; it is preceded by its controls (ctl:
+ * the case's plan, NULL none) and, a GPU sample, by the L2 flush (cfg->cold) and the SM clock
+ * reading, in that order, all outside its window. 0 or -1 with err. */
 static int one_sample(const struct vb_variant *v, void *state, enum vb_sample_kind kind,
-                      const struct vb_sampling *cfg, struct vb_case_result *r, int *cap,
-                      struct vb_err *err)
+                      const struct vb_sampling *cfg, const struct vb_ctl_plan *ctl,
+                      struct vb_case_result *r, int *cap, struct vb_err *err)
 {
     struct vb_sample *s;
     double t0, mhz = NAN;
+    int c;
     if (grow_samples(r, cap)) return vb_err_set(err, VB_E_SYS, "out of memory for samples");
-    if ((v->flags & VB_GPU) && kind != VB_SAMPLE_VERIFY && vb_cold_before(cfg->cold, &mhz, err))
-        return vb_err_context(err, "before a sample");
     s = &r->samples[r->nsamples];
     memset(s, 0, sizeof *s);
+    for (c = 0; c < VB_CTL_COUNT; c++)
+        s->ctl[c] = NAN;
+    if (ctl && vb_ctl_measure(ctl, r->nsamples, s, err)) return -1;
+    if ((v->flags & VB_GPU) && kind != VB_SAMPLE_VERIFY && vb_cold_before(cfg->cold, &mhz, err))
+        return vb_err_context(err, "before a sample");
     s->kind = kind;
     s->gpu_ns = NAN;
     s->sm_clock_mhz = mhz > 0 ? mhz : NAN;
@@ -321,7 +328,7 @@ static int warm_up(const struct vb_variant *v, void *state, const struct vb_samp
     int i;
     for (i = 0; i < cfg->max_warmups && !vb_interrupted; i++) {
         double x;
-        if (one_sample(v, state, VB_SAMPLE_WARMUP, cfg, r, cap, err)) return -1;
+        if (one_sample(v, state, VB_SAMPLE_WARMUP, cfg, NULL, r, cap, err)) return -1;
         x = r->samples[r->nsamples - 1].e2e_ns;
         if (prev > 0 && fabs(x - prev) <= 0.05 * prev) break;
         if (i > 0 && (vb_mono_ns() - t0) * 1e-9 > cfg->budget_s / 4) break;
@@ -330,14 +337,16 @@ static int warm_up(const struct vb_variant *v, void *state, const struct vb_samp
     return 0;
 }
 
-/* rounds_loop: the timed samples in the rounds cfg->rounds paces, the first of k (runner.h). */
+/* rounds_loop: the timed samples in the rounds cfg->rounds paces, the first of k (runner.h),
+ * each with the controls of ctl. */
 static int rounds_loop(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
-                       struct vb_case_result *r, int *cap, int k, struct vb_err *err)
+                       const struct vb_ctl_plan *ctl, struct vb_case_result *r, int *cap, int k,
+                       struct vb_err *err)
 {
     while (k > 0 && !vb_interrupted) {
         int from = r->nsamples, i;
         for (i = 0; i < k; i++)
-            if (one_sample(v, state, VB_SAMPLE_TIMED, cfg, r, cap, err)) return -1;
+            if (one_sample(v, state, VB_SAMPLE_TIMED, cfg, ctl, r, cap, err)) return -1;
         if ((v->flags & VB_GPU) && collect(r, 1) && r->have_records)
             return vb_err_set(err, VB_E_CUDA, "CUPTI flush failed");
         mark_dropped(r, cfg);
@@ -351,7 +360,8 @@ static int rounds_loop(const struct vb_variant *v, void *state, const struct vb_
  * where the records are collected) and, when the ledger measures (pool), they have lasted the
  * energy counter's window (cfg->energy_min_s); or the budget or the sample cap is reached. */
 static int precise(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
-                   struct vb_case_result *r, int *cap, int pool, struct vb_err *err)
+                   const struct vb_ctl_plan *ctl, struct vb_case_result *r, int *cap, int pool,
+                   struct vb_err *err)
 {
     double t0 = vb_mono_ns(), q, ci, t;
     int next = cfg->min_samples > 2 ? cfg->min_samples : 2, n;
@@ -362,7 +372,7 @@ static int precise(const struct vb_variant *v, void *state, const struct vb_samp
             r->stop_reason = "interrupted";
             return 0;
         }
-        if (one_sample(v, state, VB_SAMPLE_TIMED, cfg, r, cap, err)) return -1;
+        if (one_sample(v, state, VB_SAMPLE_TIMED, cfg, ctl, r, cap, err)) return -1;
         spent = (vb_mono_ns() - t0) * 1e-9 >= cfg->budget_s;
         full = r->ntimed >= cfg->max_samples;
         if (r->ntimed < next && !spent && !full) continue;
@@ -393,13 +403,15 @@ static int precise(const struct vb_variant *v, void *state, const struct vb_samp
     }
 }
 
-/* gpu_loop: the warm-up, then the timed samples (paced by cfg->rounds, or until precise) inside
- * the board's ledger (ledger.h: energy, power, clocks, co-tenants; a case without it says why). */
+/* gpu_loop: the warm-up, then the timed samples (paced by cfg->rounds, or until precise) with
+ * their controls (planned from the warm-up's records: marked says the calls are marked) inside the
+ * board's ledger (ledger.h: energy, power, clocks, co-tenants; a case without it says why). */
 static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
-                    struct vb_case_result *r, int *cap, struct vb_err *err)
+                    int marked, struct vb_case_result *r, int *cap, struct vb_err *err)
 {
     double t0;
     char bus[32], quiet[160] = "";
+    struct vb_ctl_plan ctl;
     struct vb_err why;
     int n, rc, pool = 0,
                have_bus = cudaDeviceGetPCIBusId(bus, sizeof bus, r->device) == cudaSuccess;
@@ -408,6 +420,9 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
         vb_ledger_quiet(bus, cfg->quiet_c, VB_QUIET_WAIT_S, quiet, sizeof quiet);
     t0 = vb_mono_ns();
     if (warm_up(v, state, cfg, r, cap, err)) return -1;
+    /* the warm-up's copies say what the controls copy */
+    if (collect(r, 1) && r->have_records) return vb_err_set(err, VB_E_CUDA, "CUPTI flush failed");
+    vb_ctl_plan_gpu(r, marked, &ctl);
     r->stage_ns[VB_STAGE_WARMUP] += vb_mono_ns() - t0;
     n = cfg->rounds ? cfg->rounds->round(cfg->rounds->ctx, r, -1) : VB_ROUNDS_SOLO;
     if (n != VB_ROUNDS_SOLO) /* the board runs the other side's rounds in the window too */
@@ -420,22 +435,23 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
         pool = vb_ledger_start(bus, &r->ledger, &why) == 0;
         snprintf(r->ledger.quiet, sizeof r->ledger.quiet, "%s", quiet);
     }
-    rc = n != VB_ROUNDS_SOLO ? rounds_loop(v, state, cfg, r, cap, n, err)
-                             : precise(v, state, cfg, r, cap, pool, err);
+    rc = n != VB_ROUNDS_SOLO ? rounds_loop(v, state, cfg, &ctl, r, cap, n, err)
+                             : precise(v, state, cfg, &ctl, r, cap, pool, err);
     vb_ledger_stop(&r->ledger);
     return rc;
 }
 
-/* cpu_loop: a CPU-only case's budget; its verified sample warmed it, and a long one is its
- * first timed sample (VB_RUNNER_CPU_FIRST_S). */
+/* cpu_loop: a CPU-only case's budget, each sample with the controls of ctl; its verified sample
+ * warmed it, and a long one is its first timed sample (VB_RUNNER_CPU_FIRST_S). */
 static int cpu_loop(const struct vb_variant *v, void *state, const struct vb_sampling *cfg,
-                    struct vb_case_result *r, int *cap, struct vb_err *err)
+                    const struct vb_ctl_plan *ctl, struct vb_case_result *r, int *cap,
+                    struct vb_err *err)
 {
     double t0 = vb_mono_ns(), spent;
     struct vb_sample *verified = r->nsamples ? &r->samples[r->nsamples - 1] : NULL;
     int k;
     if (cfg->rounds && (k = cfg->rounds->round(cfg->rounds->ctx, r, -1)) != VB_ROUNDS_SOLO)
-        return rounds_loop(v, state, cfg, r, cap, k, err);
+        return rounds_loop(v, state, cfg, ctl, r, cap, k, err);
     if (verified && verified->kind == VB_SAMPLE_VERIFY &&
         verified->e2e_ns * 1e-9 >= VB_RUNNER_CPU_FIRST_S) {
         verified->kind = VB_SAMPLE_TIMED;
@@ -464,7 +480,7 @@ static int cpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
             r->stop_reason = "interrupted";
             return 0;
         }
-        if (one_sample(v, state, VB_SAMPLE_TIMED, cfg, r, cap, err)) return -1;
+        if (one_sample(v, state, VB_SAMPLE_TIMED, cfg, ctl, r, cap, err)) return -1;
     }
     if (r->ntimed == 1 && r->nsamples == 1) /* the verified sample alone */
         snprintf(r->stop_detail, sizeof r->stop_detail, "verified sample only: %.2f s",
@@ -533,8 +549,10 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const
     int cap = 0, gpu = !!(v->flags & VB_GPU), marked = 0;
     double mark = vb_mono_ns();
     enum vb_case_stage at = VB_STAGE_VERIFY; /* the stage a jump to teardown ends */
+    struct vb_ctl_plan cpu_ctl; /* a CPU case's: each of its samples, the verified one too */
     char label[512];
     vb_err_clear(&err);
+    vb_ctl_plan_cpu(&cpu_ctl);
     memset(&said, 0, sizeof said);
     memset(r, 0, sizeof *r);
     r->family = f;
@@ -596,7 +614,7 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const
     /* verify: poisoned outputs, one sample, compare every element (without a reference: the
      * first sample, run and not judged) */
     if ((verify && ops->poison(state, &err)) ||
-        one_sample(v, state, VB_SAMPLE_VERIFY, cfg, r, &cap, &err)) {
+        one_sample(v, state, VB_SAMPLE_VERIFY, cfg, gpu ? NULL : &cpu_ctl, r, &cap, &err)) {
         fail(r, VB_STATUS_FAILED, &err);
         goto teardown;
     }
@@ -620,7 +638,8 @@ void vb_runner_case(const struct vb_family *f, const struct vb_variant *v, const
     }
     stage(r, VB_STAGE_VERIFY, &mark);
     at = VB_STAGE_SAMPLES;
-    if ((gpu ? gpu_loop : cpu_loop)(v, state, cfg, r, &cap, &err)) {
+    if (gpu ? gpu_loop(v, state, cfg, marked, r, &cap, &err)
+            : cpu_loop(v, state, cfg, &cpu_ctl, r, &cap, &err)) {
         fail(r, VB_STATUS_FAILED, &err);
         goto teardown;
     }

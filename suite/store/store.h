@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "control.h"
 #include "err.h"
 
 /* What the writers take, defined where it is made (result.h, env.h): a reader of the database
@@ -25,7 +26,7 @@ struct vb_host_env;
 struct vb_metric_value;
 struct vb_summary_value;
 
-#define VB_SCHEMA_VERSION 11
+#define VB_SCHEMA_VERSION 12
 
 /* A case of `varbench trace` (family "trace") is a whole process, one sample that no verdict is
  * drawn from, unless its axes begin with "range=" or "kernel=": one NVTX range's instances or
@@ -313,6 +314,18 @@ int vb_store_ceiling_rows(struct vb_store *s, struct vb_ceiling_row **rows, int 
 int vb_store_samples(struct vb_store *s, int64_t case_id, const char *metric, double **x, int *n,
                      struct vb_err *err);
 
+/* One timed sample of a case as the judges read it (compare, ranks): each phase in ns (NaN where
+ * the sample has none or holds no number: GPU phases without records, comm before schema 9) and
+ * its controls (control.h; NaN where not measured: before schema 12, a traced case). */
+struct vb_sample_row {
+    double e2e, gpu, kernel, h2d, d2h, memset, comm;
+    double ctl[VB_CTL_COUNT];
+};
+/* vb_store_sample_rows returns the case's timed samples that were not dropped for a low SM clock,
+ * in the order taken, as a malloc'd array (caller frees; NULL and 0 without any). 0 or -1. */
+int vb_store_sample_rows(struct vb_store *s, int64_t case_id, struct vb_sample_row **rows, int *n,
+                         struct vb_err *err);
+
 /* One run of a case's history. */
 struct vb_history_point {
     int64_t run_id;
@@ -382,7 +395,8 @@ int vb_store_run_code(struct vb_store *s, int64_t run_id, struct vb_run_kernel *
                       int *recorded, struct vb_err *err);
 /* vb_store_case_code sets *digest to case case_id's code identity: a 64-bit FNV-1a digest over
  * each distinct kernel its records launched (mangled name, grid, block, shared memory,
- * registers) with its run's SASS hash, in name order; *state 1 when every such kernel has one
+ * registers, and its launches a sample: its records over the samples they fall in) with its
+ * run's SASS hash, in name order; *state 1 when every such kernel has one
  * hash, 0 when the case launched no kernel, -1 when one has none (digest then 0). Two cases of
  * one digest ran the same machine code the same way. 0 or -1 (VB_E_DB). */
 int vb_store_case_code(struct vb_store *s, int64_t case_id, uint64_t *digest, int *state,

@@ -68,16 +68,20 @@ int vb_store_run_code(struct vb_store *s, int64_t run_id, struct vb_run_kernel *
 int vb_store_case_code(struct vb_store *s, int64_t case_id, uint64_t *digest, int *state,
                        struct vb_err *err)
 {
+    /* per launch configuration: how often a sample launches it (its records over the samples
+     * they fall in), so that a sample that launches the same kernel three times is other work */
     static const char q[] =
-        "SELECT sn.value || '|' || k.gridX || ',' || k.gridY || ',' || k.gridZ || '|' || "
-        "k.blockX || ',' || k.blockY || ',' || k.blockZ || '|' || ifnull(k.staticSharedMemory, "
-        "'') || ',' || ifnull(k.dynamicSharedMemory, '') || ',' || ifnull(k.registersPerThread, "
-        "'') AS launch, " VB_STORE_KERNEL_HASH(
-            "c.run_id", "sn.value") " FROM "
-                                    "CUPTI_ACTIVITY_KIND_KERNEL k JOIN cases c ON c.id = "
-                                    "k.case_id JOIN StringIds sn ON sn.id = k.mangledName WHERE "
-                                    "k.case_id = ? GROUP BY launch "
-                                    "ORDER BY launch";
+        "SELECT l.sig || '|' || CAST(round(1.0 * count(l.sample_id) / "
+        "max(1, count(DISTINCT l.sample_id))) AS INTEGER), " VB_STORE_KERNEL_HASH(
+            "l.run_id", "l.name") " FROM (SELECT sn.value || '|' || k.gridX || ',' || k.gridY || "
+                                  "',' || k.gridZ || '|' || k.blockX || ',' || k.blockY || ',' || "
+                                  "k.blockZ || '|' || ifnull(k.staticSharedMemory, '') || ',' || "
+                                  "ifnull(k.dynamicSharedMemory, '') || ',' || "
+                                  "ifnull(k.registersPerThread, '') AS sig, sn.value AS name, "
+                                  "k.sample_id, c.run_id FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                                  "JOIN cases c ON c.id = k.case_id JOIN StringIds sn ON sn.id = "
+                                  "k.mangledName WHERE k.case_id = ?) l GROUP BY l.sig ORDER BY "
+                                  "l.sig";
     sqlite3_stmt *st = vb_store_stmt(s, q, err);
     uint64_t h = VB_FNV1A_BASIS;
     int rc, rows = 0, unknown = 0, c;

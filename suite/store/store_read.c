@@ -186,6 +186,38 @@ int vb_store_samples(struct vb_store *s, int64_t case_id, const char *metric, do
     return vb_store_read_rows(s, st, sizeof **x, fill_double, (void **)x, n, err);
 }
 
+/* fill_sample_row reads a row of vb_store_sample_rows' query: its phases, then its controls */
+static void fill_sample_row(sqlite3_stmt *st, void *p)
+{
+    struct vb_sample_row *r = p;
+    double *ph[] = {&r->e2e, &r->gpu, &r->kernel, &r->h2d, &r->d2h, &r->memset, &r->comm};
+    int i, n = (int)(sizeof ph / sizeof ph[0]);
+    for (i = 0; i < n; i++)
+        *ph[i] = vb_store_col_double(st, i);
+    for (i = 0; i < VB_CTL_COUNT; i++)
+        r->ctl[i] = vb_store_col_double(st, n + i);
+}
+
+int vb_store_sample_rows(struct vb_store *s, int64_t case_id, struct vb_sample_row **rows, int *n,
+                         struct vb_err *err)
+{
+    /* a value that is no number (text, a blob: what varbench never writes) reads as none */
+#define NUM(col)               "CASE WHEN typeof(" col ") IN ('integer', 'real') THEN " col " END"
+#define CTL_NUM(id, col, what) ", " NUM(col)
+    static const char q[] = "SELECT " NUM("e2e_ns") ", " NUM("gpu_ns") ", " NUM(
+        "kernel_ns") ", " NUM("h2d_ns") ", " NUM("d2h_ns") ", " NUM("memset_ns") ", " NUM("comm_ns")
+        VB_CONTROLS(CTL_NUM) " FROM samples WHERE case_id = ? AND kind = 'timed' AND NOT dropped "
+                             "ORDER BY idx";
+#undef CTL_NUM
+#undef NUM
+    sqlite3_stmt *st = vb_store_stmt(s, q, err);
+    *rows = NULL;
+    *n = 0;
+    if (!st) return -1;
+    if (sqlite3_bind_int64(st, 1, case_id) != SQLITE_OK) return vb_store_fail(s, err, "bind");
+    return vb_store_read_rows(s, st, sizeof **rows, fill_sample_row, (void **)rows, n, err);
+}
+
 int vb_store_count(struct vb_store *s, const char *table, int64_t case_id, int64_t *n,
                    struct vb_err *err)
 {

@@ -267,6 +267,13 @@ static const char *const migrations[] = {
     "ALTER TABLE cases ADD COLUMN co_tenants TEXT;\n"
     "ALTER TABLE cases ADD COLUMN ledger_note TEXT;\n"
     "ALTER TABLE cases ADD COLUMN quiet_wait TEXT;\n",
+    /* 11 -> 12: each timed sample's controls (control.h): what the host (an arithmetic chain, a
+     * walk of its memory) and the copies of the sample's size and kind took just before it, so
+     * that compare judges a host-bound phase by its ratio to its control (NULL: not measured) */
+    "ALTER TABLE samples ADD COLUMN ctl_cpu_ns REAL;\n"
+    "ALTER TABLE samples ADD COLUMN ctl_mem_ns REAL;\n"
+    "ALTER TABLE samples ADD COLUMN ctl_h2d_ns REAL;\n"
+    "ALTER TABLE samples ADD COLUMN ctl_d2h_ns REAL;\n",
 };
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == VB_SCHEMA_VERSION - 1,

@@ -290,11 +290,19 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
                   int64_t *case_id, struct vb_err *err)
 {
     static const char aq[] = "INSERT INTO case_axes VALUES (?,?,?,?)";
+#define CTL_COL(id, col, what)  ", " col
+#define CTL_ARG(id, col, what)  ",?"
+#define CTL_TYPE(id, col, what) "d"
     static const char sq[] =
         "INSERT INTO samples(case_id, idx, kind, start, end, e2e_ns, h2d_bytes, h2d_count, h2d_ns, "
         "d2h_bytes, d2h_count, d2h_ns, kernel_count, kernel_ns, memset_bytes, memset_count, "
-        "memset_ns, gpu_ns, sm_clock_mhz, dropped, records_kept, comm_ns) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+        "memset_ns, gpu_ns, sm_clock_mhz, dropped, records_kept, comm_ns" VB_CONTROLS(
+            CTL_COL) ") "
+                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?" VB_CONTROLS(CTL_ARG) ")";
+    static const char stypes[] = "intuudundundndundddnnd" VB_CONTROLS(CTL_TYPE);
+#undef CTL_COL
+#undef CTL_ARG
+#undef CTL_TYPE
     int64_t vid = 0, cid = 0, *sids = NULL;
     int i;
     /* the write lock first (waiting for other writers) and then reads: a concurrent writer can
@@ -322,13 +330,17 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
     for (i = 0; i < r->nsamples; i++) {
         const struct vb_sample *x = &r->samples[i];
         int have = r->have_records;
-        if (vb_store_put(s, sq, &sids[i], err, "intuudundundndundddnnd", cid, i,
-                         sample_kinds[x->kind], x->start, x->end, x->e2e_ns, x->h2d_bytes,
-                         x->h2d_count, have ? x->h2d_ns : NAN, x->d2h_bytes, x->d2h_count,
-                         have ? x->d2h_ns : NAN, x->kernel_count, have ? x->kernel_ns : NAN,
-                         x->memset_bytes, x->memset_count, have ? x->memset_ns : NAN,
-                         have ? x->gpu_ns : NAN, x->sm_clock_mhz, x->dropped, !x->records_dropped,
-                         have ? x->comm_ns : NAN))
+        /* a control that is no time (a copy whose records never came: 0) is not measured */
+#define CTL(c) (x->ctl[c] > 0 ? x->ctl[c] : NAN)
+        _Static_assert(VB_CTL_COUNT == 4, "one argument per control below");
+        if (vb_store_put(s, sq, &sids[i], err, stypes, cid, i, sample_kinds[x->kind], x->start,
+                         x->end, x->e2e_ns, x->h2d_bytes, x->h2d_count, have ? x->h2d_ns : NAN,
+                         x->d2h_bytes, x->d2h_count, have ? x->d2h_ns : NAN, x->kernel_count,
+                         have ? x->kernel_ns : NAN, x->memset_bytes, x->memset_count,
+                         have ? x->memset_ns : NAN, have ? x->gpu_ns : NAN, x->sm_clock_mhz,
+                         x->dropped, !x->records_dropped, have ? x->comm_ns : NAN, CTL(VB_CTL_CPU),
+                         CTL(VB_CTL_MEM), CTL(VB_CTL_H2D), CTL(VB_CTL_D2H)))
+#undef CTL
             goto fail;
     }
     if (put_records(s, cid, r, sids, err) || put_summaries(s, cid, r, err)) goto fail;

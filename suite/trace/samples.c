@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "summary.h"
 
@@ -255,8 +256,20 @@ static int by_text_start(const void *x, const void *y)
 struct group {
     size_t first, count;
     double total_ns;
-    int named, chosen;
+    int named, chosen, library;
 };
+
+int vb_trace_library_range(const char *domain, const char *name)
+{
+    static const char *const libs[] = {"nccl",     "cudnn",    "cublas",  "cufft",
+                                       "cusparse", "cusolver", "curand",  "nvjpeg",
+                                       "npp",      "cutensor", "nvshmem", "tensorrt"};
+    const char *s = domain && *domain ? domain : name ? name : "";
+    size_t i;
+    for (i = 0; i < sizeof libs / sizeof libs[0]; i++)
+        if (!strncasecmp(s, libs[i], strlen(libs[i]))) return 1;
+    return 0;
+}
 
 static int by_total(const void *x, const void *y)
 {
@@ -320,10 +333,11 @@ static int range_cases(const struct vb_activity *a, const struct vb_trace_pick *
     sort_a = a;
     qsort(idx, n, sizeof *idx, by_text_start);
     for (i = 0; i < n; i = j) {
-        g[ng] = (struct group){i, 0, 0, 0, 0};
+        g[ng] = (struct group){i, 0, 0, 0, 0, 0};
         for (j = i; j < n && !strcmp(a->ranges[idx[j]].text, a->ranges[idx[i]].text); j++)
             g[ng].total_ns += (double)(a->ranges[idx[j]].end - a->ranges[idx[j]].start);
         g[ng].count = j - i;
+        g[ng].library = vb_trace_library_range(a->ranges[idx[i]].domain, a->ranges[idx[i]].text);
         for (k = 0; k < p->nranges; k++)
             if (!strcmp(p->ranges[k], a->ranges[idx[i]].text)) g[ng].named = g[ng].chosen = 1;
         ng++;
@@ -335,7 +349,7 @@ static int range_cases(const struct vb_activity *a, const struct vb_trace_pick *
     }
     qsort(g, ng, sizeof *g, by_total);
     for (i = 0, k = 0; p->automatic && i < ng; i++) {
-        if (g[i].named || g[i].count < VB_TRACE_MIN_INSTANCES) continue;
+        if (g[i].named || g[i].library || g[i].count < VB_TRACE_MIN_INSTANCES) continue;
         if (k < VB_TRACE_MAX_AUTO)
             g[i].chosen = 1, k++;
         else

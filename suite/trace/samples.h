@@ -29,6 +29,13 @@
 #define VB_TRACE_ENV_RANGES  "VARBENCH_TRACE_RANGES"
 #define VB_TRACE_ENV_KERNELS "VARBENCH_TRACE_KERNELS"
 
+/* vb_trace_library_range: is a range of this NVTX domain (NULL: the default) and name a library's
+ * own (NCCL's collectives, cuDNN's, cuBLAS's, ...: its domain, or without one its name, begins
+ * with the library's name, case aside)? auto never picks one: its time is the library's waiting
+ * on the program's (a collective waits for the slowest rank), not a unit of the program's work;
+ * --range still names it. */
+int vb_trace_library_range(const char *domain, const char *name);
+
 /* auto: every range name with at least this many instances (fewer do not make a verdict: the
  * rank test needs 5 a side) */
 #define VB_TRACE_MIN_INSTANCES 5

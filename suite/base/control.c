@@ -1,0 +1,82 @@
+/* control: the controls' names and the two host workloads (see control.h). */
+#include "control.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "clock.h"
+
+#define CPU_STEPS 16384
+#define MEM_BYTES ((size_t)256 << 20)
+#define MEM_LOADS 1024
+
+static const char *const columns[] = {
+#define X(id, col, what) col,
+    VB_CONTROLS(X)
+#undef X
+};
+static const char *const whats[] = {
+#define X(id, col, what) what,
+    VB_CONTROLS(X)
+#undef X
+};
+
+const char *vb_control_column(enum vb_control c)
+{
+    return (unsigned)c < VB_CTL_COUNT ? columns[c] : "?";
+}
+
+const char *vb_control_what(enum vb_control c)
+{
+    return (unsigned)c < VB_CTL_COUNT ? whats[c] : "?";
+}
+
+/* what the workloads compute, kept so that the compiler keeps them */
+static volatile uint64_t sink;
+
+double vb_control_cpu_ns(void)
+{
+    uint64_t x = sink | 1;
+    double t0 = vb_mono_ns();
+    int i;
+    for (i = 0; i < CPU_STEPS; i++) /* each step waits on the last: the core's latency */
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+    sink = x;
+    return vb_mono_ns() - t0;
+}
+
+static unsigned char *buf; /* MEM_BYTES, every page touched; NULL until the first call */
+static int buf_failed;
+
+double vb_control_mem_ns(void)
+{
+    uint64_t at = sink, lines = MEM_BYTES / 64;
+    double t0;
+    int i;
+    if (!buf && !buf_failed) {
+        void *p = mmap(NULL, MEM_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) {
+            buf_failed = 1;
+            return NAN;
+        }
+        /* small pages in every run: whether huge ones were had would change the walk's time */
+        madvise(p, MEM_BYTES, MADV_NOHUGEPAGE);
+        memset(p, 1, MEM_BYTES); /* real pages, never the shared zero page */
+        buf = p;
+    }
+    if (!buf) return NAN;
+    t0 = vb_mono_ns();
+    for (i = 0; i < MEM_LOADS; i++) /* the next line depends on the byte loaded: no overlap */
+        at = at * 2862933555777941757ull + 3037000493ull + buf[((at >> 32) & (lines - 1)) * 64];
+    sink = at;
+    return vb_mono_ns() - t0;
+}
+
+void vb_control_release(void)
+{
+    if (buf) munmap(buf, MEM_BYTES);
+    buf = NULL;
+    buf_failed = 0;
+}
