@@ -3,14 +3,13 @@
 
 #include <math.h>
 #include <stdint.h>
-#include <string.h>
 #include <sys/mman.h>
 
 #include "clock.h"
 
 #define CPU_STEPS 16384
-#define MEM_BYTES ((size_t)256 << 20)
-#define MEM_LOADS 1024
+#define MEM_BYTES ((size_t)64 << 20)
+#define MEM_LOADS 2048
 
 static const char *const columns[] = {
 #define X(id, col, what) col,
@@ -56,14 +55,15 @@ double vb_control_mem_ns(void)
     double t0;
     int i;
     if (!buf && !buf_failed) {
-        void *p = mmap(NULL, MEM_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        /* its pages made at once (MAP_POPULATE: real zeroed pages, never the shared zero page),
+         * small ones in every run: whether huge ones were had would change the walk's time */
+        void *p = mmap(NULL, MEM_BYTES, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE | MAP_NORESERVE, -1, 0);
         if (p == MAP_FAILED) {
             buf_failed = 1;
             return NAN;
         }
-        /* small pages in every run: whether huge ones were had would change the walk's time */
         madvise(p, MEM_BYTES, MADV_NOHUGEPAGE);
-        memset(p, 1, MEM_BYTES); /* real pages, never the shared zero page */
         buf = p;
     }
     if (!buf) return NAN;

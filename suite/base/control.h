@@ -15,7 +15,7 @@
 /* X(id, column, what it is): the controls a sample can have, in ns (NaN: not measured). */
 #define VB_CONTROLS(X)                                                                             \
     X(CPU, "ctl_cpu_ns", "a fixed chain of host arithmetic")                                       \
-    X(MEM, "ctl_mem_ns", "a fixed random walk over 256 MiB of host memory")                        \
+    X(MEM, "ctl_mem_ns", "a fixed random walk over 64 MiB of host memory")                         \
     X(H2D, "ctl_h2d_ns", "an H2D copy of the sample's size and host memory kind")                  \
     X(D2H, "ctl_d2h_ns", "a D2H copy of the sample's size and host memory kind")
 
@@ -36,10 +36,11 @@ const char *vb_control_what(enum vb_control c);
  * can't fail. */
 double vb_control_cpu_ns(void);
 
-/* vb_control_mem_ns runs the host's memory control (1024 dependent loads at pseudo-random
- * addresses of a 256 MiB buffer, made and touched at the first call: one cache line a load, so
- * it evicts ~64 KiB of the caches; ~100-300 us) and returns its wall time. It moves with the
- * memory's latency under the other cores' traffic. NaN when the buffer cannot be had. */
+/* vb_control_mem_ns runs the host's memory control (2048 dependent loads at pseudo-random
+ * addresses of a 64 MiB buffer, made at the first call (~10 ms): one cache line a load, so it
+ * evicts ~128 KiB of the caches; 0.1-0.3 ms) and returns its wall time. It moves with the last
+ * level cache's and the memory's latency under the other cores' traffic (a memory-bound
+ * neighbour thrashes the cache it walks). NaN when the buffer cannot be had. */
 double vb_control_mem_ns(void);
 
 /* vb_control_release frees the memory control's buffer. */

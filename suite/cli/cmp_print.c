@@ -101,9 +101,9 @@ static void print_phases(const struct vb_cmp_result *res, int md)
                    vb_verdict_name(ph->verdict), ch, fmt_limit(ph->limit, lim, sizeof lim));
         }
         if (r->code_same >= 0)
-            printf("; GPU code %s", r->code_same
-                                        ? "unchanged (the same SASS, launched the same way)"
-                                        : "changed (SASS or launch configuration)");
+            printf("; GPU code %s",
+                   r->code_same ? "unchanged (the same SASS, launched the same way)"
+                                : "changed (SASS, launch configuration or launches a sample)");
         printf("\n");
     }
 }

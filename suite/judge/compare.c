@@ -15,17 +15,6 @@
 #include "norm.h"
 #include "stats.h"
 
-static const char *const names[] = {
-#define X(id, name) name,
-    VB_VERDICTS(X)
-#undef X
-};
-
-const char *vb_verdict_name(enum vb_verdict v)
-{
-    return v < VB_VERDICT_COUNT ? names[v] : "?";
-}
-
 void vb_cmp_opts_default(struct vb_cmp_opts *o)
 {
     o->threshold = 0.05;
@@ -47,14 +36,6 @@ int vb_cmp_metric_ok(const char *name)
     return 0;
 }
 
-const char *vb_cmp_phase_label(const char *phase)
-{
-    if (!strcmp(phase, "gpu")) return "GPU";
-    if (!strcmp(phase, "h2d")) return "H2D";
-    if (!strcmp(phase, "d2h")) return "D2H";
-    return phase;
-}
-
 void vb_cmp_result_free(struct vb_cmp_result *res)
 {
     free(res->rows);
@@ -65,61 +46,6 @@ int vb_cmp_exit(const struct vb_cmp_result *res)
 {
     if (res->count[VB_VERDICT_SLOWER] || res->count[VB_VERDICT_BROKEN]) return 1;
     return res->count[VB_VERDICT_NOISY] || !res->compared ? vb_code_exit(VB_E_INCONCLUSIVE) : 0;
-}
-
-int vb_cmp_severity(enum vb_verdict v)
-{
-    switch (v) {
-    case VB_VERDICT_BROKEN:
-        return 4;
-    case VB_VERDICT_SLOWER:
-        return 3;
-    case VB_VERDICT_NOISY:
-        return 2;
-    case VB_VERDICT_FASTER:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-char *vb_cmp_fmt_change(double ratio, int decimals, char *buf, size_t n)
-{
-    if (isnan(ratio))
-        snprintf(buf, n, "-");
-    else if (isinf(ratio))
-        snprintf(buf, n, "new"); /* none in the base */
-    else
-        snprintf(buf, n, "%+.*f%%", decimals, (ratio - 1) * 100);
-    return buf;
-}
-
-char *vb_cmp_row_text(const struct vb_cmp_row *r, char *buf, size_t n)
-{
-    const char *v = vb_verdict_name(r->verdict);
-    char ch[32];
-    vb_cmp_fmt_change(r->ratio, 0, ch, sizeof ch);
-    switch (r->verdict) {
-    case VB_VERDICT_SLOWER:
-    case VB_VERDICT_FASTER: /* and its note: how its controls saw it, the same code */
-        snprintf(buf, n, "%s (%s %s%s%s)", v, vb_cmp_phase_label(r->phase), ch,
-                 r->why[0] ? "; " : "", r->why);
-        break;
-    case VB_VERDICT_SAME: /* its why: what the ledger saw beside it (environ.h) */
-    case VB_VERDICT_NOISY:
-    case VB_VERDICT_NOT_COMPARED:
-        if (r->why[0])
-            snprintf(buf, n, "%s (%s)", v, r->why);
-        else
-            snprintf(buf, n, "%s", v);
-        break;
-    case VB_VERDICT_BROKEN:
-        snprintf(buf, n, "%s (%s -> %s)", v, r->status_base, r->status_cand);
-        break;
-    default:
-        snprintf(buf, n, "%s", v);
-    }
-    return buf;
 }
 
 static struct vb_cmp_row *add_row(struct vb_cmp_result *res, int *cap, struct vb_err *err)

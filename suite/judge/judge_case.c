@@ -250,86 +250,6 @@ static int add_phase(struct judging *j, const char *phase, const struct vb_cmp_p
     return 0;
 }
 
-/* judged_change: the change a phase's series agree on (its ratio where its time decided) */
-static double judged_change(const struct vb_cmp_phase *p)
-{
-    return p->judged_ratio > 0 && isfinite(p->judged_ratio) ? p->judged_ratio : p->ratio;
-}
-
-void vb_cmp_decide(struct vb_cmp_row *r)
-{
-    const struct vb_cmp_phase *d = NULL;
-    int i;
-    for (i = 0; i < r->nphases; i++) {
-        const struct vb_cmp_phase *p = &r->phases[i];
-        int sp, sd;
-        if (p->info) continue;
-        if (!d) {
-            d = p;
-            continue;
-        }
-        sp = vb_cmp_severity(p->verdict);
-        sd = vb_cmp_severity(d->verdict);
-        /* among equal verdicts a larger change (against the controls where they decided), by
-         * more than rounding: a phase that is the whole GPU time leaves the verdict to "gpu" */
-        if (sp > sd || (sp == sd && sp > 0 &&
-                        fabs(log(judged_change(p))) > fabs(log(judged_change(d))) * (1 + 1e-9)))
-            d = p;
-    }
-    if (!d) d = &r->phases[0];
-    snprintf(r->phase, sizeof r->phase, "%s", d->name);
-    r->n_base = d->n_base;
-    r->n_cand = d->n_cand;
-    r->med_base = d->med_base;
-    r->med_cand = d->med_cand;
-    r->ratio = d->ratio;
-    r->p = d->p;
-    r->spread = d->spread;
-    r->limit = d->limit;
-    r->verdict = d->verdict;
-    if (d->verdict == VB_VERDICT_NOISY)
-        snprintf(r->why, sizeof r->why, "%s: %s", vb_cmp_phase_label(d->name), d->why);
-    else if (d->verdict == VB_VERDICT_SLOWER || d->verdict == VB_VERDICT_FASTER) {
-        if (d->by[0]) /* what every series agrees on: the least of their changes */
-            snprintf(r->why, sizeof r->why, "%+.1f%% %s", (d->judged_ratio - 1) * 100,
-                     vb_norm_what(d->by));
-        if (d->why[0])
-            snprintf(r->why + strlen(r->why), sizeof r->why - strlen(r->why), "%s%s",
-                     r->why[0] ? "; " : "", d->why);
-    } else
-        vb_cmp_explain(r);
-}
-
-void vb_cmp_explain(struct vb_cmp_row *r)
-{
-    size_t u = 0;
-    int i, waits = 0;
-    char ch[32], jr[32];
-    r->why[0] = '\0';
-    for (i = 0; i < r->nphases; i++) { /* what the controls explained */
-        const struct vb_cmp_phase *p = &r->phases[i];
-        if (p->info || p->verdict != VB_VERDICT_SAME || !p->by[0] ||
-            (p->raw_verdict != VB_VERDICT_SLOWER && p->raw_verdict != VB_VERDICT_FASTER))
-            continue;
-        u += (size_t)snprintf(
-            r->why + u, u < sizeof r->why ? sizeof r->why - u : 0, "%s%s %s: %s %s", u ? "; " : "",
-            vb_cmp_phase_label(p->name), vb_cmp_fmt_change(p->ratio, 1, ch, sizeof ch),
-            vb_cmp_fmt_change(p->judged_ratio, 1, jr, sizeof jr), vb_norm_what(p->by));
-    }
-    for (i = 0; i < r->nphases; i++) { /* what a rank waited */
-        const struct vb_cmp_phase *p = &r->phases[i];
-        if (!p->info || (p->verdict != VB_VERDICT_SLOWER && p->verdict != VB_VERDICT_FASTER))
-            continue;
-        u += (size_t)snprintf(r->why + u, u < sizeof r->why ? sizeof r->why - u : 0, "%s%s %s",
-                              !u      ? "waits for the others: "
-                              : waits ? ", "
-                                      : "; waits: ",
-                              vb_cmp_phase_label(p->name),
-                              vb_cmp_fmt_change(p->ratio, 0, ch, sizeof ch));
-        waits++;
-    }
-}
-
 /* settle_gpu holds the GPU time to what its judged parts' limits allow it to move, each weighted
  * by its share of the base's GPU time (a part that moves within its own limit moves the sum by
  * its share of that): each part is judged on its own. */
@@ -497,6 +417,7 @@ int vb_cmp_judge_case(struct vb_store *base, const struct vb_case_row *b,
     j.traced = j.x.traced = vb_store_sampled_case(b->family, b->axes);
     if (read_rows(base, bp->id, bp->n, &j.b, err)) return -1;
     if (read_rows(cand, &c->id, 1, &j.c, err)) goto out;
+    if (vb_norm_smooth(j.b.x, j.b.n) || vb_norm_smooth(j.c.x, j.c.n)) goto oom;
     controls(&j, b, c, cb, cc);
     if (!b->needs_gpu)
         snprintf(r->basis, sizeof r->basis, "CPU-only");

@@ -3,9 +3,11 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare.h"
+#include "stats.h"
 
 static const char *const names[] = {
 #define X(id, name, what) name,
@@ -100,9 +102,10 @@ double vb_ceil_control(const struct vb_ceil_set *c, int ctl, const struct vb_cas
 int vb_norm_kinds(const struct vb_norm_ctx *x, const char *phase, enum vb_norm_kind *k)
 {
     int n = 0, host = 0;
-    if (x->traced) {
-        k[0] = VB_NORM_RAW;
-        return 1;
+    if (x->traced) { /* the injection's thread measured the host's chain beside each instance */
+        k[n++] = VB_NORM_RAW;
+        if (!strcmp(phase, "e2e") && x->avail[VB_CTL_CPU]) k[n++] = VB_NORM_HOST;
+        return n;
     }
     if (x->cpu_case && !strcmp(phase, "e2e")) {
         if (x->avail[VB_CTL_CPU]) k[n++] = VB_NORM_CPU;
@@ -182,6 +185,25 @@ double vb_norm_value(const struct vb_norm_ctx *x, int side, const struct vb_samp
     default:
         return NAN;
     }
+}
+
+int vb_norm_smooth(struct vb_sample_row *rows, int n)
+{
+    double *orig = malloc(sizeof *orig * (size_t)(n > 0 ? n : 1)), win[2 * VB_NORM_SMOOTH + 1];
+    int c, i, k;
+    if (!orig) return -1;
+    for (c = 0; c < VB_CTL_COUNT; c++) {
+        for (i = 0; i < n; i++)
+            orig[i] = rows[i].ctl[c];
+        for (i = 0; i < n; i++) {
+            int m = 0;
+            for (k = i - VB_NORM_SMOOTH; k <= i + VB_NORM_SMOOTH; k++)
+                if (k >= 0 && k < n && orig[k] > 0 && isfinite(orig[k])) win[m++] = orig[k];
+            if (m) rows[i].ctl[c] = vb_stats_median(win, (size_t)m);
+        }
+    }
+    free(orig);
+    return 0;
 }
 
 int vb_norm_combine(const int *verdict, const double *ratio, int n, int *pick)

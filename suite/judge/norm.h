@@ -11,7 +11,9 @@
  *   e2e of a GPU case  raw, host: e2e with its copies and    the copies', the arithmetic chain
  *                      its host share (e2e - gpu) in units
  *   e2e of a CPU case  cpu, mem (no raw)                     the arithmetic chain, the memory walk
- *   traced phases      raw                                   (none: an unmodified program)
+ *   a traced range's   raw, host: e2e with its host share    the chain, run by a thread of the
+ *   e2e                in units                              injection beside its instances
+ *   other traced       raw                                   (none: an unmodified program)
  *
  * A phase is slower (faster) only when every series it has is slower (faster): what the measured
  * host could explain, it does; it is the same when any series is the same (the row says which
@@ -86,6 +88,17 @@ int vb_norm_kinds(const struct vb_norm_ctx *x, const char *phase, enum vb_norm_k
  * the sample has no such time. A control the sample lacks is the side's stand-in (x->side). */
 double vb_norm_value(const struct vb_norm_ctx *x, int side, const struct vb_sample_row *s,
                      const char *phase, enum vb_norm_kind kind);
+
+/* VB_NORM_SMOOTH: a sample's control is the median of the controls of the samples around it,
+ * this many each side: a control is a short workload with noise of its own (the memory walk
+ * spread 17% over 3 samples on a loaded 2-core machine), which per sample would widen the series
+ * it normalises; the median of 5 still follows a host that slows within a run. */
+#define VB_NORM_SMOOTH 2
+
+/* vb_norm_smooth replaces each control of rows[0..n) (one side's samples, in order) by the
+ * median of that control over the samples i - VB_NORM_SMOOTH .. i + VB_NORM_SMOOTH that have it
+ * (a time > 0). 0, or -1 when out of memory (rows unchanged). */
+int vb_norm_smooth(struct vb_sample_row *rows, int n);
 
 /* vb_norm_combine: a phase's verdict from the verdicts of its n series (compare.h's enum
  * vb_verdict values, as ints): same when any is same, slower (faster) when all are, else noisy;

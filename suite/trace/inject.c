@@ -40,6 +40,7 @@
 #include "cupti_mux.h"
 #include "env.h"
 #include "err.h"
+#include "hostctl.h"
 #include "inject_int.h"
 #include "nvtx_record.h"
 #include "samples.h"
@@ -363,6 +364,9 @@ static void sample(const struct vb_trace_case *t, int have_records, uint64_t los
                    struct vb_trace_case **x, size_t *nx)
 {
     char note[512];
+    size_t i;
+    int k;
+    vb_trace_ctl_stop();
     if (vb_trace_sampled(&t->r.activity, &pick, label, &who, t->r.device, have_records, lost_after,
                          t->how, x, nx, note, sizeof note)) {
         fprintf(stderr, "varbench trace: pid %d: out of memory: no samples of ranges or kernels\n",
@@ -370,6 +374,12 @@ static void sample(const struct vb_trace_case *t, int have_records, uint64_t los
         return;
     }
     if (note[0]) fprintf(stderr, "varbench trace: pid %d: %s\n", (int)owner, note);
+    for (i = 0; i < *nx; i++) /* each range instance: how fast the host was while it ran */
+        if (!strncmp((*x)[i].r.axes, "range=", 6))
+            for (k = 0; k < (*x)[i].r.nsamples; k++) {
+                struct vb_sample *s = &(*x)[i].r.samples[k];
+                s->ctl[VB_CTL_CPU] = vb_trace_ctl_over(s->start, s->end);
+            }
 }
 
 /* finish_traced makes t the case of a process that started CUDA */
@@ -651,6 +661,11 @@ static int setup(void)
     }
     read_options();
     initialized = 1;
+    if (vb_trace_ctl_start())
+        fprintf(stderr,
+                "varbench trace: pid %d: no thread for the host's control: its steps are "
+                "judged as measured\n",
+                (int)owner);
     vb_inject_catch_exits(owner, vb_inject_finish);
     return 0;
 }

@@ -17,7 +17,8 @@ usage: torchrun --nproc_per_node=N torch_ddp.py [--steps N] [--warmup N] [--time
   --profile        torch.profiler.profile(activities=[CPU, CUDA]) around the steps (with --time,
                    around the timed repeats, and no counts)
   --delay-rank R   rank R sleeps --delay-ms (default 30) at the start of every step: a straggler
-  --extra-kernel   every rank runs one more matrix product in each step (a planted slowdown)
+  --extra-kernel   every rank runs one more matrix product in each step (a planted slowdown),
+                   of --extra-size N squared (default 4096; 2560 adds ~10% to a step's kernels)
   --sleep-ms MS    every rank sleeps MS inside each step (a planted host-side slowdown)
   --pageable       every rank copies an extra 64 MiB from pageable host memory in each step
   --after N        N more steps after the steps (after torch.profiler stopped, with --profile),
@@ -48,6 +49,7 @@ def parse():
     ap.add_argument('--delay-rank', type=int, default=-1)
     ap.add_argument('--delay-ms', type=float, default=30.0)
     ap.add_argument('--extra-kernel', action='store_true')
+    ap.add_argument('--extra-size', type=int, default=4096)
     ap.add_argument('--sleep-ms', type=float, default=0.0)
     ap.add_argument('--pageable', action='store_true')
     ap.add_argument('--after', type=int, default=0)
@@ -64,7 +66,8 @@ def build(args, rank, device, world):
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     host_x = torch.randn(args.batch, 3, 224, 224).pin_memory()
     host_y = torch.randint(0, 1000, (args.batch,)).pin_memory()
-    extra_a = torch.randn(4096, 4096, device=device) if args.extra_kernel else None
+    extra_a = (torch.randn(args.extra_size, args.extra_size, device=device) if args.extra_kernel
+               else None)
     pageable = torch.randn(16 << 20) if args.pageable else None  # 64 MiB, not pinned
 
     def step():

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# work_bench.sh CASE VBWORK VARBENCH: compare's verdicts on work planted from outside the code
+# (tests/bench/work_bench.cu: its GPU rung w/loop, its CPU reference w/cpu). Exit 0 pass, 1 fail,
+# 77 skip (no GPU).
+#   gpu-verdicts  a run, then: its sample launching its kernel 3 times (other launches a sample:
+#                 its code digest changes), its kernel's loop count from the host doubled (the
+#                 same SASS and launch: annotated, still slower), its CPU reference 25% slower:
+#                 each slower by its phase, exit 1, never noisy; the same run again beside a
+#                 co-tenant on the board (work_bench spin): noisy, the co-tenant named, exit 7
+set -u
+case=$1 work=$2 vb=$3
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/expect.sh
+. "$here/expect.sh" # fail, expect, have_gpu, in_tmp
+in_tmp
+case $case in
+gpu-verdicts)
+  have_gpu || { echo "no GPU: skipped"; exit 77; }
+  expect 0 "2 ok" "$work" run --no-metrics --db a.db
+  VB_WORK_LAUNCHES=3 expect 0 "2 ok" "$work" run --no-metrics --filter w/loop --db k.db
+  expect 1 "REGRESSION (exit 1)" "$vb" compare --filter w/loop a.db k.db
+  cat out
+  grep -qE "^w/loop .* slower \((kernel|GPU) \+[0-9.]+%\)$" out || fail "3 launches a sample: not slower by the kernel"
+  grep -qF "GPU code changed (SASS, launch configuration or launches a sample)" out ||
+    fail "3 launches a sample: the code not said changed"
+  VB_WORK_ITERS=2 expect 0 "2 ok" "$work" run --no-metrics --filter w/loop --db l.db
+  expect 1 "REGRESSION (exit 1)" "$vb" compare --filter w/loop a.db l.db
+  cat out
+  grep -qE "^w/loop .* slower \((kernel|GPU) \+[0-9.]+%; the same SASS and launch: the work it was given, or the machine\)$" out ||
+    fail "the loop count from the host: not slower, annotated"
+  VB_WORK_CPU=1.25 expect 0 "1 ok" "$work" run --filter w/cpu --db c.db
+  expect 1 "REGRESSION (exit 1)" "$vb" compare --filter w/cpu a.db c.db
+  cat out
+  grep -qE "^w/cpu .* slower \(e2e \+(2[0-9]|3[0-9])%" out || fail "the CPU reference 25% slower: not slower"
+  # the same run beside a co-tenant: the board's ledger names it
+  "$work" spin 60 & spin=$!
+  sleep 2
+  "$work" run --no-metrics --filter w/loop --db t.db >out 2>err; rc=$?
+  kill $spin 2>/dev/null; wait $spin 2>/dev/null
+  [ "$rc" -eq 0 ] || fail "the run beside a co-tenant: exit $rc"
+  "$vb" compare --filter w/loop a.db t.db >out 2>&1; rc=$?
+  cat out
+  grep -qE "^w/loop .* noisy \(.*beside another process.*other processes: pid [0-9]+" out ||
+    fail "beside a co-tenant: not noisy naming it"
+  [ "$rc" -eq 7 ] || fail "beside a co-tenant: exit $rc, not 7" ;;
+*) echo "work_bench.sh: no case '$case'" >&2; exit 2 ;;
+esac
+exit 0
