@@ -343,6 +343,8 @@ static void controls(struct judging *j, const struct vb_case_row *b, const struc
     }
     for (k = 0; k < VB_CTL_COUNT; k++)
         x->ref[k] = x->side[0][k];
+    /* a sample bound by the bus that copies nothing: its kernel reads host memory (zero-copy) */
+    x->host_kernel = !strcmp(b->floor_bound, "pcie") && !b->h2d_bytes && !b->d2h_bytes;
 }
 
 /* judge_gpu_case judges a GPU case with records: under metric gpu its GPU time, each material

@@ -123,6 +123,10 @@ int vb_norm_kinds(const struct vb_norm_ctx *x, const char *phase, enum vb_norm_k
     else if (!strcmp(phase, "e2e"))
         host = x->avail[VB_CTL_H2D] || x->avail[VB_CTL_D2H] || x->avail[VB_CTL_CPU];
     if (host) k[n++] = VB_NORM_HOST;
+    if (x->avail[VB_CTL_MEM] &&
+        (!strcmp(phase, "e2e") ||
+         (x->host_kernel && (!strcmp(phase, "kernel") || !strcmp(phase, "gpu")))))
+        k[n++] = VB_NORM_HOSTMEM;
     return n;
 }
 
@@ -170,18 +174,25 @@ double vb_norm_value(const struct vb_norm_ctx *x, int side, const struct vb_samp
     case VB_NORM_MEM:
         return v * unit(x, side, s, VB_CTL_MEM);
     case VB_NORM_HOST:
+    case VB_NORM_HOSTMEM: {
+        /* the host's share (what the GPU's records do not cover: launches, staging, waits) in
+         * units of the chain or of the walk; a kernel that reads host memory in the walk's */
+        double hu = unit(x, side, s, kind == VB_NORM_HOST ? VB_CTL_CPU : VB_CTL_MEM);
+        double ku = kind == VB_NORM_HOSTMEM && x->host_kernel ? unit(x, side, s, VB_CTL_MEM) : 1;
         if (!strcmp(phase, "h2d")) return v * h2d;
         if (!strcmp(phase, "d2h")) return v * d2h;
+        if (!strcmp(phase, "kernel")) return v * ku;
         if (!strcmp(phase, "gpu"))
-            return isfinite(v) ? z(s->kernel) + z(s->memset) + z(s->h2d) * h2d + z(s->d2h) * d2h
-                               : NAN;
+            return isfinite(v)
+                       ? z(s->kernel) * ku + z(s->memset) + z(s->h2d) * h2d + z(s->d2h) * d2h
+                       : NAN;
         if (!strcmp(phase, "e2e")) {
-            /* the host's share: what the GPU's records do not cover (launches, staging, waits) */
             double host = isfinite(s->gpu) ? fmax(0, v - s->gpu) : v;
-            return v + z(s->h2d) * (h2d - 1) + z(s->d2h) * (d2h - 1) +
-                   host * (unit(x, side, s, VB_CTL_CPU) - 1);
+            return v + z(s->h2d) * (h2d - 1) + z(s->d2h) * (d2h - 1) + host * (hu - 1) +
+                   z(s->kernel) * (ku - 1);
         }
         return v;
+    }
     default:
         return NAN;
     }
@@ -208,13 +219,20 @@ int vb_norm_smooth(struct vb_sample_row *rows, int n)
 
 int vb_norm_combine(const int *verdict, const double *ratio, int n, int *pick)
 {
-    int i, all = verdict[0];
+    int i, all = verdict[0], up = -1, down = -1;
     *pick = 0;
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
         if (verdict[i] == VB_VERDICT_SAME) {
             *pick = i;
             return VB_VERDICT_SAME;
         }
+        if (verdict[i] == VB_VERDICT_SLOWER) up = i;
+        if (verdict[i] == VB_VERDICT_FASTER) down = i;
+    }
+    if (up >= 0 && down >= 0) { /* slower as measured, faster against a control: inside what */
+        *pick = down;           /* the measured host explains, the same */
+        return VB_VERDICT_SAME;
+    }
     for (i = 1; i < n; i++)
         if (verdict[i] != all) all = VB_VERDICT_NOISY;
     if (all == VB_VERDICT_SLOWER || all == VB_VERDICT_FASTER) {

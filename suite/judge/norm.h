@@ -9,15 +9,21 @@
  *   h2d, d2h           raw, host                             a copy of its size and kind
  *   gpu                raw, host: kernel + memset + copies   each copy's
  *   e2e of a GPU case  raw, host: e2e with its copies and    the copies', the arithmetic chain
- *                      its host share (e2e - gpu) in units
+ *                      its host share (e2e - gpu) in units;
+ *                      hostmem: the same, the host share     the copies', the memory walk
+ *                      against the memory walk
+ *   kernel, gpu of a   raw, hostmem: the kernel against      the memory walk
+ *   zero-copy kernel   the memory walk (it reads host memory)
  *   e2e of a CPU case  cpu, mem (no raw)                     the arithmetic chain, the memory walk
  *   a traced range's   raw, host: e2e with its host share    the chain, run by a thread of the
  *   e2e                in units                              injection beside its instances
  *   other traced       raw                                   (none: an unmodified program)
  *
  * A phase is slower (faster) only when every series it has is slower (faster): what the measured
- * host could explain, it does; it is the same when any series is the same (the row says which
- * control explained it), noisy otherwise. Each series has the normal limit (threshold, and 3x the
+ * host could explain, it does; it is the same when any series is the same, or when one is
+ * slower and another faster (its move lies between what its controls moved: a CPU reference
+ * +27% while the chain moved +5% and the memory walk +56%), the row saying which control
+ * explained it; noisy otherwise. Each series has the normal limit (threshold, and 3x the
  * series' own spread). A control is used when both sides measured it for the case (and, for a
  * copy, moved the same kind of host memory: pinned -> pageable is judged raw); a run of a schema
  * before the controls uses its ceilings instead (the launch time, the copies' rates at the nearest
@@ -33,6 +39,7 @@
 #define VB_NORM_KINDS(X)                                                                           \
     X(RAW, "raw", "as measured")                                                                   \
     X(HOST, "host", "against its controls")                                                        \
+    X(HOSTMEM, "hostmem", "against its controls and the host's memory walk")                       \
     X(CPU, "cpu", "against the host's arithmetic chain")                                           \
     X(MEM, "mem", "against the host's memory walk")
 
@@ -52,6 +59,7 @@ const char *vb_norm_what(const char *name);
 struct vb_norm_ctx {
     int cpu_case;             /* a CPU-only case: its e2e is judged cpu and mem only */
     int traced;               /* a traced program's case: raw only */
+    int host_kernel;          /* its kernel reads host memory (its floor the bus, no copy) */
     int avail[VB_CTL_COUNT];  /* both sides have this control for the case */
     double ref[VB_CTL_COUNT]; /* the base's median of each (the series' unit), ns */
     /* each side's stand-in for a sample without a control of its own: the side's median
@@ -101,8 +109,9 @@ double vb_norm_value(const struct vb_norm_ctx *x, int side, const struct vb_samp
 int vb_norm_smooth(struct vb_sample_row *rows, int n);
 
 /* vb_norm_combine: a phase's verdict from the verdicts of its n series (compare.h's enum
- * vb_verdict values, as ints): same when any is same, slower (faster) when all are, else noisy;
- * *pick is the series that decides it (the same one, or of all slower, the one that moved least).
+ * vb_verdict values, as ints): same when any is same or when one is slower and another faster,
+ * slower (faster) when all are, else noisy; *pick is the series that decides it (the same one,
+ * the faster one, of all slower the one that moved least, the first noisy one).
  * ratio[] gives each series' ratio. */
 int vb_norm_combine(const int *verdict, const double *ratio, int n, int *pick);
 

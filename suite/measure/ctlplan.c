@@ -24,17 +24,20 @@ static struct copy_bufs bufs[MAX_DEVICES][2];
 void vb_ctl_plan_cpu(struct vb_ctl_plan *p)
 {
     memset(p, 0, sizeof *p);
-    p->cpu = p->mem = 1;
+    p->cpu = p->mem_every = 1;
 }
 
 void vb_ctl_plan_gpu(const struct vb_case_result *r, int marked, struct vb_ctl_plan *p)
 {
     const struct vb_sample *last = NULL;
     int i, pg[2];
+    double walk = vb_control_mem_ns();
     memset(p, 0, sizeof *p);
     p->cpu = 1;
     for (i = 0; i < r->nsamples; i++)
         if (r->samples[i].kind == VB_SAMPLE_WARMUP) last = &r->samples[i];
+    if (last && walk > 0 && last->e2e_ns > 0)
+        p->mem_every = (int)fmin(1e6, ceil(walk / (VB_CTL_MEM_SHARE * last->e2e_ns)));
     if (!marked || !last || !r->have_records) return;
     vb_result_pageable(r, &pg[0], &pg[1]);
     p->bytes[0] = last->h2d_bytes;
@@ -90,7 +93,7 @@ int vb_ctl_measure(const struct vb_ctl_plan *p, int k, struct vb_sample *s, stru
 {
     int d, dev = 0;
     if (p->cpu) s->ctl[VB_CTL_CPU] = vb_control_cpu_ns();
-    if (p->mem) s->ctl[VB_CTL_MEM] = vb_control_mem_ns();
+    if (p->mem_every && k % p->mem_every == 0) s->ctl[VB_CTL_MEM] = vb_control_mem_ns();
     for (d = 0; d < 2; d++) {
         struct copy_bufs *b;
         cudaError_t rc;

@@ -373,7 +373,7 @@ static int precise(const struct vb_variant *v, void *state, const struct vb_samp
             return 0;
         }
         if (one_sample(v, state, VB_SAMPLE_TIMED, cfg, ctl, r, cap, err)) return -1;
-        spent = (vb_mono_ns() - t0) * 1e-9 >= cfg->budget_s;
+        spent = (vb_mono_ns() - t0) * 1e-9 >= cfg->budget_s && r->ntimed >= VB_RUNNER_MIN_TIMED;
         full = r->ntimed >= cfg->max_samples;
         if (r->ntimed < next && !spent && !full) continue;
         if (collect(r, 1) && r->have_records)

@@ -38,6 +38,11 @@
  * function's first run. */
 #define VB_RUNNER_CPU_FIRST_S 0.1
 
+/* A GPU case takes at least this many timed samples whatever its budget: compare needs three a
+ * side for any evidence (its ranges apart), and a case of one 0.35 s sample (mesh/host-mesh at
+ * 4000^2) was noisy in every comparison, "too few samples (1/1)". */
+#define VB_RUNNER_MIN_TIMED 3
+
 struct vb_sampling {
     double precision; /* stop when the 95% CI of the median of gpu and of each material phase is
                          within this fraction of it (0.005) ... */

@@ -393,6 +393,7 @@ static void finish_traced(struct vb_trace_case *t, struct vb_trace_cost *cost, c
     uint32_t corr = 0;
     size_t i;
     memset(&a, 0, sizeof a);
+    vb_inject_metrics_end(); /* the counters' session closed before the records are flushed */
     if (traced) collect(&a, cost, &lost);
     end = vb_activity_now();
     /* the driver loaded the injection, yet CUDA did not start (no device visible): say that */

@@ -49,6 +49,12 @@ void vb_inject_metrics_enable(CUpti_SubscriberHandle sub);
  * run_id in s, as varbench run stores its own (store.h's vb_store_kernel_code); what goes wrong
  * is said on stderr. */
 void vb_inject_code_store(struct vb_store *s, int64_t run_id);
+/* vb_inject_metrics_end ends the counters' collection (the range profiler's session on the
+ * profiled context) and keeps its values: before the activity records are flushed at the
+ * process's end, since a flush with the session still open crashed CUPTI's own thread (SIGSEGV
+ * in libcupti, an H200 with CUDA 13.0: `trace --metrics` of a CUDA C program at its exit).
+ * Again: nothing. */
+void vb_inject_metrics_end(void);
 /* vb_inject_metrics_take hands the values and their outcome to the process's case r. */
 void vb_inject_metrics_take(struct vb_case_result *r);
 

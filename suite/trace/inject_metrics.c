@@ -83,6 +83,11 @@ static void metrics_stop(void)
     vb_profiler_release(prof);
 }
 
+void vb_inject_metrics_end(void)
+{
+    metrics_stop();
+}
+
 static void metrics_context_ending(CUcontext ctx)
 {
     if (ctx && ctx == prof_ctx) metrics_stop();
