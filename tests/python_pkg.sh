@@ -267,7 +267,7 @@ gpu-frameworks)
   python3 -c 'import numpy' 2>/dev/null || { echo "no NumPy: skipped"; exit 77; }
   fw=$here/python/bench_fw.py
   for i in 1 2; do
-    expect 0 "5 cases" python3 "$fw" run --db f.db
+    expect 0 "5 cases" python3 "$fw" run --no-metrics --db f.db
     cat out
   done
   ok=$(count f.db "SELECT group_concat(v.name) FROM cases c JOIN variants v ON v.id = c.variant_id WHERE c.run_id = 1 AND c.status = 'ok'")
@@ -275,7 +275,7 @@ gpu-frameworks)
   case ",$ok," in *,torch,*) ;; *) fail "the torch rung did not run (torch is on every GPU machine here)" ;; esac
   expect 0 "no regression" "$vb" compare f.db f.db --base-run 1 --cand-run 2
   cat out
-  VB_FW_SLOW=torch expect 0 "5 cases" python3 "$fw" run --db f.db
+  VB_FW_SLOW=torch expect 0 "5 cases" python3 "$fw" run --no-metrics --db f.db
   expect 1 "pyfw/torch" "$vb" compare f.db f.db --base-run 1 --cand-run 3
   cat out
   grep -q "pyfw/torch.*kernel slower" out || fail "compare did not name the torch rung's kernel"

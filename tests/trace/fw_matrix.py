@@ -238,9 +238,16 @@ def torch_overhead(vb):
 
 
 def gpus():
-    out = subprocess.run([PY, '-c', 'import torch; print(torch.cuda.device_count())'],
-                         capture_output=True, text=True)
-    return int(out.stdout.strip() or 0) if out.returncode == 0 else 0
+    """the GPUs this process may use: CUDA_VISIBLE_DEVICES's, else nvidia-smi's (no framework to
+    import: a row that needs two says so at once)"""
+    vis = os.environ.get('CUDA_VISIBLE_DEVICES')
+    if vis is not None:
+        return len([d for d in vis.split(',') if d.strip()])
+    try:
+        out = subprocess.run(['nvidia-smi', '-L'], capture_output=True, text=True)
+    except OSError:
+        return 0
+    return sum(1 for l in out.stdout.splitlines() if l.startswith('GPU ')) if out.returncode == 0 else 0
 
 
 def ddp_overhead(vb):
@@ -402,11 +409,11 @@ def samples(vb):
 
 
 def ddp(vb):
-    need('torch', 'torchvision')
     ranks = gpus()
     if ranks < 2:
         print('%d GPU: a job of ranks needs 2: skipped' % ranks)
         sys.exit(77)
+    need('torch', 'torchvision')
     job = ['torchrun', '--standalone', '--nproc_per_node=%d' % ranks,
            os.path.join(HERE, 'torch_ddp.py'), '--steps', '20']
     sh([vb, 'trace', '-q', '--db', 'ddp.db', '--capture-range', 'nvtx:steps', '--'] + job +
@@ -460,10 +467,10 @@ def ddp(vb):
 
 
 def peer(vb):
-    need('torch')
     if gpus() < 2:
         print('one GPU: peer copies need 2: skipped')
         sys.exit(77)
+    need('torch')
     sh([vb, 'trace', '-q', '--db', 'peer.db', '--', PY, os.path.join(HERE, 'torch_peer.py'),
         '--out', 'peer.json'], 'peer')
     want = load('peer.json')
