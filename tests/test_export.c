@@ -640,7 +640,7 @@ int test_export_fixtures(const char *arg)
     return 0;
 }
 
-/* The trace export's kernel events carry their SASS hash where the run stored one (issue 43's
+/* The trace export's kernel events carry their SASS hash where the run stored one (the run's
  * code identity, exported), and no key where it did not. */
 int test_export_sass(const char *arg)
 {
