@@ -7,9 +7,10 @@ vb_log() { printf '==> %s\n' "$*"; }
 # What the main job uses (ci/suite, ci/perf-gate): the build, and gnuplot for the report.
 VB_SUITE_PKGS=(cmake make gcc g++ libsqlite3-dev python3 gnuplot-nox)
 # What only the tests use (ci/test adds them): the sqlite3 shell (the fixtures), chromium (the
-# report's rendering test), clang-format (ci/lint), slurm-wlm and munge (the fleet's test, which
+# report's rendering test), clang-format (ci/lint), python3-venv (the Python package installed
+# by pip into a fresh virtual environment), slurm-wlm and munge (the fleet's test, which
 # starts its own daemons: the packages' services are neither started nor left enabled here).
-VB_TEST_PKGS=(sqlite3 chromium clang-format slurm-wlm munge)
+VB_TEST_PKGS=(sqlite3 chromium clang-format python3-venv slurm-wlm munge)
 
 # vb_install_deps [PKG...]: installs what is missing of the main job's packages and PKG...
 vb_install_deps() {

@@ -5,7 +5,7 @@
 # on GPU 3), then the Numba row alone (its one launch is
 # held against ncu's in another process: 5.1% apart beside the other groups, 3.1% alone), then
 # the 4-rank in-step cost, logs into $1. The in-step costs at batch 128 a rank (28.5 ms a step
-# on 4 H200s, GPU-bound as the 0.25 s job was; at batch 32 the launching thread sets
+# on 4 H200s, GPU-bound as a 0.25 s training step is; at batch 32 the launching thread sets
 # the pace and CUPTI's per-launch cost is the step's: README)
 set -u
 out=$1

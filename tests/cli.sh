@@ -750,6 +750,11 @@ no-gpu-run)
   *) fail "exit $rc" ;;
   esac
   [ -s r.db ] || fail "no database written"
+  # export's CSV header is the same without a GPU as for a GPU run's (the ladders fixture:
+  # floors, crossovers): a script that joins exports joins these
+  "$vb" export --db r.db --format csv -o r.csv || fail "export"
+  [ "$(head -1 r.csv)" = "$(gzip -dc "$fixtures/export-ladders-h100.csv.gz" | head -1)" ] ||
+    fail "a no-GPU run's CSV header is not a GPU run's: $(head -1 r.csv)"
   # a second run appends to the same database
   "$vb" run --filter mesh/cpu-reference --axis nx=8 --quick --db r.db >out 2>err || fail "second run"
   grep -q "varbench run 2 " out || fail "second run is not run 2"

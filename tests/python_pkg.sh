@@ -31,6 +31,14 @@
 #             sample equal to torch.profiler's of the same step (77 without PyTorch)
 #   installed the package as `cmake --install` puts it (<prefix>/lib/varbench/python), a copy of
 #             bench_cpu.py run from a folder of its own against it alone
+#   pip       `pip install --no-index` into fresh virtual environments, offline: of PYDIR, of the
+#             installed prefix's folder, and of the wheel vb_wheel.py writes by hand; each
+#             imports its own copy of the library and lists bench_cpu.py, PYTHONPATH unset
+#   numpy-compat  a stand-in numba-cuda that registers np.row_stack beside a stand-in NumPy 2.5
+#             without it: `import varbench` first makes numba.cuda import (one stderr line naming
+#             both versions), a Numba rung runs; VARBENCH_NUMPY_COMPAT=0: the rung fails with one
+#             message naming both versions and the fix; a numba-cuda that bounds its overload
+#             below 2.5, or no Numba, and NumPy is left alone (not even imported)
 set -u
 case=$1 vb=$2 pydir=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -219,10 +227,12 @@ PY
   expect 1 "catalog family mesh has no problem 'grid' (it has mesh)" python3 pb.py ;;
 gpu-seeds)
   have_gpu || { echo "no GPU: skipped"; exit 77; }
-  python3 -c 'import numba.cuda, numpy' 2>/dev/null ||
-    PYTHONPATH=$pydir:$here/trace/pyshim python3 -c 'import numba.cuda, numpy' 2>/dev/null ||
-    { echo "no numba-cuda: skipped"; exit 77; }
-  export PYTHONPATH=$pydir:$here/trace/pyshim # numpy 2.5 beside numba-cuda (see the shim)
+  # the programs as shipped, no shim on the path: beside NumPy 2.5, numba-cuda imports because
+  # the package is imported first (varbench/_compat.py), which says so once on stderr
+  python3 -c 'import importlib.util as u, sys; sys.exit(not (u.find_spec("numba") and u.find_spec("numpy")))' ||
+    { echo "no Numba or NumPy: skipped"; exit 77; }
+  expect 0 "NumPy" python3 -c 'import varbench, numba.cuda, numpy; print("NumPy", numpy.__version__)'
+  cat out err # NumPy's version, and varbench's line where it gave NumPy np.row_stack back
   expect 0 "22 cases" python3 "$here/../python/seeds/mesh_numba.py" run --quick --db s.db
   cat out
   verified s.db mesh 2 numba-t38 numba-t39 numba-t40 host-mesh broadcast-scalars device-mesh
@@ -243,7 +253,7 @@ gpu-seeds)
     cat out
     verified s.db saxpy 1 cuda-python nvrtc-driver
     # what Python adds to a sample: the seed's program from Python against the same program in C
-    # (the same NVRTC source, copies and launch; issue 42's item 4), printed for the README
+    # (the same NVRTC source, copies and launch), printed for the README
     python3 - s.db <<'PY'
 import sqlite3, sys
 q = ("SELECT v.name, c.e2e_median_ns, c.kernel_median_ns, c.h2d_median_ns, c.d2h_median_ns "
@@ -263,7 +273,6 @@ PY
   [ -z "${VB_TEST_KEEP:-}" ] || cp s.db "$VB_TEST_KEEP/seeds.db" ;;
 gpu-frameworks)
   have_gpu || { echo "no GPU: skipped"; exit 77; }
-  export PYTHONPATH=$pydir:$here/trace/pyshim # numpy 2.5 beside numba-cuda (see the shim)
   python3 -c 'import numpy' 2>/dev/null || { echo "no NumPy: skipped"; exit 77; }
   fw=$here/python/bench_fw.py
   for i in 1 2; do
@@ -279,7 +288,7 @@ gpu-frameworks)
   expect 1 "pyfw/torch" "$vb" compare f.db f.db --base-run 1 --cand-run 3
   cat out
   grep -q "pyfw/torch.*kernel slower" out || fail "compare did not name the torch rung's kernel"
-  # what Python adds to a sample (issue 42's item 4): each rung's e2e beyond its kernel, beside
+  # what Python adds to a sample: each rung's e2e beyond its kernel, beside
   # the C catalog's resident saxpy (saxpy/device-vec4, the same n) in the same database
   expect 0 "1 cases" "$vb" run --filter saxpy/device-vec4 --no-metrics --db f.db
   python3 - f.db <<'PY'
@@ -333,7 +342,6 @@ PY
   [ -z "$off" ] || fail "the kernel time against ncu's over 2%:$off" ;;
 gpu-inproc)
   have_gpu || { echo "no GPU: skipped"; exit 77; }
-  export PYTHONPATH=$pydir:$here/trace/pyshim
   python3 -c 'import torch' 2>/dev/null || { echo "no PyTorch: skipped"; exit 77; }
   ip=$here/python/bench_inproc.py
   expect 0 "libcupti mapped" python3 "$ip" --maps
@@ -373,6 +381,78 @@ installed)
     python3 -c 'import varbench; print(varbench.library_path())'
   PYTHONPATH=$tmp/prefix/lib/varbench/python expect $nogpu "16 cases" python3 bench_cpu.py run --quick --db i.db
   expect 0 "pyex/cpu-loop" "$vb" export --db i.db --format csv ;;
+pip)
+  command -v cmake >/dev/null || { echo "no cmake: skipped"; exit 77; }
+  python3 -m venv --help >/dev/null 2>&1 || { echo "no venv module: skipped"; exit 77; }
+  cmake --install "$(dirname "$pydir")" --prefix "$tmp/prefix" >install.log 2>&1 ||
+    { cat install.log; fail "cmake --install"; }
+  python3 "$tmp/prefix/lib/varbench/python/vb_wheel.py" "$tmp/dist" >out 2>err || fail "vb_wheel.py"
+  whl=$(cat out)
+  [ -f "$whl" ] || fail "no wheel at '$whl'"
+  mkdir proj && cp "$bench" proj/ && cd proj || fail "proj"
+  unset PYTHONPATH
+  export PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+  for from in "$pydir" "$tmp/prefix/lib/varbench/python" "$whl"; do
+    rm -rf env
+    python3 -m venv env >venv.log 2>&1 || { cat venv.log; fail "python3 -m venv"; }
+    expect 0 "Successfully installed varbench-" env/bin/python -m pip install --no-index "$from"
+    expect 0 "$PWD/env/" env/bin/python -c 'import varbench; print(varbench.library_path())'
+    grep -q '/site-packages/varbench/libvarbench.so$' out || fail "$from: the library is not the installed one"
+    expect 0 "4 variants, 16 cases" env/bin/python bench_cpu.py list
+  done
+  expect $nogpu "16 cases" env/bin/python bench_cpu.py run --quick --db w.db
+  expect 0 "Successfully uninstalled" env/bin/python -m pip uninstall -y varbench
+  [ ! -e env/lib/python3*/site-packages/varbench ] || fail "pip uninstall left the package" ;;
+numpy-compat)
+  mk() { mkdir -p "$(dirname "$1")" && cat >"$1"; }
+  # NumPy 2.5: no row_stack; numba-cuda's arrayobj registers an overload of it at import, as
+  # numba-cuda 0.22 does (site/), or only below NumPy 2.5, as numba's own fix does (bounded/)
+  for site in site bounded; do
+    printf '%s\n' '__version__ = "2.5.0"' 'def vstack(t):' '    return list(t)' | mk $site/numpy/__init__.py
+    printf '%s\n' 'Metadata-Version: 2.1' 'Name: numpy' 'Version: 2.5.0' | mk $site/numpy-2.5.0.dist-info/METADATA
+    printf '%s\n' 'Metadata-Version: 2.1' 'Name: numba-cuda' 'Version: 0.22.0' |
+      mk $site/numba_cuda-0.22.0.dist-info/METADATA
+    echo 'import numpy' | mk $site/numba/__init__.py
+    echo 'from numba_cuda.numba.cuda.np import arrayobj' | mk $site/numba/cuda/__init__.py
+    : | mk $site/numba_cuda/__init__.py
+    : | mk $site/numba_cuda/numba/__init__.py
+    : | mk $site/numba_cuda/numba/cuda/__init__.py
+    : | mk $site/numba_cuda/numba/cuda/np/__init__.py
+  done
+  guard='if numpy_version >= (2, 0):'
+  printf '%s\n' 'import numpy as np' 'numpy_version = (2, 5)' "$guard" '    np.row_stack' |
+    mk site/numba_cuda/numba/cuda/np/arrayobj.py
+  printf '%s\n' 'import numpy as np' 'numpy_version = (2, 5)' \
+    'if numpy_version >= (2, 0) and numpy_version < (2, 5):' '    np.row_stack' |
+    mk bounded/numba_cuda/numba/cuda/np/arrayobj.py
+  PYTHONPATH=$tmp/site expect 1 "has no attribute 'row_stack'" python3 -c 'import numba.cuda'
+  # varbench first: numba.cuda imports, one line says why
+  PYTHONPATH=$pydir:$tmp/site expect 0 "imported" python3 -c 'import varbench, numba.cuda; print("imported")'
+  [ "$(wc -l <err)" -eq 1 ] || fail "not one line on stderr"
+  grep -qF "numba-cuda 0.22.0 registers np.row_stack, which NumPy 2.5.0 removed" err &&
+    grep -qF "pip install 'numpy<2.5'" err || fail "the note does not name both versions and the fix"
+  cat >rung.py <<'PY'
+import sys, varbench as vb
+p = vb.Family('nb').problem('one', axes={'n': [3]}, reference=lambda pt: [1.0] * pt['n'])
+@p.variant(gpu=False)
+def numba_rung(state):
+    from numba import cuda  # noqa: F401  (a Numba rung imports it where it needs it)
+    state.exec(lambda: [1.0] * state['n'])
+sys.exit(vb.main())
+PY
+  PYTHONPATH=$pydir:$tmp/site expect 0 "1 cases: 1 ok" python3 rung.py run --quick --db n.db
+  [ "$(grep -c 'registers np.row_stack' err)" -eq 1 ] || fail "the note not said once"
+  # left alone: the rung fails with the two versions and the fix, not NumPy's bare error
+  PYTHONPATH=$pydir:$tmp/site VARBENCH_NUMPY_COMPAT=0 expect 1 \
+    "numba-cuda 0.22.0 registers np.row_stack, which NumPy 2.5.0 removed, so numba.cuda cannot be imported; fix: pip install 'numpy<2.5'" \
+    python3 rung.py run --quick --db n.db
+  # a numba-cuda that bounds its overload: NumPy untouched, nothing said
+  PYTHONPATH=$pydir:$tmp/bounded expect 0 "False" \
+    python3 -c 'import varbench, numba.cuda, numpy; print(hasattr(numpy, "row_stack"))'
+  [ ! -s err ] || fail "a note for a numba-cuda that needs none"
+  # no Numba imported: NumPy not imported by the package
+  PYTHONPATH=$pydir:$tmp/site expect 0 "False" python3 -c 'import sys, varbench; print("numpy" in sys.modules)'
+  [ ! -s err ] || fail "a note without Numba" ;;
 *) echo "python_pkg.sh: no case '$case'" >&2; exit 2 ;;
 esac
 exit 0

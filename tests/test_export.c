@@ -306,35 +306,45 @@ static int same_as_gold(const char *db, const char *format, const char *gold)
     return same;
 }
 
-/* put_work_case writes case `variant` at nx (device dev, -1 CPU-only) of run, with the work
- * declared (elements and flops; gmem bytes read and written) and summaries names[0..ns). */
+/* work_case fills *r with case `variant` at nx = ny = 1000 (device dev, -1 CPU-only), ok, one
+ * sample, with the work declared (elements and flops; gmem bytes read and written) and
+ * summaries names[0..ns). 0, or -1 with err for a variant the catalog lacks. */
+static int work_case(struct vb_case_result *r, const char *variant, int dev, double elements,
+                     uint64_t rd, uint64_t wr, const char *const *names, const double *values,
+                     int ns, struct vb_err *err)
+{
+    double e2e = 1.0, kernel = 0.5, gpu = 0.6;
+    int k;
+    memset(r, 0, sizeof *r);
+    if (fx_variant(variant, &r->family, &r->variant))
+        return vb_err_set(err, VB_E_USAGE, "no variant");
+    r->point.v[0] = r->point.v[1] = 1000;
+    vb_point_format(r->variant->problem, &r->point, r->axes, sizeof r->axes);
+    r->device = dev;
+    r->status = VB_STATUS_OK;
+    r->stop_reason = "fixture";
+    r->have_records = dev >= 0;
+    r->ntimed = 1;
+    vb_stats_compute(&e2e, 1, &r->e2e_ms);
+    vb_stats_compute(dev >= 0 ? &kernel : &e2e, 1, &r->kernel_ms);
+    vb_stats_compute(dev >= 0 ? &gpu : &e2e, 1, &r->gpu_ms);
+    r->elements = elements, r->flops = 2 * elements;
+    r->gmem_read_bytes = rd, r->gmem_write_bytes = wr;
+    for (k = 0; k < ns; k++) {
+        snprintf(r->summaries[k].name, sizeof r->summaries[k].name, "%s", names[k]);
+        r->summaries[k].value = values[k];
+    }
+    r->nsummaries = ns;
+    return 0;
+}
+
+/* put_work_case writes work_case's case into run. 0, or -1 with err. */
 static int put_work_case(struct vb_store *s, int64_t run, const char *variant, int dev,
                          double elements, uint64_t rd, uint64_t wr, const char *const *names,
                          const double *values, int ns, struct vb_err *err)
 {
     struct vb_case_result r;
-    double e2e = 1.0, kernel = 0.5, gpu = 0.6;
-    int k;
-    memset(&r, 0, sizeof r);
-    if (fx_variant(variant, &r.family, &r.variant))
-        return vb_err_set(err, VB_E_USAGE, "no variant");
-    r.point.v[0] = r.point.v[1] = 1000;
-    vb_point_format(r.variant->problem, &r.point, r.axes, sizeof r.axes);
-    r.device = dev;
-    r.status = VB_STATUS_OK;
-    r.stop_reason = "fixture";
-    r.have_records = dev >= 0;
-    r.ntimed = 1;
-    vb_stats_compute(&e2e, 1, &r.e2e_ms);
-    vb_stats_compute(dev >= 0 ? &kernel : &e2e, 1, &r.kernel_ms);
-    vb_stats_compute(dev >= 0 ? &gpu : &e2e, 1, &r.gpu_ms);
-    r.elements = elements, r.flops = 2 * elements;
-    r.gmem_read_bytes = rd, r.gmem_write_bytes = wr;
-    for (k = 0; k < ns; k++) {
-        snprintf(r.summaries[k].name, sizeof r.summaries[k].name, "%s", names[k]);
-        r.summaries[k].value = values[k];
-    }
-    r.nsummaries = ns;
+    if (work_case(&r, variant, dev, elements, rd, wr, names, values, ns, err)) return -1;
     return vb_store_case(s, run, &r, NULL, err);
 }
 
@@ -372,10 +382,10 @@ static int names_refused(const char *csv, const char *json)
 }
 
 /* The work a case declares and its summaries in export: the CSV's columns after the others
- * (elements, flops, gmem bytes read and written, their rates, then a summary:<name> column per
- * name in the run), the JSON's keys where known (Google Benchmark's bytes_per_second,
- * items_per_second, and the summaries as user counters); merge carries them; a summary cannot
- * take a name export writes. */
+ * (elements, flops, gmem bytes read and written, their rates, the ledger's energy and power,
+ * then a summary:<name> column per name in the run), the JSON's keys where known (Google
+ * Benchmark's bytes_per_second, items_per_second, and the summaries as user counters); merge
+ * carries them; a summary cannot take a name export writes. */
 int test_export_columns(const char *arg)
 {
     static const char *const names[] = {"occupancy", "iters"};
@@ -418,13 +428,14 @@ int test_export_columns(const char *arg)
                      ",reason,crossover_axis,crossover_kind,crossover_size,"
                      "crossover_without_graph_kind,crossover_without_graph_size,"
                      "elements,flops,gmem_read_bytes,gmem_write_bytes,"
-                     "bytes_per_second,items_per_second,summary:iters,"
+                     "bytes_per_second,items_per_second,energy_j,power_w,summary:iters,"
                      "summary:occupancy"));
-    /* 4e6 B in 0.5 ms; 1e6 elements in 0.6 ms of GPU time, 5e5 in a CPU case's 1 ms */
+    /* 4e6 B in 0.5 ms; 1e6 elements in 0.6 ms of GPU time, 5e5 in a CPU case's 1 ms; no
+     * ledger: its two cells empty */
     ASSERT(line_ends(csv, "mesh/device-mesh,",
-                     ",1000000,2000000,3000000,1000000,8e+09,1.66666667e+09,12,0.75"));
-    ASSERT(line_ends(csv, "mesh/cpu-reference,", ",500000,1000000,,,,500000000,3,"));
-    ASSERT(line_ends(csv, "mesh/host-mesh,", ",,,,,,,,"));
+                     ",1000000,2000000,3000000,1000000,8e+09,1.66666667e+09,,,12,0.75"));
+    ASSERT(line_ends(csv, "mesh/cpu-reference,", ",500000,1000000,,,,500000000,,,3,"));
+    ASSERT(line_ends(csv, "mesh/host-mesh,", ",,,,,,,,,,"));
     ASSERT((json = export_cmd(db, NULL, "json")) != NULL);
     ASSERT_CONTAINS(json, "\"dropped_samples\": 0,\n      \"elements\": 1000000,\n"
                           "      \"flops\": 2000000,\n      \"gmem_read_bytes\": 3000000,\n"
@@ -473,12 +484,84 @@ int test_export_columns(const char *arg)
     return 0;
 }
 
+/* header returns the first line of text, without its newline, in a malloc'd string. */
+static char *header(const char *text)
+{
+    return strndup(text, strcspn(text, "\n"));
+}
+
+/* One CSV header for every database: a run without a GPU (a CPU case, a GPU case skipped; no
+ * NVML, no work declared, no device row) exports the same header as a GPU run whose case has
+ * everything (declared work, the ledger's energy and power, a floor), and as the golden exports
+ * of old schemas (fixtures/export-*.csv.gz): the cells are empty where unknown. Only the
+ * summary:NAME columns come from the data (none here). */
+int test_export_header(const char *arg)
+{
+    struct vb_run_info info = {"suite", "header", NULL, "x", "0", ""};
+    struct vb_gpu_env g;
+    struct vb_case_result r;
+    struct vb_store *s;
+    struct vb_err err;
+    char cpu_db[512], gpu_db[512], *cpu, *gpu, *h[4];
+    int64_t run;
+    int k;
+    (void)arg;
+    fx_tmp_path(cpu_db, sizeof cpu_db, "header-cpu.db");
+    fx_tmp_path(gpu_db, sizeof gpu_db, "header-gpu.db");
+    unlink(cpu_db);
+    unlink(gpu_db);
+    ASSERT_OK(vb_store_open(cpu_db, &s, &err));
+    ASSERT_OK(vb_store_run_begin(s, &info, &run, &err));
+    ASSERT_OK(put_work_case(s, run, "mesh/cpu-reference", -1, 0, 0, 0, NULL, NULL, 0, &err));
+    ASSERT_OK(work_case(&r, "mesh/device-mesh", -1, 0, 0, 0, NULL, NULL, 0, &err));
+    r.status = VB_STATUS_SKIPPED;
+    snprintf(r.reason, sizeof r.reason, "no CUDA device");
+    ASSERT_OK(vb_store_case(s, run, &r, NULL, &err));
+    ASSERT_OK(vb_store_run_end(s, run, "complete", 0, "", &err));
+    vb_store_close(s);
+
+    memset(&g, 0, sizeof g);
+    snprintf(g.name, sizeof g.name, "NVIDIA H200");
+    ASSERT_OK(vb_store_open(gpu_db, &s, &err));
+    ASSERT_OK(vb_store_run_begin(s, &info, &run, &err));
+    ASSERT_OK(vb_store_gpu(s, run, &g, &err));
+    ASSERT_OK(work_case(&r, "mesh/device-mesh", 0, 1e6, 3000000, 1000000, NULL, NULL, 0, &err));
+    r.ledger.measured = 1, r.ledger.energy_j = 41.5, r.ledger.power_w = 415.5;
+    r.floor_ns = 250000, r.floor_ratio = 2;
+    snprintf(r.floor_bound, sizeof r.floor_bound, "dram");
+    snprintf(r.floor_of, sizeof r.floor_of, "kernel");
+    ASSERT_OK(vb_store_case(s, run, &r, NULL, &err));
+    ASSERT_OK(vb_store_run_end(s, run, "complete", 0, "", &err));
+    vb_store_close(s);
+
+    ASSERT((cpu = export_cmd(cpu_db, NULL, "csv")) != NULL);
+    ASSERT((gpu = export_cmd(gpu_db, NULL, "csv")) != NULL);
+    ASSERT(line_ends(gpu, "mesh/device-mesh,", ",8e+09,1.66666667e+09,41.5,415.5"));
+    ASSERT(line_ends(cpu, "mesh/device-mesh,", ",,,,,,,,"));
+    ASSERT((h[0] = header(cpu)) != NULL && (h[1] = header(gpu)) != NULL);
+    ASSERT((h[2] = gunzip("export-v7.csv.gz")) != NULL);
+    ASSERT((h[3] = gunzip("export-ladders-h100.csv.gz")) != NULL);
+    h[2][strcspn(h[2], "\n")] = h[3][strcspn(h[3], "\n")] = '\0';
+    ASSERT_CONTAINS(h[0], ",floor_ms,");
+    ASSERT_CONTAINS(h[0], ",energy_j,power_w");
+    for (k = 1; k < 4; k++)
+        ASSERT_STR_EQ(h[k], h[0]);
+    for (k = 0; k < 4; k++)
+        free(h[k]);
+    free(cpu);
+    free(gpu);
+    unlink(cpu_db);
+    unlink(gpu_db);
+    return 0;
+}
+
 /* A case's cells come from the store's table of columns; export writes what it wrote before the
  * table, byte for byte (the golden files are 6eeff88's varbench export, the last commit before
- * it): of the schema-7 fixture read through its migration in memory, and of the ladders fixture
- * (GPU cases with floors and crossovers). `varbench migrate` brings the schema-7 file to this
- * schema, the table's columns and case_summaries with it, and exports it as before too; a merge
- * into it fills its variants' problem and flags. */
+ * it, with the CSV columns every export has since appended, empty: test_export_header): of the
+ * schema-7 fixture read through its migration in memory, and of the ladders fixture (GPU cases
+ * with floors and crossovers). `varbench migrate` brings the schema-7 file to this schema, the
+ * table's columns and case_summaries with it, and exports it as before too; a merge into it
+ * fills its variants' problem and flags. */
 int test_export_fixtures(const char *arg)
 {
     char db[512], src[512], cmd[1200], *sql;
@@ -557,7 +640,7 @@ int test_export_fixtures(const char *arg)
     return 0;
 }
 
-/* The trace export's kernel events carry their SASS hash where the run stored one (issue 43's
+/* The trace export's kernel events carry their SASS hash where the run stored one (the run's
  * code identity, exported), and no key where it did not. */
 int test_export_sass(const char *arg)
 {

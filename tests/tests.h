@@ -118,6 +118,7 @@
     T(export_trace, cpu)                                                                           \
     T(export_fixtures, cpu)                                                                        \
     T(export_columns, cpu)                                                                         \
+    T(export_header, cpu)                                                                          \
     T(store_efficiency, gpu)                                                                       \
     T(ufunc_clamp_seed_bug, cpu)                                                                   \
     T(ufunc_float_within_tolerance, cpu)                                                           \

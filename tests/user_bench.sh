@@ -2,7 +2,8 @@
 # user_bench.sh CASE VBUSER VARBENCH [BUILD SRC ARCHS]: a user's benchmark program against bad
 # input and as a user builds one. VBUSER is tests/bench/user_bench.c's program (built in the
 # tree with varbench_add_benchmark); VARBENCH reads what it wrote. `example` installs BUILD into a
-# fresh prefix and builds SRC/examples out of tree against it (find_package(varbench));
+# fresh prefix, moves it, holds its CMake files to no absolute path and builds SRC/examples and a
+# project of C alone out of tree against it (find_package(varbench));
 # `subdirectory` builds examples/minimal.cu in a project that add_subdirectory()s SRC. Exit 0
 # pass, 1 fail, 77 skip (gpu-* cases without a GPU).
 set -u
@@ -45,9 +46,19 @@ gpu-cuda-error)
   VB_USER_CASE=cuda-error expect 1 "cudaMemcpy(h, (const void *)(uintptr_t)16, 64, cudaMemcpyDeviceToHost): invalid argument (cudaErrorInvalidValue) [user_bench.c:" "$user" run --quick --filter u/gpu --db u.db ;;
 example)
   build=$4 src=$5 archs=$6
-  cmake --install "$build" --prefix "$tmp/prefix" >inst.log 2>&1 || { cat inst.log >&2; fail "cmake --install"; }
+  cmake --install "$build" --prefix "$tmp/installed" >inst.log 2>&1 || { cat inst.log >&2; fail "cmake --install"; }
+  # the package works wherever it is moved: its CMake files name no absolute path (CUDA,
+  # threads and SQLite come as CUDA::* and Threads::Threads, found on the user's machine, and
+  # inside libvarbench.a), so the build machine's libsqlite3.a is no user's dependency
+  mv "$tmp/installed" "$tmp/prefix" || fail "moving the prefix"
+  abs=$(grep -noE '(^|[ "(;=])/[^ ";)]+' "$tmp"/prefix/lib/cmake/varbench/*.cmake)
+  [ -z "$abs" ] || fail "the installed package names absolute paths: $abs"
+  ! grep -qi sqlite3 "$tmp"/prefix/lib/cmake/varbench/*.cmake || fail "the installed package names SQLite"
+  nm -g --defined-only "$tmp/prefix/lib/libvarbench.a" 2>/dev/null | grep -q ' T sqlite3_open_v2$' ||
+    fail "libvarbench.a holds no SQLite"
   cmake -S "$src/examples" -B ex -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_CUDA_ARCHITECTURES="$archs" >cfg.log 2>&1 || { cat cfg.log >&2; fail "configure"; }
-  cmake --build ex -j 2 >bld.log 2>&1 || { cat bld.log >&2; fail "build"; }
+  cmake --build ex -j 2 -v >bld.log 2>&1 || { cat bld.log >&2; fail "build"; }
+  ! grep -q 'libsqlite3\|-lsqlite3' bld.log || fail "the example links SQLite of its own"
   expect 0 "ex/device-triad" ex/example list
   grep -qF 'n=1048576,4194304,16777216,67108864' out || fail "the pow2 spec's values"
   expect 0 "mini/scale" ex/mini list

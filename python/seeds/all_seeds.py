@@ -11,7 +11,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import varbench as vb  # noqa: E402
+import varbench as vb  # noqa: E402  (first, before any Numba: varbench/_compat.py)
 import gufunc_numba  # noqa: E402,F401  (each import adds its rungs)
 import mesh_numba  # noqa: E402,F401
 import ufunc_numba  # noqa: E402,F401

@@ -19,7 +19,7 @@ Run: PYTHONPATH=build/python python3 python/seeds/calx_numba.py run [run's optio
 import math
 import sys
 
-import varbench as vb
+import varbench as vb  # first: it lets numba-cuda import beside NumPy 2.5 (varbench/_compat.py)
 
 calx = vb.catalog('calx').problem('calx')
 Z_SEED = 0xCA1C  # variants/calx.c's

@@ -15,7 +15,7 @@ import math
 import struct
 import sys
 
-import varbench as vb
+import varbench as vb  # first: it lets numba-cuda import beside NumPy 2.5 (varbench/_compat.py)
 
 gufunc = vb.catalog('gufunc').problem('gufunc')
 X_SEED = 0x6775  # variants/gufunc.c's stream of x values

@@ -17,7 +17,7 @@ The Numba rungs need numba-cuda and NumPy (skipped, with the reason, without the
 import math
 import sys
 
-import varbench as vb
+import varbench as vb  # first: it lets numba-cuda import beside NumPy 2.5 (varbench/_compat.py)
 
 mesh = vb.catalog('mesh').problem('mesh')
 LAT2, LON2, S = 30.0, 101.0, 1.0  # kernels/mesh_math.h's VB_MESH_LAT2, _LON2, _S

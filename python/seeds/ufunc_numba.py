@@ -20,7 +20,7 @@ import math
 import struct
 import sys
 
-import varbench as vb
+import varbench as vb  # first: it lets numba-cuda import beside NumPy 2.5 (varbench/_compat.py)
 
 ufunc = vb.catalog('ufunc')
 CLAMP_SEED, COS_SEED = 0xC1A3, 0xC05  # variants/ufunc_inputs.h's

@@ -42,6 +42,9 @@ import sys
 import traceback
 
 from . import _abi
+from . import _compat
+
+_compat.install()  # numba-cuda beside NumPy 2.5: np.row_stack back when Numba is imported
 
 __all__ = ['Family', 'Problem', 'State', 'Skip', 'bench', 'catalog', 'data_uniform',
            'data_uniform_array', 'main', 'library_path']
@@ -152,6 +155,8 @@ def _err(err, exc):
     tb = traceback.extract_tb(exc.__traceback__)
     where = ' [%s:%d]' % (os.path.basename(tb[-1].filename), tb[-1].lineno) if tb else ''
     msg = '%s: %s%s' % (type(exc).__name__, exc, where)
+    if _compat.explains(exc):  # numba-cuda beside NumPy 2.5, left alone: say so and the fix
+        msg = '%s (%s)%s' % (_compat.message(), exc, where)
     _lib.vb_err_set(err, _abi.CODE['WRONG'], b'%s', msg.encode(errors='replace')[:1000])
     return -1
 

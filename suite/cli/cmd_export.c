@@ -4,7 +4,9 @@
  * dashboards and trackers read varbench's results; or one run's records as a Chrome trace
  * (export_trace.c), so Perfetto, chrome://tracing and Holistic Trace Analysis show its timeline.
  * A case's cells (the CSV's columns, the JSON's keys beyond Google Benchmark's own) are the
- * store's table of a case's columns (store_columns.h), then the case's summaries by name.
+ * store's table of a case's columns (store_columns.h), then the case's summaries by name. The
+ * CSV's header is the table's whatever the database holds (a run without NVML or without
+ * declared work has the same columns as one with them, the cells empty), so exports join.
  */
 #include <assert.h>
 #include <errno.h>
@@ -163,18 +165,6 @@ static const struct vb_summary_value *sum_of(const struct sums *x, int i, const 
     return NULL;
 }
 
-/* in_csv: column col is a column of the CSV of cases c[0..n) (an optional one where a case has
- * a value for it). */
-static int in_csv(const struct vb_case_column *col, const struct vb_case_row *c, int n)
-{
-    struct vb_cell_value v;
-    int i;
-    if (!col->cell.csv) return 0;
-    for (i = 0; col->cell.optional && i < n; i++)
-        if (vb_case_cell_value(col, &c[i], &v)) return 1;
-    return !col->cell.optional;
-}
-
 /* csv_cell writes column col's cells of case i (of run), an unknown one empty. */
 static void csv_cell(FILE *f, const struct vb_case_column *col, const struct vb_run_row *run,
                      const struct vb_case_row *c, int i, const struct vb_cross_run *cr)
@@ -198,18 +188,18 @@ static void csv_cell(FILE *f, const struct vb_case_column *col, const struct vb_
         put_num(f, v.d);
 }
 
-/* export_csv writes the CSV of run's cases c[0..n) with their summaries sm. 0 or -1 with err. */
-static int export_csv(FILE *f, const struct vb_run_row *run, const struct vb_case_row *c, int n,
-                      const struct sums *sm, struct vb_err *err)
+/* export_csv writes the CSV of run's cases c[0..n) with their summaries sm: the table's cells,
+ * every one whatever the cases hold (one header for every database, an unknown cell empty), then
+ * a summary:NAME column for each name the cases stored. This can't fail. */
+static void export_csv(FILE *f, const struct vb_run_row *run, const struct vb_case_row *c, int n,
+                       const struct sums *sm)
 {
     static struct vb_cross_run cr; /* static: 40 KB of groups */
-    char *in = calloc((size_t)vb_case_ncolumns, 1);
     int i, k, j, first;
-    if (!in) return vb_err_set(err, VB_E_SYS, "out of memory");
     if (vb_crossover_run(c, n, &cr))
         fprintf(stderr, "varbench export: out of memory: the crossover columns are empty\n");
     for (k = 0, first = 1; k < vb_case_ncolumns; k++)
-        if ((in[k] = (char)in_csv(&vb_case_columns[k], c, n))) {
+        if (vb_case_columns[k].cell.csv) {
             fprintf(f, "%s%s", first ? "" : ",", vb_case_columns[k].cell.csv);
             first = 0;
         }
@@ -218,7 +208,7 @@ static int export_csv(FILE *f, const struct vb_run_row *run, const struct vb_cas
     fputc('\n', f);
     for (i = 0; i < n; i++) {
         for (k = 0, first = 1; k < vb_case_ncolumns; k++)
-            if (in[k]) {
+            if (vb_case_columns[k].cell.csv) {
                 if (!first) fputc(',', f);
                 csv_cell(f, &vb_case_columns[k], run, c, i, &cr);
                 first = 0;
@@ -230,9 +220,7 @@ static int export_csv(FILE *f, const struct vb_run_row *run, const struct vb_cas
         }
         fputc('\n', f);
     }
-    free(in);
     vb_crossover_run_free(&cr);
-    return 0;
 }
 
 /* bench_name: "mesh/host-mesh/nx:1000/ny:1000", Google Benchmark's arg:value naming. */
@@ -528,8 +516,11 @@ int vb_cmd_export(int argc, char **argv)
         vb_err_set(&err, VB_E_SYS, "cannot write '%s'", outpath);
         goto fail;
     }
-    i = format == 0 ? export_csv(f, run, cases, nc, &sm, &err)
-                    : export_json(f, run, cases, nc, &sm, ranks, &err);
+    i = 0;
+    if (format == 0)
+        export_csv(f, run, cases, nc, &sm);
+    else
+        i = export_json(f, run, cases, nc, &sm, ranks, &err);
     if (f != stdout && fclose(f) && !i)
         i = vb_err_set(&err, VB_E_SYS, "cannot write '%s'", outpath);
     if (i) goto fail;

@@ -5,7 +5,7 @@
  * take). Migrations stay by hand (store_schema.c): test_store_columns_distinct holds the table's
  * columns to the migrated schema's one to one, writes a case with a distinct value in every
  * column and reads each back by its field and by its SQL name; test_export_fixtures holds
- * export to its bytes from before the table.
+ * export to its bytes from before the table (plus the CSV columns added since, empty there).
  */
 #include "store_int.h"
 
@@ -76,9 +76,10 @@ static double items_per_second(const struct vb_case_row *r);
 #define R_NONE         .field = VB_FIELD_NONE
 
 /* Its cell in export: NO_CELL; CSV(header) and CSV_MS(header) (ns as ms) in the CSV only;
- * CELL(header, per, key, rank, digits, when) in both; OPTIONAL(name, rank, digits) in both
- * where known (a CSV column only where a case of the run has it); DERIVED(name, rank, fn) the
- * same, computed from the row; OWN(headers) cells that export writes itself. */
+ * CELL(header, per, key, rank, digits, when) in both; OPTIONAL(name, rank, digits) in both, the
+ * JSON key only where known (the CSV column is in every export, its cell empty where unknown);
+ * DERIVED(name, rank, fn) the same, computed from the row; OWN(headers) cells that export
+ * writes itself. */
 /* clang-format off */
 #define NO_CELL   .cell = {.kind = VB_CELL_NONE}
 #define CSV(h)    .cell = {.kind = VB_CELL_FIELD, .csv = h, .per = 1}
@@ -87,11 +88,11 @@ static double items_per_second(const struct vb_case_row *r);
     .cell = {.kind = VB_CELL_FIELD, .csv = h, .per = p, .json = key, .json_rank = rank,            \
              .digits = dg, .when = VB_JSON_##w}
 #define OPTIONAL(key, rank, dg)                                                                    \
-    .cell = {.kind = VB_CELL_FIELD, .csv = key, .per = 1, .optional = 1, .json = key,              \
-             .json_rank = rank, .digits = dg, .when = VB_JSON_KNOWN}
+    .cell = {.kind = VB_CELL_FIELD, .csv = key, .per = 1, .json = key, .json_rank = rank,          \
+             .digits = dg, .when = VB_JSON_KNOWN}
 #define DERIVED(key, rank, fn)                                                                     \
-    .cell = {.kind = VB_CELL_DERIVED, .csv = key, .per = 1, .optional = 1, .json = key,            \
-             .json_rank = rank, .digits = 9, .when = VB_JSON_KNOWN, .derive = fn}
+    .cell = {.kind = VB_CELL_DERIVED, .csv = key, .per = 1, .json = key, .json_rank = rank,        \
+             .digits = 9, .when = VB_JSON_KNOWN, .derive = fn}
 #define OWN(h)    .cell = {.kind = VB_CELL_OWN, .csv = h}
 /* clang-format on */
 
@@ -112,8 +113,9 @@ static double items_per_second(const struct vb_case_row *r);
  * of the case r (struct vb_case_result) or of x (its run_id, variant_id).
  * Adding a column: a row here, its migration (store_schema.c), its field (store.h's struct
  * vb_case_row, result.h's struct vb_case_result); test_store_columns_distinct then asks for its
- * distinct value. A CSV cell goes at the end of the cells (after the crossover's), a JSON key
- * takes the next rank: existing exports keep their bytes.
+ * distinct value. A CSV cell goes after the last one (power_w's today), a JSON key takes the
+ * next rank: existing exports keep their columns and their order, and every export, of any
+ * database, gains the new column (tests/fixtures' export-*.csv.gz with it).
  */
 /* LEDGER(f): the ledger's energy or power where it was measured, else NaN; READ(f): what its
  * readings say, NaN without any (a CPU case, a traced one, no NVML) */

@@ -52,7 +52,6 @@ struct vb_case_cell {
     const char *csv;  /* the CSV column's header (VB_CELL_OWN: its columns', comma-separated);
                          NULL: not in the CSV */
     double per;       /* a number's unit: the cell is the field / per (1e6: ns as ms) */
-    int optional;     /* a CSV column only where some case of the run has a value for it */
     const char *json; /* its key on the case's benchmark objects; NULL: not in the JSON */
     int json_rank;    /* the keys' order, 1, 2, ... (the CSV's is the table's) */
     int digits;       /* a JSON number's precision (%.*g) */
@@ -71,7 +70,8 @@ struct vb_case_column {
     struct vb_case_cell cell;
 };
 
-/* The table, in the CSV's order of its cells. */
+/* The table, in the CSV's order of its cells. Every cell with a csv header is a column of every
+ * export, whatever the run holds (an unknown cell is empty): one header for every database. */
 extern const struct vb_case_column vb_case_columns[];
 extern const int vb_case_ncolumns;
 
