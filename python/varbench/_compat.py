@@ -29,10 +29,10 @@ def _version(dist, module=None):
         return getattr(module, '__version__', '?') if module is not None else '?'
 
 
-def _numba_cuda_refers():
-    """whether the installed numba-cuda registers np.row_stack unconditionally: a source file of its
-    package names np.row_stack outside a comment, and no file bounds it below NumPy 2.5 (the
-    guard `numpy_version < (2, 5)` of numba's own fix). Reads the files; imports nothing."""
+def _numba_cuda_scan():
+    """(refers, guarded) of the installed numba-cuda: whether a source file of its package names
+    np.row_stack outside a comment, and whether one bounds it below NumPy 2.5 (the guard
+    `numpy_version < (2, 5)` of numba's own fix). Reads the files; imports nothing."""
     spec = importlib.util.find_spec('numba_cuda')
     roots = list(spec.submodule_search_locations or []) if spec else []
     refers = guarded = False
@@ -52,7 +52,7 @@ def _numba_cuda_refers():
                 refers = refers or any('np.row_stack' in line.split('#')[0]
                                        for line in text.splitlines())
                 guarded = guarded or '< (2, 5)' in text
-    return refers and not guarded
+    return refers, guarded
 
 
 def explains(exc):
@@ -82,13 +82,19 @@ def apply():
         if importlib.util.find_spec('numba_cuda') is None:
             return 0
         import numpy as np
-        if hasattr(np, 'row_stack') or not _numba_cuda_refers():
+        if hasattr(np, 'row_stack'):
             return 0
+        refers, guarded = _numba_cuda_scan()
+        if guarded:  # it asks for the alias only where NumPy has it
+            return 0
+        # the alias back whenever nothing bounds it, said where the scan found the use (a
+        # package laid out otherwise than the scan reads still imports)
         np.row_stack = np.vstack
-        print('varbench: numba-cuda %s registers np.row_stack, which NumPy %s removed: '
-              'np.row_stack set to np.vstack for this process; to drop this: %s'
-              % (_version('numba-cuda', sys.modules.get('numba_cuda')), _version('numpy', np), FIX),
-              file=sys.stderr)
+        if refers:
+            print('varbench: numba-cuda %s registers np.row_stack, which NumPy %s removed: '
+                  'np.row_stack set to np.vstack for this process; to drop this: %s'
+                  % (_version('numba-cuda', sys.modules.get('numba_cuda')), _version('numpy', np),
+                     FIX), file=sys.stderr)
         return 1
     except Exception:
         return 0
