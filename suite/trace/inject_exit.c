@@ -134,6 +134,12 @@ static void catch_signals(pid_t pid)
             sigaction(caught[i], &sa, NULL);
 }
 
+void vb_inject_exit_late(void)
+{
+    static int late;
+    if (!late && finish) late = atexit(at_exit) == 0;
+}
+
 void vb_inject_catch_exits(pid_t pid, void (*fin)(const char *how))
 {
     static int hooked; /* atexit and Py_AtExit: once an address space, a fork keeps them */

@@ -30,6 +30,12 @@ void vb_inject_finish(const char *how);
  * not survive the fork); each ending then calls finish (vb_inject_finish: a parameter, so that
  * inject.c calls inject_exit.c and not back). pid is the process the injection writes for. */
 void vb_inject_catch_exits(pid_t pid, void (*finish)(const char *how));
+/* vb_inject_exit_late registers the atexit handler once more, from where it runs before the CUDA
+ * runtime's own teardown (the first context's creation, after a statically linked runtime
+ * registered its handler): a process traced with --metrics then ends its counters and takes its
+ * records while its context lives (at the handler's first place it died of SIGSEGV in CUPTI's
+ * own thread on an H200, the records flushed after the runtime's teardown). Once a process. */
+void vb_inject_exit_late(void);
 
 /* ---- inject_metrics.c: the counters of varbench trace --metrics ---- */
 

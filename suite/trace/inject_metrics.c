@@ -70,6 +70,7 @@ static void metrics_context(CUcontext ctx)
     prof_ctx = ctx;
     mstatus = VB_METRICS_OK;
     mreason[0] = '\0';
+    vb_inject_exit_late(); /* the process's end handled while this context lives */
 }
 
 /* metrics_stop ends the profiled context's collection and keeps its values. */

@@ -380,8 +380,8 @@ def samples(vb):
     print(hist)
     check('range=step' in hist and '5 runs' in hist, 'history does not list the step case')
     # torch.profiler inside a traced run, then 5 steps after it stopped: every step's work kept
-    sh([vb, 'trace', '-q', '--db', 'prof.db', '--', ] + prog + ['--profile', '--after', '5',
-                                                                 '--out', 'prof'], 'prof')
+    sh([vb, 'trace', '-q', '--db', 'prof.db', '--', PY, os.path.join(HERE, 'torch_ddp.py'),
+        '--steps', '20', '--profile', '--after', '5', '--out', 'prof'], 'prof')
     ref = load('prof.rank0.json')['reference']
     cid = query('prof.db', "SELECT id FROM cases WHERE axes = 'range=step'")[0][0]
     k = query('prof.db', 'SELECT kernel_count, kernel_ns FROM samples WHERE case_id = ? '
