@@ -333,7 +333,7 @@ int test_compare_phases(const char *arg)
         vb_cmp_result_free(&res);
     }
     /* work moved to the host: host 0.2 -> 2.0 ms, e2e +43%, every GPU phase unchanged: slower,
-     * named by e2e (the rerun's e2e spread is ~1%: settled, held to VB_CMP_E2E_FLOOR) */
+     * named by e2e (its spread ~1%: held to the threshold, 3x that and 5 us) */
     cand = gpu_case;
     cand.ms[P_HOST] = 2.0;
     ASSERT_OK(compare_cases(&gpu_case, &cand, 1, NULL, &res, &err));

@@ -95,6 +95,9 @@ enum vb_verdict {
 #undef X
         VB_VERDICT_COUNT
 };
+/* The words of a verdict and a row's deciding phase below (vb_verdict_name, vb_cmp_phase_label,
+ * vb_cmp_fmt_change, vb_cmp_row_text, vb_cmp_severity, vb_cmp_decide, vb_cmp_explain) live in
+ * verdict.c, which compare.c, judge_case.c and ab share. */
 const char *vb_verdict_name(enum vb_verdict v);
 
 struct vb_cmp_opts {
