@@ -52,38 +52,39 @@ static int heard(struct vb_ab_worker *w)
     return 0;
 }
 
+/* round_median: the median over r's timed samples from `from` on (not dropped) of phase k
+ * (k < VB_PH_COUNT: vb_sample_phase, where it is a number) or of control k - VB_PH_COUNT (where
+ * it is a time); NaN without any */
+static double round_median(const struct vb_case_result *r, int from, int k)
+{
+    double x[1024];
+    int i, n = 0;
+    for (i = from; i < r->nsamples && n < 1024; i++) {
+        const struct vb_sample *s = &r->samples[i];
+        double v = k < VB_PH_COUNT ? vb_sample_phase(s, k) : s->ctl[k - VB_PH_COUNT];
+        if (s->kind == VB_SAMPLE_TIMED && !s->dropped && isfinite(v) && (k < VB_PH_COUNT || v > 0))
+            x[n++] = v;
+    }
+    return n ? vb_stats_median(x, (size_t)n) : NAN;
+}
+
 static int round_cb(void *ctx, const struct vb_case_result *r, int from)
 {
     struct vb_ab_worker *w = ctx;
     char line[1024];
     size_t used;
-    int ph, ph_h2d, ph_d2h, c;
+    int k, ph_h2d, ph_d2h;
     if (from < 0) {
         snprintf(line, sizeof line, "case %s/%s %s", r->family->name, r->variant->name, r->axes);
     } else {
-        double x[1024];
         used = (size_t)snprintf(line, sizeof line, "medians");
-        for (ph = 0; ph < VB_PH_COUNT; ph++) {
-            int i, n = 0;
-            double m;
-            for (i = from; i < r->nsamples && n < 1024; i++)
-                if (r->samples[i].kind == VB_SAMPLE_TIMED && !r->samples[i].dropped &&
-                    isfinite(vb_sample_phase(&r->samples[i], ph)))
-                    x[n++] = vb_sample_phase(&r->samples[i], ph);
-            m = n ? vb_stats_median(x, (size_t)n) : NAN;
-            used += (size_t)snprintf(line + used, sizeof line - used,
-                                     isfinite(m) ? " %.1f" : " nan", m);
-        }
-        vb_result_pageable(r, &ph_h2d, &ph_d2h);
-        used += (size_t)snprintf(line + used, sizeof line - used, " %d %d", ph_h2d, ph_d2h);
-        for (c = 0; c < VB_CTL_COUNT && used < sizeof line; c++) {
-            int i, n = 0;
-            double m;
-            for (i = from; i < r->nsamples && n < 1024; i++)
-                if (r->samples[i].kind == VB_SAMPLE_TIMED && !r->samples[i].dropped &&
-                    r->samples[i].ctl[c] > 0 && isfinite(r->samples[i].ctl[c]))
-                    x[n++] = r->samples[i].ctl[c];
-            m = n ? vb_stats_median(x, (size_t)n) : NAN;
+        /* the phases, the pageable flags, the controls: ab_worker.h's order */
+        for (k = 0; k < VB_PH_COUNT + VB_CTL_COUNT && used < sizeof line; k++) {
+            double m = round_median(r, from, k);
+            if (k == VB_PH_COUNT) {
+                vb_result_pageable(r, &ph_h2d, &ph_d2h);
+                used += (size_t)snprintf(line + used, sizeof line - used, " %d %d", ph_h2d, ph_d2h);
+            }
             used += (size_t)snprintf(line + used, sizeof line - used,
                                      isfinite(m) ? " %.1f" : " nan", m);
         }

@@ -85,6 +85,16 @@ static int derived(const char *phase)
     return !strcmp(phase, "own") || !strcmp(phase, "compute");
 }
 
+/* side_read sorts d's values and reads its median and spread off them (NaN without any) */
+static void side_read(struct side *d)
+{
+    d->med = d->spread = NAN;
+    if (d->n <= 0) return;
+    vb_stats_sort(d->x, (size_t)d->n);
+    d->med = vb_stats_median_sorted(d->x, (size_t)d->n);
+    d->spread = vb_stats_iqr_ratio(d->x, (size_t)d->n);
+}
+
 /* series fills d with phase's values under kind of side `which` (sorted). A stored value that is
  * no duration (negative, infinite) is missing: left out, counted in r->dropped (r->dropped_col
  * names the first column) where it is a stored phase's raw value. 0, or -1 out of memory. */
@@ -104,11 +114,7 @@ static int series(const struct vb_norm_ctx *x, const struct rows *rw, int which,
     }
     if (bad && !r->dropped) snprintf(r->dropped_col, sizeof r->dropped_col, "%s_ns", phase);
     r->dropped += bad;
-    if (d->n > 0) {
-        vb_stats_sort(d->x, (size_t)d->n);
-        d->med = vb_stats_median_sorted(d->x, (size_t)d->n);
-        d->spread = vb_stats_iqr_ratio(d->x, (size_t)d->n);
-    }
+    side_read(d);
     return 0;
 }
 
@@ -462,14 +468,8 @@ void vb_cmp_judge_values(const char *phase, double *b, int nb, double *c, int nc
                          const struct vb_cmp_opts *o, struct vb_cmp_phase *ph)
 {
     struct side sb = {b, nb, NAN, NAN}, sc = {c, nc, NAN, NAN};
-    struct side *d[2] = {&sb, &sc};
-    int k;
-    for (k = 0; k < 2; k++)
-        if (d[k]->n > 0) {
-            vb_stats_sort(d[k]->x, (size_t)d[k]->n);
-            d[k]->med = vb_stats_median_sorted(d[k]->x, (size_t)d[k]->n);
-            d[k]->spread = vb_stats_iqr_ratio(d[k]->x, (size_t)d[k]->n);
-        }
+    side_read(&sb);
+    side_read(&sc);
     judge_phase(phase, &sb, &sc, traced, o, ph);
     ph->raw_verdict = ph->verdict;
 }

@@ -164,8 +164,7 @@ static double raw(const struct vb_sample_row *s, const char *phase)
 double vb_norm_value(const struct vb_norm_ctx *x, int side, const struct vb_sample_row *s,
                      const char *phase, enum vb_norm_kind kind)
 {
-    double h2d = unit(x, side, s, VB_CTL_H2D), d2h = unit(x, side, s, VB_CTL_D2H),
-           v = raw(s, phase);
+    double h2d, d2h, v = raw(s, phase);
     switch (kind) {
     case VB_NORM_RAW:
         return v;
@@ -179,6 +178,8 @@ double vb_norm_value(const struct vb_norm_ctx *x, int side, const struct vb_samp
          * units of the chain or of the walk; a kernel that reads host memory in the walk's */
         double hu = unit(x, side, s, kind == VB_NORM_HOST ? VB_CTL_CPU : VB_CTL_MEM);
         double ku = kind == VB_NORM_HOSTMEM && x->host_kernel ? unit(x, side, s, VB_CTL_MEM) : 1;
+        h2d = unit(x, side, s, VB_CTL_H2D); /* the copies' units: these series' alone */
+        d2h = unit(x, side, s, VB_CTL_D2H);
         if (!strcmp(phase, "h2d")) return v * h2d;
         if (!strcmp(phase, "d2h")) return v * d2h;
         if (!strcmp(phase, "kernel")) return v * ku;
