@@ -4,9 +4,11 @@
 # 77 skip (no GPU).
 #   gpu-verdicts  a run, then: its sample launching its kernel 3 times (other launches a sample:
 #                 its code digest changes), its kernel's loop count from the host doubled (the
-#                 same SASS and launch: annotated, still slower), its CPU reference 25% slower:
-#                 each slower by its phase, exit 1, never noisy; the same run again beside a
-#                 co-tenant on the board (work_bench spin): noisy, the co-tenant named, exit 7
+#                 same SASS and launch: annotated, still slower), its CPU reference given twice
+#                 the work: each slower by its phase, exit 1, never noisy; the same run again
+#                 beside a co-tenant on the board (work_bench spin): noisy, the co-tenant named,
+#                 exit 7. The CPU plant is 2x, not 1.25x: on the shared H200 host this loop's
+#                 e2e moved 163-211 ms between unchanged processes (README, "Comparing")
 set -u
 case=$1 work=$2 vb=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,10 +30,10 @@ gpu-verdicts)
   cat out
   grep -qE "^w/loop .* slower \((kernel|GPU) \+[0-9.]+%; the same SASS and launch: the work it was given, or the machine\)$" out ||
     fail "the loop count from the host: not slower, annotated"
-  VB_WORK_CPU=1.25 expect 0 "1 ok" "$work" run --filter w/cpu --db c.db
+  VB_WORK_CPU=2 expect 0 "1 ok" "$work" run --filter w/cpu --db c.db
   expect 1 "REGRESSION (exit 1)" "$vb" compare --filter w/cpu a.db c.db
   cat out
-  grep -qE "^w/cpu .* slower \(e2e \+(2[0-9]|3[0-9])%" out || fail "the CPU reference 25% slower: not slower"
+  grep -qE "^w/cpu .* slower \(e2e \+([4-9][0-9]|1[0-9][0-9])%" out || fail "the CPU reference given twice the work: not slower"
   # the same run beside a co-tenant: the board's ledger names it
   "$work" spin 60 & spin=$!
   sleep 2

@@ -8,6 +8,8 @@
 #include "clock.h"
 
 #define CPU_STEPS 16384
+#define THR_STEPS 512
+#define THR_LANES 8
 #define MEM_BYTES ((size_t)64 << 20)
 #define MEM_LOADS 2048
 
@@ -43,6 +45,30 @@ double vb_control_cpu_ns(void)
     for (i = 0; i < CPU_STEPS; i++) /* each step waits on the last: the core's latency */
         x = x * 6364136223846793005ull + 1442695040888963407ull;
     sink = x;
+    return vb_mono_ns() - t0;
+}
+
+double vb_control_thr_ns(void)
+{
+    uint64_t a[THR_LANES], s = 0;
+    float f[THR_LANES], g = 0;
+    double t0;
+    int i, k;
+    for (k = 0; k < THR_LANES; k++) {
+        a[k] = sink + (uint64_t)k;
+        f[k] = (float)k * 0.125f;
+    }
+    t0 = vb_mono_ns();
+    for (i = 0; i < THR_STEPS; i++) /* the lanes' steps independent: the core's throughput */
+        for (k = 0; k < THR_LANES; k++) {
+            a[k] = a[k] * 6364136223846793005ull + 1442695040888963407ull;
+            f[k] = fmaf(f[k], 0.999f, 0.001f);
+        }
+    for (k = 0; k < THR_LANES; k++) {
+        s += a[k];
+        g += f[k];
+    }
+    sink = s + (uint64_t)(g > 1e30f);
     return vb_mono_ns() - t0;
 }
 

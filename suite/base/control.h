@@ -12,12 +12,14 @@
 #ifndef VB_CONTROL_H
 #define VB_CONTROL_H
 
-/* X(id, column, what it is): the controls a sample can have, in ns (NaN: not measured). */
+/* X(id, column, what it is): the controls a sample can have, in ns (NaN: not measured). A new one
+ * goes at the end: ab's protocol line sends them in this order, and a build before it sends fewer. */
 #define VB_CONTROLS(X)                                                                             \
     X(CPU, "ctl_cpu_ns", "a fixed chain of host arithmetic")                                       \
     X(MEM, "ctl_mem_ns", "a fixed random walk over 64 MiB of host memory")                         \
     X(H2D, "ctl_h2d_ns", "an H2D copy of the sample's size and host memory kind")                  \
-    X(D2H, "ctl_d2h_ns", "a D2H copy of the sample's size and host memory kind")
+    X(D2H, "ctl_d2h_ns", "a D2H copy of the sample's size and host memory kind")                  \
+    X(THR, "ctl_thr_ns", "a fixed mix of independent host arithmetic chains")
 
 enum vb_control {
 #define X(id, col, what) VB_CTL_##id,
@@ -35,6 +37,16 @@ const char *vb_control_what(enum vb_control c);
  * its wall time. It moves with the core's clock and with whatever else shares the core. This
  * can't fail. */
 double vb_control_cpu_ns(void);
+
+/* vb_control_thr_ns runs the host's throughput control (8 independent chains of integer
+ * multiply-adds beside 8 of float FMAs, 512 steps each: ~10-25 us, no memory traffic, the core's
+ * execution ports kept busy) and returns its wall time. The chain above waits on each step's
+ * latency and leaves the ports idle, so it does not see what shares the core's ports: a sibling
+ * hardware thread (another tenant's, on a virtual machine whose host runs two threads a core).
+ * That moved a CPU loop of FMAs 20-25% between processes on an H200 host while the chain read
+ * the same 22 us and this control moved with the loop (the work/control ratio 0.245-0.252 over
+ * 15 processes). This can't fail. */
+double vb_control_thr_ns(void);
 
 /* vb_control_mem_ns runs the host's memory control (2048 dependent loads at pseudo-random
  * addresses of a 64 MiB buffer, made at the first call (~10 ms): one cache line a load, so it

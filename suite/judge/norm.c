@@ -105,10 +105,12 @@ int vb_norm_kinds(const struct vb_norm_ctx *x, const char *phase, enum vb_norm_k
     if (x->traced) { /* the injection's thread measured the host's chain beside each instance */
         k[n++] = VB_NORM_RAW;
         if (!strcmp(phase, "e2e") && x->avail[VB_CTL_CPU]) k[n++] = VB_NORM_HOST;
+        if (!strcmp(phase, "e2e") && x->avail[VB_CTL_THR]) k[n++] = VB_NORM_HOSTTHR;
         return n;
     }
     if (x->cpu_case && !strcmp(phase, "e2e")) {
         if (x->avail[VB_CTL_CPU]) k[n++] = VB_NORM_CPU;
+        if (x->avail[VB_CTL_THR]) k[n++] = VB_NORM_THR;
         if (x->avail[VB_CTL_MEM]) k[n++] = VB_NORM_MEM;
         if (!n) k[n++] = VB_NORM_RAW;
         return n;
@@ -123,6 +125,7 @@ int vb_norm_kinds(const struct vb_norm_ctx *x, const char *phase, enum vb_norm_k
     else if (!strcmp(phase, "e2e"))
         host = x->avail[VB_CTL_H2D] || x->avail[VB_CTL_D2H] || x->avail[VB_CTL_CPU];
     if (host) k[n++] = VB_NORM_HOST;
+    if (x->avail[VB_CTL_THR] && !strcmp(phase, "e2e")) k[n++] = VB_NORM_HOSTTHR;
     if (x->avail[VB_CTL_MEM] &&
         (!strcmp(phase, "e2e") ||
          (x->host_kernel && (!strcmp(phase, "kernel") || !strcmp(phase, "gpu")))))
@@ -170,13 +173,20 @@ double vb_norm_value(const struct vb_norm_ctx *x, int side, const struct vb_samp
         return v;
     case VB_NORM_CPU:
         return v * unit(x, side, s, VB_CTL_CPU);
+    case VB_NORM_THR:
+        return v * unit(x, side, s, VB_CTL_THR);
     case VB_NORM_MEM:
         return v * unit(x, side, s, VB_CTL_MEM);
     case VB_NORM_HOST:
+    case VB_NORM_HOSTTHR:
     case VB_NORM_HOSTMEM: {
         /* the host's share (what the GPU's records do not cover: launches, staging, waits) in
-         * units of the chain or of the walk; a kernel that reads host memory in the walk's */
-        double hu = unit(x, side, s, kind == VB_NORM_HOST ? VB_CTL_CPU : VB_CTL_MEM);
+         * units of the chain, the mix or the walk; a kernel that reads host memory in the
+         * walk's */
+        double hu = unit(x, side, s,
+                         kind == VB_NORM_HOST      ? VB_CTL_CPU
+                         : kind == VB_NORM_HOSTTHR ? VB_CTL_THR
+                                                   : VB_CTL_MEM);
         double ku = kind == VB_NORM_HOSTMEM && x->host_kernel ? unit(x, side, s, VB_CTL_MEM) : 1;
         h2d = unit(x, side, s, VB_CTL_H2D); /* the copies' units: these series' alone */
         d2h = unit(x, side, s, VB_CTL_D2H);

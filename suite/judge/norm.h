@@ -10,13 +10,14 @@
  *   gpu                raw, host: kernel + memset + copies   each copy's
  *   e2e of a GPU case  raw, host: e2e with its copies and    the copies', the arithmetic chain
  *                      its host share (e2e - gpu) in units;
- *                      hostmem: the same, the host share     the copies', the memory walk
- *                      against the memory walk
+ *                      hostthr, hostmem: the same, the host  the copies', the throughput mix,
+ *                      share against the mix, the walk       the memory walk
  *   kernel, gpu of a   raw, hostmem: the kernel against      the memory walk
  *   zero-copy kernel   the memory walk (it reads host memory)
- *   e2e of a CPU case  cpu, mem (no raw)                     the arithmetic chain, the memory walk
- *   a traced range's   raw, host: e2e with its host share    the chain, run by a thread of the
- *   e2e                in units                              injection beside its instances
+ *   e2e of a CPU case  cpu, thr, mem (no raw)                the chain, the mix, the walk
+ *   a traced range's   raw, host, hostthr: e2e with its      the chain and the mix, run by a
+ *   e2e                host share in units                   thread of the injection on the
+ *                                                            program's thread's core (hostctl.h)
  *   other traced       raw                                   (none: an unmodified program)
  *
  * A phase is slower (faster) only when every series it has is slower (faster): what the measured
@@ -40,7 +41,9 @@
     X(RAW, "raw", "as measured")                                                                   \
     X(HOST, "host", "against its controls")                                                        \
     X(HOSTMEM, "hostmem", "against its controls and the host's memory walk")                       \
+    X(HOSTTHR, "hostthr", "against its controls and the host's throughput mix")                    \
     X(CPU, "cpu", "against the host's arithmetic chain")                                           \
+    X(THR, "thr", "against the host's throughput mix")                                             \
     X(MEM, "mem", "against the host's memory walk")
 
 enum vb_norm_kind {

@@ -92,7 +92,10 @@ static struct copy_bufs *bufs_for(int dev, int d, size_t bytes, int pageable, st
 int vb_ctl_measure(const struct vb_ctl_plan *p, int k, struct vb_sample *s, struct vb_err *err)
 {
     int d, dev = 0;
-    if (p->cpu) s->ctl[VB_CTL_CPU] = vb_control_cpu_ns();
+    if (p->cpu) {
+        s->ctl[VB_CTL_CPU] = vb_control_cpu_ns();
+        s->ctl[VB_CTL_THR] = vb_control_thr_ns();
+    }
     if (p->mem_every && k % p->mem_every == 0) s->ctl[VB_CTL_MEM] = vb_control_mem_ns();
     for (d = 0; d < 2; d++) {
         struct copy_bufs *b;

@@ -5,12 +5,12 @@
  * the host's arithmetic chain and memory walk (its end-to-end time's host share; the walk at
  * most every k-th sample, k keeping its cost under 5%) and, for each direction it copies in, a
  * copy of the same size from or to host memory of the same kind (pageable or pinned) through a
- * plain cudaMemcpy; a CPU case gets the arithmetic chain and the memory walk.
+ * plain cudaMemcpy; a CPU case gets the arithmetic chain, the throughput mix and the memory walk.
  * A copy control's time is its CUPTI record's, as the sample's copies are: its call is marked as
  * the control of sample k (marks.h) and attribute.h adds its records to the sample's control
  * instead of the sample, so the case's stored records never hold them.
  * Workload: one plan a case; a control before each of up to thousands of timed samples: the
- * chain ~20 us, the walk ~100-300 us, a copy as long as the sample's own.
+ * chain ~20 us, the mix ~10-25 us, the walk ~100-300 us, a copy as long as the sample's own.
  */
 #ifndef VB_CTLPLAN_H
 #define VB_CTLPLAN_H
@@ -21,7 +21,7 @@
 #include "result.h"
 
 struct vb_ctl_plan {
-    int cpu;           /* the host's chain */
+    int cpu;           /* the host's chain and throughput mix */
     int mem_every;     /* the host's memory walk before every mem_every-th sample (0: none) */
     uint64_t bytes[2]; /* the control copy's bytes, H2D [0] and D2H [1]; 0: none */
     int pageable[2];   /* its host memory: 1 pageable (malloc'd), 0 pinned (cudaMallocHost) */

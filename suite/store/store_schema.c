@@ -274,6 +274,9 @@ static const char *const migrations[] = {
     "ALTER TABLE samples ADD COLUMN ctl_mem_ns REAL;\n"
     "ALTER TABLE samples ADD COLUMN ctl_h2d_ns REAL;\n"
     "ALTER TABLE samples ADD COLUMN ctl_d2h_ns REAL;\n",
+    /* 12 -> 13: the host's throughput control beside the chain (control.h: what shares the
+     * core's ports, which the chain's latency does not see; NULL in older samples) */
+    "ALTER TABLE samples ADD COLUMN ctl_thr_ns REAL;\n",
 };
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == VB_SCHEMA_VERSION - 1,

@@ -332,14 +332,14 @@ int vb_store_case(struct vb_store *s, int64_t run_id, const struct vb_case_resul
         int have = r->have_records;
         /* a control that is no time (a copy whose records never came: 0) is not measured */
 #define CTL(c) (x->ctl[c] > 0 ? x->ctl[c] : NAN)
-        _Static_assert(VB_CTL_COUNT == 4, "one argument per control below");
+        _Static_assert(VB_CTL_COUNT == 5, "one argument per control below");
         if (vb_store_put(s, sq, &sids[i], err, stypes, cid, i, sample_kinds[x->kind], x->start,
                          x->end, x->e2e_ns, x->h2d_bytes, x->h2d_count, have ? x->h2d_ns : NAN,
                          x->d2h_bytes, x->d2h_count, have ? x->d2h_ns : NAN, x->kernel_count,
                          have ? x->kernel_ns : NAN, x->memset_bytes, x->memset_count,
                          have ? x->memset_ns : NAN, have ? x->gpu_ns : NAN, x->sm_clock_mhz,
                          x->dropped, !x->records_dropped, have ? x->comm_ns : NAN, CTL(VB_CTL_CPU),
-                         CTL(VB_CTL_MEM), CTL(VB_CTL_H2D), CTL(VB_CTL_D2H)))
+                         CTL(VB_CTL_MEM), CTL(VB_CTL_H2D), CTL(VB_CTL_D2H), CTL(VB_CTL_THR)))
 #undef CTL
             goto fail;
     }

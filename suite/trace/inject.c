@@ -378,7 +378,8 @@ static void sample(const struct vb_trace_case *t, int have_records, uint64_t los
         if (!strncmp((*x)[i].r.axes, "range=", 6))
             for (k = 0; k < (*x)[i].r.nsamples; k++) {
                 struct vb_sample *s = &(*x)[i].r.samples[k];
-                s->ctl[VB_CTL_CPU] = vb_trace_ctl_over(s->start, s->end);
+                s->ctl[VB_CTL_CPU] = vb_trace_ctl_over(VB_CTL_CPU, s->start, s->end);
+                s->ctl[VB_CTL_THR] = vb_trace_ctl_over(VB_CTL_THR, s->start, s->end);
             }
 }
 

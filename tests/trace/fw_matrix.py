@@ -343,7 +343,8 @@ def query(db, q, *args):
 
 
 def compare(vb, db, base, cand, want_rc, *texts):
-    """compare's verdict between two runs of db: its exit code and the texts it must say"""
+    """compare's verdict between two runs of db: its exit code (want_rc: one or a tuple) and the
+    texts it must say; returns the step row's lines"""
     name = 'cmp-%d-%d' % (base, cand)
     rc = sh([vb, 'compare', db, db, '--base-run', str(base), '--cand-run', str(cand)], name,
             ok=(0, 1, 7))
@@ -351,19 +352,25 @@ def compare(vb, db, base, cand, want_rc, *texts):
         out = f.read()
     lines = [l for l in out.splitlines() if 'range=step' in l or l.startswith('verdict')]
     print('compare run %d -> %d: exit %d\n  %s' % (base, cand, rc, '\n  '.join(lines)))
-    check(rc == want_rc, 'compare %d -> %d exited %d, not %d' % (base, cand, rc, want_rc))
+    want = want_rc if isinstance(want_rc, tuple) else (want_rc,)
+    check(rc in want, 'compare %d -> %d exited %d, not %s' % (base, cand, rc, want))
     for t in texts:
         check(any(t in l for l in lines), 'compare %d -> %d did not say %r' % (base, cand, t))
+    return lines
 
 
 def samples(vb):
     need('torch', 'torchvision')
     prog = [PY, os.path.join(HERE, 'torch_ddp.py'), '--steps', '40']
-    # a step of ResNet-18 at batch 32 on an H200: ~14 ms on the host (Python launching ~440
-    # kernels), ~7 ms of kernels. Planted: 3 ms of host time (+20%), and a 2560^3 product (+10%
-    # of its kernels)
+    # a step of ResNet-18 at batch 32 on an H200: 10-14 ms on the host (Python launching ~440
+    # kernels), ~7.5 ms of kernels. Six unchanged traces on the shared H200 host had step medians
+    # of 10.5 to 13.8 ms (GPU 7.45 ms each, within 0.1%): a host-bound step moves 10-30% from one
+    # process to the next, and the host's controls explain part of it only (README, "Comparing").
+    # So the unchanged pairs must not blame the GPU (kernel same) and may move their e2e; the
+    # planted host time is 10 ms a step (+80%, past that spread; 3 ms, +20-30%, lies inside it),
+    # and the planted 2560^3 product +10% of the kernels
     planted = [('same', []), ('same again', []), ('same a third time', []),
-               ('+20% host time', ['--sleep-ms', '3']),
+               ('+10 ms host time', ['--sleep-ms', '10']),
                ('+10% GPU work', ['--extra-kernel', '--extra-size', '2560'])]
     sh(prog + ['--steps', '5'], 'warm')  # the machine's first torch process pays its file cache
     for i, (what, extra) in enumerate(planted):
@@ -371,7 +378,10 @@ def samples(vb):
             sys.exit(77)
         print('run %d: %s' % (i + 1, what))
     for a, b in ((1, 2), (1, 3), (2, 3)):
-        compare(vb, 'samples.db', a, b, 0, 'same')
+        lines = compare(vb, 'samples.db', a, b, (0, 1, 7))
+        check(not any(t in l for l in lines for t in ('kernel slower', 'GPU slower',
+                                                        'slower (kernel', 'slower (GPU')),
+              'unchanged %d -> %d: the GPU blamed' % (a, b))
     compare(vb, 'samples.db', 1, 4, 1, 'slower (e2e +')
     compare(vb, 'samples.db', 1, 5, 1, 'slower (', 'kernel slower +')
     sh([vb, 'history', '--db', 'samples.db', '--all', '--filter', 'trace'], 'history')
