@@ -787,16 +787,21 @@ gpu-mesh-run)
   grep -qE '^  mesh: the GPU wins (from nx ~ [0-9]+ \(between 200 and 500\)|at every size, from nx=200|at no size up to nx=500), without its graph rung (from nx ~ [0-9]+ \(between 200 and 500\)|at every size, from nx=200|at no size up to nx=500)$' out ||
     fail "no crossover line for mesh" ;;
 gpu-graph-metrics)
-  # the graph rungs' DRAM and L2 counters (the second sweep, user replay): their calls issued
-  # one by one outside the graph, said on the case; every graph case has them
-  "$vb" run --filter '*-graph' --quick --metrics default --db g.db >out 2>err; rc=$?
+  # the graph rungs' counters: their calls issued one by one outside the graph (the SASS
+  # counters under kernel replay, the DRAM and L2 counters in the second sweep, user replay),
+  # said on the case; every graph case has them, and its store efficiency is its non-graph
+  # sibling's (the same kernels: a graph launch read 0.0% under kernel replay)
+  "$vb" run --filter '*/*-graph' --quick --metrics default --db g.db >out 2>err; rc=$?
   [ "$rc" -eq 4 ] && { echo "no GPU: skipped"; exit 77; }
   [ "$rc" -eq 0 ] || fail "exit $rc"
   grep -q "second sweep failed" out && fail "the second sweep failed: $(grep -A2 'second sweep' out)"
   n=$(grep -cE '^(calx/tiled-graph|mesh/device-mesh-graph) .* ok ' out)
   [ "$n" -ge 2 ] || fail "graph cases not ok ($n)"
-  grep -q "^metrics pass: $n graph rungs' DRAM and L2 counters: measured on the graph's calls issued one by one outside the graph" out ||
+  grep -q "^metrics pass: $n graph rungs' counters: measured on the graph's calls issued one by one outside the graph" out ||
     fail "no line for the graph rungs' counters: $(grep '^metrics pass' out)"
+  for sib in calx/tiled-async mesh/device-mesh-pinned; do
+    "$vb" run --filter "$sib" --quick --metrics default --db g.db >out.sib 2>&1 || fail "$sib: $(tail -n 3 out.sib)"
+  done
   python3 - g.db "$n" <<'PY' || fail "a graph case lacks its DRAM bytes or its note"
 import sqlite3, sys
 con = sqlite3.connect(sys.argv[1])
@@ -804,12 +809,24 @@ rows = con.execute(
     "SELECT c.id, c.metrics_status, c.metrics_reason, "
     " (SELECT count(*) FROM metrics m WHERE m.case_id = c.id AND m.metric = 'dram__bytes_read.sum' AND m.value > 0), "
     " (SELECT count(*) FROM metrics m WHERE m.case_id = c.id AND m.metric LIKE 'smsp__sass%') "
-    "FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.needs_gpu = 1").fetchall()
+    "FROM cases c JOIN variants v ON v.id = c.variant_id WHERE v.needs_gpu = 1 AND v.name LIKE '%-graph'").fetchall()
 assert len(rows) == int(sys.argv[2]), rows
 for r in rows:
     assert r[1] == 'ok' and 'outside the graph' in (r[2] or ''), r
     assert r[3] >= 1 and r[4] >= 1, r
 print('%d graph cases with DRAM bytes and SASS metrics' % len(rows))
+# each graph rung's store efficiency against its sibling's at the same point (within 1 point)
+eff = {}
+for v, axes, g in con.execute(
+        "SELECT v.family || '/' || v.name, c.axes, c.gst_efficiency FROM cases c "
+        "JOIN variants v ON v.id = c.variant_id WHERE v.needs_gpu = 1"):
+    eff[(v, axes)] = g
+    print('%-28s %-24s gst_efficiency %s' % (v, axes, g))
+pairs = {'calx/tiled-graph': 'calx/tiled-async', 'mesh/device-mesh-graph': 'mesh/device-mesh-pinned'}
+for (v, axes), g in eff.items():
+    if v in pairs:
+        s = eff.get((pairs[v], axes))
+        assert g is not None and s is not None and abs(g - s) <= 1, (v, axes, g, pairs[v], s)
 PY
   ;;
 worker-usage)

@@ -61,6 +61,7 @@
     T(gufunc_float_within_tolerance, cpu)                                                          \
     T(compare_verdicts, cpu)                                                                       \
     T(compare_phases, cpu)                                                                         \
+    T(moved_causes, cpu)                                                                           \
     T(compare_few_samples, cpu)                                                                    \
     T(compare_throttled, cpu)                                                                      \
     T(compare_refuses_incomplete, cpu)                                                             \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # work_bench.sh CASE VBWORK VARBENCH: compare's verdicts on work planted from outside the code
-# (tests/bench/work_bench.cu: its GPU rung w/loop, its CPU reference w/cpu). Exit 0 pass, 1 fail,
+# (tests/bench/work_bench.cu: its GPU rung w/loop, its CPU reference w/cpu, the memory rung
+# m/loads). Exit 0 pass, 1 fail,
 # 77 skip (no GPU).
 #   gpu-verdicts  a run, then: its sample launching its kernel 3 times (other launches a sample:
 #                 its code digest changes), its kernel's loop count from the host doubled (the
@@ -9,6 +10,9 @@
 #                 beside a co-tenant on the board (work_bench spin): noisy, the co-tenant named,
 #                 exit 7. The CPU plant is 2x, not 1.25x: on the shared H200 host this loop's
 #                 e2e moved 163-211 ms between unchanged processes (README, "Comparing")
+#   gpu-counters  m/loads with the metrics pass, then three plants (uncoalesced, a 64th of the
+#                 blocks, a second DRAM read): compare names the counter that is the cause
+#                 first; an identical rerun names none
 set -u
 case=$1 work=$2 vb=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,7 +22,7 @@ in_tmp
 case $case in
 gpu-verdicts)
   have_gpu || { echo "no GPU: skipped"; exit 77; }
-  expect 0 "2 ok" "$work" run --no-metrics --db a.db
+  expect 0 "2 ok" "$work" run --no-metrics --filter 'w/*' --db a.db
   VB_WORK_LAUNCHES=3 expect 0 "1 ok" "$work" run --no-metrics --filter w/loop --db k.db
   expect 1 "REGRESSION (exit 1)" "$vb" compare --filter w/loop a.db k.db
   cat out
@@ -45,6 +49,29 @@ gpu-verdicts)
   grep -qE "^w/loop .* noisy \(.*beside another process.*other processes: pid [0-9]+" out ||
     fail "beside a co-tenant: not noisy naming it"
   [ "$rc" -eq 7 ] || fail "beside a co-tenant: exit $rc, not 7" ;;
+gpu-counters)
+  # the counters that moved, named first (judge/moved.h), on m/loads' plants: its loads and
+  # stores uncoalesced (neighbouring threads 8 elements apart), a 64th of the blocks (each
+  # thread striding over 64 elements: the board no longer full), a second read of each element
+  # n/2 away (DRAM bytes read x2); an identical rerun names none
+  have_gpu || { echo "no GPU: skipped"; exit 77; }
+  run_m() { "$work" run --filter m/loads --metrics default --db "$1" >out 2>err || fail "$1: exit $? $(tail -n 3 err)"; }
+  run_m base.db
+  run_m same.db
+  VB_WORK_STRIDE=8 run_m stride.db
+  VB_WORK_GRID_DIV=64 run_m grid.db
+  VB_WORK_PASSES=2 run_m passes.db
+  "$vb" compare base.db same.db >out 2>&1
+  cat out
+  grep -q "^counters that moved" out && fail "an identical rerun named counters"
+  for plant in stride:"global (load|store) efficiency" grid:"blocks a grid \(launch__grid_size\)" passes:"DRAM bytes read \(dram__bytes_read.sum\)"; do
+    db=${plant%%:*} want=${plant#*:}
+    "$vb" compare base.db "$db.db" >out 2>&1; rc=$?
+    cat out
+    [ "$rc" -eq 1 ] || fail "$db: compare exit $rc, not 1"
+    grep -A1 "^counters that moved" out | tail -n 1 | grep -qE "^  m/loads [^:]*: $want" ||
+      fail "$db: the first counter named is not /$want/"
+  done ;;
 *) echo "work_bench.sh: no case '$case'" >&2; exit 2 ;;
 esac
 exit 0

@@ -13,12 +13,13 @@
 #define VB_CONTROL_H
 
 /* X(id, column, what it is): the controls a sample can have, in ns (NaN: not measured). A new one
- * goes at the end: ab's protocol line sends them in this order, and a build before it sends fewer. */
+ * goes at the end: ab's protocol line sends them in this order, and a build before it sends fewer.
+ */
 #define VB_CONTROLS(X)                                                                             \
     X(CPU, "ctl_cpu_ns", "a fixed chain of host arithmetic")                                       \
     X(MEM, "ctl_mem_ns", "a fixed random walk over 64 MiB of host memory")                         \
     X(H2D, "ctl_h2d_ns", "an H2D copy of the sample's size and host memory kind")                  \
-    X(D2H, "ctl_d2h_ns", "a D2H copy of the sample's size and host memory kind")                  \
+    X(D2H, "ctl_d2h_ns", "a D2H copy of the sample's size and host memory kind")                   \
     X(THR, "ctl_thr_ns", "a fixed mix of independent host arithmetic chains")
 
 enum vb_control {

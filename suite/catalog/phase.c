@@ -32,7 +32,7 @@ int vb_phase_issue(enum vb_phase ph, vb_issue_fn issue, void *state, cudaStream_
     return vb_phase_wait(cudaSuccess, s, err);
 }
 
-static int unroll, unrolled; /* vb_phase_unroll_graphs */
+static _Thread_local int unroll, unrolled; /* vb_phase_unroll_graphs: the calling thread's */
 
 int vb_phase_unroll_graphs(int on)
 {

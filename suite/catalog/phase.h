@@ -23,11 +23,14 @@
 int vb_phase_setup_take(char *buf, size_t n);
 
 /* vb_phase_unroll_graphs(1) makes vb_phase_replay issue a graph's calls on the stream instead
- * of launching the graph, until vb_phase_unroll_graphs(0); each returns how many graph launches
- * were issued that way since the last call. The metrics pass's second sweep needs it: CUPTI's
- * range profiler fails a graph launch under auto range and user replay (cuptiRangeProfilerStop:
- * CUPTI_ERROR_UNKNOWN, H200, CUPTI 13.0), and the same kernels with the same arguments launched
- * one by one are what its DRAM and L2 counters describe. One thread's sweep at a time. */
+ * of launching the graph, until vb_phase_unroll_graphs(0), on the calling thread (a thread of
+ * its own each: another thread's samples keep their graphs); each returns how many graph
+ * launches were issued that way since the last call. The metrics pass needs it: CUPTI's range
+ * profiler fails a graph launch under auto range and user replay (cuptiRangeProfilerStop:
+ * CUPTI_ERROR_UNKNOWN, H200, CUPTI 13.0), and under kernel replay it reads the SASS counters of
+ * a graph's kernels as 0 (store efficiency 0.0% where the same kernels launched one by one read
+ * 100%); the same kernels with the same arguments launched one by one are what the counters
+ * describe. */
 int vb_phase_unroll_graphs(int on);
 
 #endif

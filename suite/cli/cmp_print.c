@@ -70,6 +70,24 @@ static void cells_of(const struct vb_cmp_row *r, struct cells *c)
     vb_cmp_row_text(r, c->text, sizeof c->text);
 }
 
+/* print_moved lists, a line a case, the counters that moved in the cases that moved (moved.h) */
+static void print_moved(const struct vb_cmp_result *res)
+{
+    int i, head = 0;
+    for (i = 0; i < res->nrows; i++) {
+        const struct vb_cmp_row *r = &res->rows[i];
+        if (!r->moved[0]) continue;
+        if (!head++) printf("\ncounters that moved (the cause first):\n");
+        printf("  ");
+        vb_put_term(stdout, r->variant);
+        printf(" ");
+        vb_put_term(stdout, r->axes);
+        printf(": ");
+        vb_put_term(stdout, r->moved);
+        printf("\n");
+    }
+}
+
 /* print_phases lists every judged phase of the cases that changed or are noisy, when more
  * than one phase was judged: what the deciding phase was chosen from; and whether the case's
  * GPU code changed, where both runs say. */
@@ -113,8 +131,8 @@ void vb_cmp_print_rows(const struct vb_cmp_result *res, int md, const char *ncol
     int i, first = 1;
     if (md)
         printf("| variant | axes | phase | base ms | candidate ms | change | limit | p | %s | "
-               "e2e change | verdict |\n"
-               "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
+               "e2e change | verdict | counters that moved |\n"
+               "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n",
                ncol);
     else
         printf("%-30s %-28s %-22s %10s %10s %8s %7s %8s %9s %9s  %s\n", "variant", "axes", "phase",
@@ -134,7 +152,9 @@ void vb_cmp_print_rows(const struct vb_cmp_result *res, int md, const char *ncol
             printf(" | %s | %s | %s | %s | %s | %s | %s | %s", c.mb, c.mc, c.ch, c.lim, c.p, c.n,
                    c.e2e, bold ? "**" : "");
             vb_put_md(stdout, c.text);
-            printf("%s |\n", bold ? "**" : "");
+            printf("%s | ", bold ? "**" : "");
+            vb_put_md(stdout, r->moved);
+            printf(" |\n");
         } else {
             struct shown sh;
             show(r->variant, r->axes, &c, &sh);
@@ -143,6 +163,7 @@ void vb_cmp_print_rows(const struct vb_cmp_result *res, int md, const char *ncol
         }
     }
     print_phases(res, md);
+    if (!md) print_moved(res);
     printf("%s", md ? "\n**" : "\n");
     for (i = 0; i < VB_VERDICT_COUNT; i++) {
         if (!res->count[i]) continue;
@@ -174,10 +195,12 @@ int vb_cmp_write_junit(const char *path, const struct vb_cmp_result *res, const 
     for (i = 0; i < res->nrows; i++) {
         const struct vb_cmp_row *r = &res->rows[i];
         struct cells c;
-        char msg[512];
+        char msg[1280];
         cells_of(r, &c);
-        snprintf(msg, sizeof msg, "%s; %s: base %s ms, candidate %s ms, limit %s, p %s, samples %s",
-                 c.text, c.phase, c.mb, c.mc, c.lim, c.p, c.n);
+        snprintf(msg, sizeof msg,
+                 "%s; %s: base %s ms, candidate %s ms, limit %s, p %s, samples %s%s%s", c.text,
+                 c.phase, c.mb, c.mc, c.lim, c.p, c.n, r->moved[0] ? "; counters that moved: " : "",
+                 r->moved);
         fprintf(f, "  <testcase classname=\"");
         vb_put_xml(f, r->variant);
         fprintf(f, "\" name=\"");

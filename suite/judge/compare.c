@@ -12,6 +12,7 @@
 #include "environ.h"
 #include "glob.h"
 #include "judge_case.h"
+#include "moved.h"
 #include "norm.h"
 #include "stats.h"
 
@@ -267,6 +268,22 @@ static void pool_of(const struct vb_case_row *b, struct vb_case_row *const *pr, 
         }
 }
 
+/* explain names in r->moved the counters that moved (moved.h) when r, a GPU case of b and c
+ * measured by both runs' metrics passes, is slower or faster in a GPU phase. 0, or -1 with err. */
+static int explain(struct vb_store *base, const struct vb_case_row *b, struct vb_store *cand,
+                   const struct vb_case_row *c, const struct vb_cmp_opts *o, struct vb_cmp_row *r,
+                   struct vb_err *err)
+{
+    struct vb_moved m;
+    if ((r->verdict != VB_VERDICT_SLOWER && r->verdict != VB_VERDICT_FASTER) || !r->needs_gpu ||
+        !r->phase[0] || !strcmp(r->phase, "e2e") || strcmp(b->metrics_status, "ok") ||
+        strcmp(c->metrics_status, "ok"))
+        return 0;
+    if (vb_moved_explain(base, b->id, cand, c->id, r->ratio, o->threshold, &m, err)) return -1;
+    vb_moved_text(&m, r->moved, sizeof r->moved);
+    return 0;
+}
+
 int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *cand,
                     int64_t run_cand, const struct vb_cmp_opts *o, struct vb_cmp_result *res,
                     struct vb_err *err)
@@ -365,6 +382,10 @@ int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *ca
                     have_ceil[1] ? &ceil[1] : NULL,
                     traced && multi_rank(cb, nb, &cb[i]) && multi_rank(cc, nc, &cc[j]), r, err)) {
                 vb_err_context(err, "case '%s' %s", cb[i].variant, cb[i].axes);
+                goto out;
+            }
+            if (explain(base, &cb[i], cand, &cc[j], o, r, err)) {
+                vb_err_context(err, "case '%s' %s: its counters", cb[i].variant, cb[i].axes);
                 goto out;
             }
         }

@@ -159,6 +159,9 @@ struct vb_cmp_row {
      * the first ("kernel_ns"), "" when none was. What is left is judged. */
     int dropped;
     char dropped_col[16];
+    /* a GPU case slower or faster with counters on both sides: the counters that moved, ranked
+     * (moved.h's text), "" when none or not asked */
+    char moved[640];
 };
 
 struct vb_cmp_result {

@@ -166,7 +166,7 @@ void vb_run_metrics_finish(struct vb_run_metrics *m, FILE *out)
                                : "DRAM and L2 counters in a second sweep, user replay, L2 flushed "
                                  "before every launch unless --cache warm");
     if (m->unrolled)
-        fprintf(out, "metrics pass: %d graph rung%s' DRAM and L2 counters: %s\n", m->unrolled,
+        fprintf(out, "metrics pass: %d graph rung%s' counters: %s\n", m->unrolled,
                 m->unrolled == 1 ? "" : "s", VB_METRICS_UNROLLED);
     if (m->sweep_failed)
         fprintf(out,

@@ -42,11 +42,12 @@ struct vb_run_metrics {
     FILE *timing; /* VARBENCH_TIMING: each swept case's time and its profiler's parts; NULL */
 };
 
-/* A graph rung's note (the case's metrics_reason, its metrics ok): where its DRAM and L2
- * counters come from. */
+/* A graph rung's note (the case's metrics_reason, its metrics ok): where its counters come
+ * from. */
 #define VB_METRICS_UNROLLED                                                                        \
     "measured on the graph's calls issued one by one outside the graph (CUPTI's range profiler "   \
-    "fails a graph launch under user replay); the other metrics are the graph launch's"
+    "fails a graph launch under user replay and reads its kernels' SASS counters as 0 under "      \
+    "kernel replay)"
 
 /* vb_run_metrics_init: the default set, pass on. */
 void vb_run_metrics_init(struct vb_run_metrics *m);

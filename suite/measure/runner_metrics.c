@@ -103,7 +103,8 @@ static void drop_since(void)
 /* metrics_pass profiles one sample of the variant under kernel replay (cfg->profiler: every
  * metric but the DRAM and L2 counters, which the run's second sweep collects with
  * vb_runner_metrics_again). Kernel replay is what the SASS metrics need (store efficiency among
- * them: user replay reads 0 for them on the H100 with CUPTI 13.0), and these counters do not
+ * them: user replay reads 0 for them on the H100 with CUPTI 13.0, and so does a graph launch
+ * under kernel replay: a graph rung's calls are issued one by one here), and these counters do not
  * depend on what L2 holds, so no flush precedes the launches. Values are kept in r; what goes
  * wrong is recorded in r->metrics_status/reason, never in the case's status. */
 void vb_runner_metrics_pass(const struct vb_family *f, const struct vb_variant *v, void *state,
@@ -131,8 +132,10 @@ void vb_runner_metrics_pass(const struct vb_family *f, const struct vb_variant *
     if (!cfg->profiler) return; /* only DRAM and L2 counters: the second sweep's */
     take_before(r);
     vb_nvtx_push("metrics pass");
+    vb_phase_unroll_graphs(1); /* a graph's kernels read 0 for the SASS counters: one by one */
     rc = profile(cfg->profiler, f, v, state, device, ctx, NULL, &r->metrics, &r->nmetrics, &passes,
                  &err);
+    vb_phase_unroll_graphs(0);
     vb_profiler_last_ns(cfg->profiler, r->metrics_part_ns);
     vb_nvtx_pop();
     drop_since();

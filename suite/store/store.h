@@ -486,6 +486,31 @@ int vb_store_run_info(struct vb_store *s, int64_t run_id, struct vb_run_info_row
 int vb_store_summary(struct vb_store *s, int64_t run_id, long rank, struct vb_summary_row **rows,
                      int *n, struct vb_err *err);
 
+/* One counter of one launch of a case's metrics pass (the metrics table). */
+struct vb_counter_row {
+    int64_t launch;   /* the launch's number in the profiled sample */
+    char kernel[512]; /* the profiler's name of it ("" unknown) */
+    char metric[128]; /* the Nsight Compute name */
+    double value;
+};
+
+/* vb_store_case_counters returns a malloc'd array (caller frees) of case case_id's counter
+ * values, by launch then metric; values that are no number are left out. 0, or -1 with err. */
+int vb_store_case_counters(struct vb_store *s, int64_t case_id, struct vb_counter_row **rows,
+                           int *n, struct vb_err *err);
+
+/* One launch configuration of a kernel of a case (its kept CUPTI records). */
+struct vb_launch_row {
+    char kernel[512];                           /* its short name */
+    int64_t blocks, threads, registers, shared; /* a grid's blocks, a block's threads, registers a
+                                                  thread, shared memory a block (bytes) */
+};
+
+/* vb_store_case_launches returns a malloc'd array (caller frees) of the distinct launch
+ * configurations of case case_id's kernels, by kernel. 0, or -1 with err. */
+int vb_store_case_launches(struct vb_store *s, int64_t case_id, struct vb_launch_row **rows, int *n,
+                           struct vb_err *err);
+
 /* One metric of one kernel over a run's metrics passes: nvprof's "Metric result" line. */
 struct vb_metric_row {
     char kernel[2048]; /* the profiler's name of the range (the kernel) */

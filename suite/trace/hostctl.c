@@ -76,7 +76,8 @@ static void *loop(void *arg)
             struct point *p = realloc(pts, c * sizeof *p);
             if (p) pts = p, cap = c;
         }
-        if (npts < cap) pts[npts++] = (struct point){t0 + (uint64_t)((ns[0] + ns[1]) / 2), {ns[0], ns[1]}};
+        if (npts < cap)
+            pts[npts++] = (struct point){t0 + (uint64_t)((ns[0] + ns[1]) / 2), {ns[0], ns[1]}};
         pthread_mutex_unlock(&mu);
         nanosleep(&pause, NULL);
     }

@@ -9,7 +9,9 @@
  *                        same SASS launched the same way, the same answer, M times the work
  *   VB_WORK_CPU=F        the CPU rung does F times its work, 1 to 2 (default 1; 1.25: a reference
  *                        25% slower on purpose)
- * and `work_bench spin S` keeps the GPU busy for S seconds (a co-tenant beside a run).
+ * and `work_bench spin S` keeps the GPU busy for S seconds (a co-tenant beside a run). Family "m"
+ * (problem "loads", y = 2x + 1, rung "loads") plants what the counters explain (uncoalesced
+ * loads, a quarter of the blocks, a second DRAM pass): see m_loads.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -184,6 +186,77 @@ static const struct vb_family w = {.name = "w",
                                    .variants = rungs,
                                    .nvariants = 2};
 
+/* The memory rung m/loads: y = 2x + 1, one thread an element, and three plants that keep its
+ * answer and change what its counters see:
+ *   VB_WORK_STRIDE=S      thread t takes element (t mod n/S) * S + t div (n/S) (a permutation:
+ *                         neighbouring threads S elements apart, its loads and stores uncoalesced)
+ *   VB_WORK_GRID_DIV=D    a D-th of the blocks, each thread striding over D elements
+ *   VB_WORK_PASSES=2      each thread also reads the element n/2 away (DRAM bytes read x2) */
+__global__ void m_loads(const float *__restrict__ x, float *__restrict__ y, int n, int stride,
+                        int passes)
+{
+    for (int t = blockIdx.x * blockDim.x + threadIdx.x; t < n; t += gridDim.x * blockDim.x) {
+        int rows = n / stride, i = (t % rows) * stride + t / rows;
+        float v = 2.0f * x[i] + 1.0f;
+        if (passes > 1) v += 0.0f * x[(i + n / 2) % n];
+        y[i] = v;
+    }
+}
+
+static int m_reference(const struct vb_point *p, double *out, struct vb_err *err)
+{
+    size_t i, n = out_len(p);
+    (void)err;
+    for (i = 0; i < n; i++)
+        out[i] = 2.0f * x_of(i) + 1.0f;
+    return 0;
+}
+
+static int run_loads(void *state, struct vb_err *err)
+{
+    struct st *s = (struct st *)state;
+    int stride = (int)env_num("VB_WORK_STRIDE", 1), div = (int)env_num("VB_WORK_GRID_DIV", 1);
+    int passes = (int)env_num("VB_WORK_PASSES", 1);
+    unsigned blocks = (unsigned)((s->n + 255) / 256);
+    if (stride < 1 || s->n % (size_t)stride) stride = 1;
+    if (div < 1) div = 1;
+    vb_nvtx_phase_begin(VB_PHASE_KERNEL);
+    m_loads<<<(blocks + div - 1) / div, 256>>>(s->d_x, s->d_y, (int)s->n, stride, passes);
+    return vb_phase_wait(cudaGetLastError(), 0, err);
+}
+
+/* what one sample of m/loads declares: x read and y written once */
+static void m_traffic(const struct vb_point *p, struct vb_traffic *t)
+{
+    double n = (double)out_len(p);
+    memset(t, 0, sizeof *t);
+    t->gmem_read_bytes = t->gmem_write_bytes = (uint64_t)(n * sizeof(float));
+    t->elements = n;
+    t->flops = 2.0 * n;
+}
+
+static const struct vb_axis m_axes[] = {{.name = "n", .doc = "elements", .spec = "2^24"}};
+static const struct vb_problem loads_p = {.name = "loads",
+                                          .summary = "y = 2x + 1",
+                                          .axes = m_axes,
+                                          .naxes = 1,
+                                          .out_len = out_len,
+                                          .reference = m_reference,
+                                          .atol = 0,
+                                          .rtol = 1e-6};
+static const struct vb_variant m_rungs[] = {{.name = "loads",
+                                             .summary = "one thread an element, resident",
+                                             .flags = VB_GPU,
+                                             .tag = 1,
+                                             .run = run_loads,
+                                             .traffic = m_traffic,
+                                             .problem = &loads_p}};
+static const struct vb_family m = {.name = "m",
+                                   .summary = "memory plants set from outside",
+                                   .ops = &ops,
+                                   .variants = m_rungs,
+                                   .nvariants = 1};
+
 /* spin launches the kernel back to back for `seconds` (a co-tenant on the board) */
 static int spin(double seconds)
 {
@@ -203,7 +276,7 @@ static int spin(double seconds)
 
 int main(int argc, char **argv)
 {
-    const struct vb_family *fams[] = {&w, NULL};
+    const struct vb_family *fams[] = {&w, &m, NULL};
     if (argc == 3 && !strcmp(argv[1], "spin")) return spin(atof(argv[2]));
     return vb_main(argc, argv, fams);
 }

@@ -24,8 +24,13 @@ struct vb_metric_def {
     const char *name;   /* the Hopper / Nsight Compute name */
     const char *nvprof; /* the nvprof name mapped to it, or NULL */
     const char *doc;
-    int in_default; /* part of the default set of the metrics pass */
-    int is_pct;     /* a percentage (compared with ncu in points, not relatively) */
+    int in_default;    /* part of the default set of the metrics pass */
+    int is_pct;        /* a percentage (compared with ncu in points, not relatively) */
+    const char *plain; /* what a regression's explanation calls it ("achieved occupancy") */
+    /* which way it moves when the kernel gets slower for its sake (judge/moved.h): +1 more of it
+     * costs time (sectors, bytes, conflicts, stalls), -1 less of it does (an efficiency, a hit
+     * rate, occupancy), 0 never a cause (the duration: the time itself) */
+    int slower;
 };
 
 /* The known metrics, default set first; vb_metric_ndefs entries. */

@@ -1,0 +1,324 @@
+/* moved: the counters that moved between two runs of a case (see moved.h). */
+#include "moved.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metric_set.h"
+#include "store.h"
+
+#define DURATION "gpu__time_duration.sum"
+
+/* The launch records' counters, under Nsight Compute's launch__ names: X(name, plain, slower,
+ * field of struct vb_launch_row). Exact on each side: any difference moved. */
+#define VB_LAUNCH_COUNTERS(X)                                                                      \
+    X("launch__grid_size", "blocks a grid", -1, blocks)                                            \
+    X("launch__registers_per_thread", "registers a thread", 1, registers)                          \
+    X("launch__shared_mem_per_block", "shared memory a block", 1, shared)
+
+/* One counter of one side, aggregated over the case's profiled launches. */
+struct agg {
+    const char *metric;
+    double value; /* the sum (a count), else the duration-weighted mean */
+    double noise; /* relative (a percentage's: points), NaN unmeasured */
+    int launches;
+};
+
+struct side {
+    struct agg *a;
+    int n;
+};
+
+/* A candidate explanation before ranking. */
+struct cand {
+    struct vb_moved_item it;
+    int rank;     /* what sets the cost 3, DRAM bytes 2, other traffic 1 */
+    double pred;  /* |log| of the time ratio it predicts */
+    int measured; /* its noise measured (a launch counter: exact) */
+};
+
+static int by_metric(const void *x, const void *y)
+{
+    const struct vb_counter_row *a = x, *b = y;
+    int c = strcmp(a->metric, b->metric);
+    if (!c) c = strcmp(a->kernel, b->kernel);
+    return c ? c : (a->launch > b->launch) - (a->launch < b->launch);
+}
+
+static int by_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static int is_count(const char *metric)
+{
+    size_t n = strlen(metric);
+    return n > 4 && !strcmp(metric + n - 4, ".sum");
+}
+
+/* spread of v[0..n) (sorted here): (max - min), relative to the median unless points */
+static double spread(double *v, int n, int points)
+{
+    double med;
+    qsort(v, (size_t)n, sizeof *v, by_double);
+    med = v[n / 2];
+    if (points) return v[n - 1] - v[0];
+    return med != 0 ? (v[n - 1] - v[0]) / fabs(med) : v[n - 1] != v[0] ? INFINITY : 0;
+}
+
+/* aggregate reads case_id's counters into s (one agg a metric). 0, or -1 with err. */
+static int aggregate(struct vb_store *st, int64_t case_id, struct side *s, struct vb_err *err)
+{
+    struct vb_counter_row *r = NULL;
+    double *dur = NULL, *tmp = NULL;
+    int n = 0, i, j, k, maxl = 0, rc = -1;
+    memset(s, 0, sizeof *s);
+    if (vb_store_case_counters(st, case_id, &r, &n, err)) return -1;
+    for (i = 0; i < n; i++)
+        if (r[i].launch >= 0 && r[i].launch < (1 << 24) && r[i].launch + 1 > maxl)
+            maxl = (int)r[i].launch + 1;
+    if (!(dur = calloc((size_t)maxl + 1, sizeof *dur)) ||
+        !(tmp = malloc(sizeof *tmp * (size_t)(n + 1))) ||
+        !(s->a = calloc((size_t)n + 1, sizeof *s->a))) {
+        vb_err_set(err, VB_E_SYS, "out of memory");
+        goto out;
+    }
+    for (i = 0; i < n; i++)
+        if (!strcmp(r[i].metric, DURATION) && r[i].launch >= 0 && r[i].launch < maxl)
+            dur[r[i].launch] = r[i].value;
+    qsort(r, (size_t)n, sizeof *r, by_metric);
+    for (i = 0; i < n; i = j) {
+        const struct vb_metric_def *d = vb_metric_def_find(r[i].metric);
+        struct agg *a = &s->a[s->n];
+        double wsum = 0, wtot = 0, total = 0;
+        for (j = i; j < n && !strcmp(r[j].metric, r[i].metric); j++) {
+            double w = r[j].launch >= 0 && r[j].launch < maxl && dur[r[j].launch] > 0
+                           ? dur[r[j].launch]
+                           : 1;
+            total += r[j].value;
+            wsum += w * r[j].value;
+            wtot += w;
+        }
+        if (!d) continue; /* a metric varbench does not know: no plain name, no direction */
+        a->metric = d->name;
+        a->launches = j - i;
+        a->value = is_count(d->name) ? total : wsum / wtot;
+        a->noise = NAN;
+        for (k = i; k < j;) { /* each kernel's launches: their spread */
+            int m = 0, e;
+            for (e = k; e < j && !strcmp(r[e].kernel, r[k].kernel); e++)
+                tmp[m++] = r[e].value;
+            if (m >= 2) {
+                double sp = spread(tmp, m, d->is_pct);
+                if (!(a->noise >= sp)) a->noise = sp;
+            }
+            k = e;
+        }
+        s->n++;
+    }
+    rc = 0;
+out:
+    free(r);
+    free(dur);
+    free(tmp);
+    if (rc) free(s->a), s->a = NULL;
+    return rc;
+}
+
+static const struct agg *find(const struct side *s, const char *metric)
+{
+    int i;
+    for (i = 0; i < s->n; i++)
+        if (!strcmp(s->a[i].metric, metric)) return &s->a[i];
+    return NULL;
+}
+
+/* predicted: the time ratio a counter's move predicts (slower: its direction), |log|'d into
+ * *mag; the share of log(time_ratio) it accounts for, 0 when none (the other way, no move) */
+static double share_of(double before, double after, int slower, double time_ratio, double *mag)
+{
+    double lp;
+    *mag = 0;
+    if (!slower || before < 0 || after < 0 || before == after) return 0;
+    if (before == 0 || after == 0) /* from none, or to none: as far as it goes */
+        lp = (after > before ? 1 : -1) * slower * INFINITY;
+    else
+        lp = slower * log(after / before);
+    *mag = fabs(lp);
+    return fmin(1, lp / log(time_ratio));
+}
+
+static int rank_of(const char *metric)
+{
+    const struct vb_metric_def *d = vb_metric_def_find(metric);
+    if (!strncmp(metric, "dram__bytes", 11)) return 2;
+    if (!d || d->is_pct || d->slower < 0 || strstr(metric, "bank_conflicts") ||
+        strstr(metric, "per_request"))
+        return 3;
+    return 1;
+}
+
+static void add(struct cand *c, int *nc, int cap, const struct cand *x)
+{
+    if (*nc < cap) c[(*nc)++] = *x;
+}
+
+static int by_cause(const void *x, const void *y)
+{
+    const struct cand *a = x, *b = y;
+    if (a->it.share != b->it.share) return a->it.share < b->it.share ? 1 : -1;
+    if (a->rank != b->rank) return b->rank - a->rank;
+    return (a->pred < b->pred) - (a->pred > b->pred);
+}
+
+/* launches adds the launch counters of the kernels both sides launched one way each */
+static int launches(struct vb_store *base, int64_t case_b, struct vb_store *cand, int64_t case_c,
+                    double time_ratio, struct cand *c, int *nc, int cap, struct vb_err *err)
+{
+    struct vb_launch_row *lb = NULL, *lc = NULL;
+    int nb = 0, nn = 0, i, j;
+    if (vb_store_case_launches(base, case_b, &lb, &nb, err) ||
+        vb_store_case_launches(cand, case_c, &lc, &nn, err)) {
+        free(lb);
+        return -1;
+    }
+    for (i = 0; i < nb; i++) {
+        int once = (i == 0 || strcmp(lb[i - 1].kernel, lb[i].kernel)) &&
+                   (i + 1 == nb || strcmp(lb[i + 1].kernel, lb[i].kernel));
+        for (j = 0; once && j < nn; j++) {
+            int one = (j == 0 || strcmp(lc[j - 1].kernel, lc[j].kernel)) &&
+                      (j + 1 == nn || strcmp(lc[j + 1].kernel, lc[j].kernel));
+            if (!one || strcmp(lb[i].kernel, lc[j].kernel)) continue;
+#define X(name, pl, dir, field)                                                                    \
+    {                                                                                              \
+        struct cand x;                                                                             \
+        memset(&x, 0, sizeof x);                                                                   \
+        x.it.before = (double)lb[i].field;                                                         \
+        x.it.after = (double)lc[j].field;                                                          \
+        x.it.share = share_of(x.it.before, x.it.after, dir, time_ratio, &x.pred);                  \
+        if (x.it.share > 0) {                                                                      \
+            snprintf(x.it.metric, sizeof x.it.metric, "%s", name);                                 \
+            snprintf(x.it.plain, sizeof x.it.plain, "%s", pl);                                     \
+            x.rank = 3;                                                                            \
+            x.measured = 1;                                                                        \
+            add(c, nc, cap, &x);                                                                   \
+        }                                                                                          \
+    }
+            VB_LAUNCH_COUNTERS(X)
+#undef X
+        }
+    }
+    free(lb);
+    free(lc);
+    return 0;
+}
+
+int vb_moved_explain(struct vb_store *base, int64_t case_b, struct vb_store *cand, int64_t case_c,
+                     double time_ratio, double threshold, struct vb_moved *m, struct vb_err *err)
+{
+    struct side b, c;
+    struct cand *cs = NULL;
+    int i, nc = 0, cap, rc = -1;
+    memset(m, 0, sizeof *m);
+    m->noise_measured = 1;
+    if (!(time_ratio > 0) || time_ratio == 1 || !isfinite(time_ratio)) return 0;
+    if (aggregate(base, case_b, &b, err)) return -1;
+    if (aggregate(cand, case_c, &c, err)) {
+        free(b.a);
+        return -1;
+    }
+    cap = b.n + 16;
+    if (!(cs = calloc((size_t)cap, sizeof *cs))) {
+        vb_err_set(err, VB_E_SYS, "out of memory");
+        goto out;
+    }
+    if (launches(base, case_b, cand, case_c, time_ratio, cs, &nc, cap, err)) goto out;
+    for (i = 0; i < b.n; i++) {
+        const struct agg *x = &b.a[i], *y = find(&c, x->metric);
+        const struct vb_metric_def *d = vb_metric_def_find(x->metric);
+        struct cand k;
+        double noise, rel;
+        if (!y || !d || !d->slower) continue;
+        noise = fmax(x->noise, y->noise); /* fmax: NaN where a side did not measure it */
+        rel = fmax(fabs(x->value), fabs(y->value));
+        if (!(rel > 0)) continue;
+        /* a percentage's noise is in points: as a share of the larger value */
+        if (d->is_pct && isfinite(noise)) noise /= rel;
+        if (!(fabs(y->value - x->value) / (x->value != 0 ? fabs(x->value) : rel) >
+              fmax(threshold, isfinite(noise) ? noise : 0)))
+            continue;
+        memset(&k, 0, sizeof k);
+        k.it.before = x->value;
+        k.it.after = y->value;
+        k.it.share = share_of(x->value, y->value, d->slower, time_ratio, &k.pred);
+        if (!(k.it.share > 0)) continue;
+        snprintf(k.it.metric, sizeof k.it.metric, "%s", d->name);
+        snprintf(k.it.plain, sizeof k.it.plain, "%s", d->plain);
+        k.it.pct = d->is_pct;
+        k.it.per_launch = is_count(d->name) && x->launches == y->launches && x->launches > 0;
+        if (k.it.per_launch) k.it.before /= x->launches, k.it.after /= y->launches;
+        k.rank = rank_of(d->name);
+        k.measured = isfinite(noise);
+        add(cs, &nc, cap, &k);
+    }
+    qsort(cs, (size_t)nc, sizeof *cs, by_cause);
+    for (i = 0; i < nc && m->n < VB_MOVED_MAX; i++) {
+        m->item[m->n++] = cs[i].it;
+        if (!cs[i].measured) m->noise_measured = 0;
+    }
+    rc = 0;
+out:
+    free(b.a);
+    free(c.a);
+    free(cs);
+    return rc;
+}
+
+/* num writes v compactly: 4.2 M, 812 k, 12.5, 0 */
+static void num(double v, int bytes, char *buf, size_t n)
+{
+    static const char *const big[] = {"", " k", " M", " G", " T"};
+    int k = 0;
+    double a = fabs(v);
+    if (bytes) {
+        static const char *const by[] = {" B", " kB", " MB", " GB", " TB"};
+        while (a >= 1000 && k < 4)
+            a /= 1000, v /= 1000, k++;
+        snprintf(buf, n, "%.3g%s", v, by[k]);
+        return;
+    }
+    while (a >= 1000 && k < 4)
+        a /= 1000, v /= 1000, k++;
+    snprintf(buf, n, "%.3g%s", v, big[k]);
+}
+
+char *vb_moved_text(const struct vb_moved *m, char *buf, size_t n)
+{
+    size_t used = 0;
+    int i;
+    if (n) buf[0] = '\0';
+    for (i = 0; i < m->n && used < n; i++) {
+        const struct vb_moved_item *it = &m->item[i];
+        char b[32], a[32];
+        int bytes = strstr(it->metric, "bytes") != NULL || strstr(it->metric, "shared_mem");
+        if (it->pct) {
+            snprintf(b, sizeof b, "%.3g%%", it->before);
+            snprintf(a, sizeof a, "%.3g%%", it->after);
+        } else {
+            num(it->before, bytes, b, sizeof b);
+            num(it->after, bytes, a, sizeof a);
+        }
+        used += (size_t)snprintf(buf + used, n - used, "%s%s (%s) %s -> %s%s", i ? "; " : "",
+                                 it->plain, it->metric, b, a,
+                                 !is_count(it->metric) ? ""
+                                 : it->per_launch      ? " a launch"
+                                                       : " a sample");
+    }
+    if (m->n && !m->noise_measured && used < n)
+        snprintf(buf + used, n - used,
+                 " (noise not measured: each kernel launched once in the profiled sample)");
+    return buf;
+}

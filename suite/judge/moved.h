@@ -1,0 +1,61 @@
+/*
+ * moved: why a case's GPU time moved, from the counters both runs measured of it (its metrics
+ * passes, metric_set.h) and its kernels' launch configurations (their CUPTI records): the
+ * counters that moved beyond their own noise, ranked by how much of the time change each
+ * accounts for, each with its before -> after under its Nsight Compute name and a plain one
+ * ("achieved occupancy (sm__warps_active.avg.pct_of_peak_sustained_active) 99% -> 12.5%").
+ *
+ * A counter's aggregate over a case: a count (.sum) summed over the profiled sample's launches
+ * (shown a launch when both sides launched as many), any other (a percentage, a ratio) the
+ * launches' mean weighted by their duration. Its noise: within each side, the spread of its
+ * per-launch values over the launches of one kernel (a sample that launches a kernel twice or
+ * more; relative, a percentage's in points); where no kernel was launched twice the noise is
+ * not measured and the text says so. It moved when its change exceeds the threshold and its
+ * noise. How much of the time change it accounts for: were the time proportional to the counter
+ * (a count, registers) or to its inverse (an efficiency, a hit rate, occupancy, the grid's
+ * blocks), the time ratio it predicts, log(predicted) / log(measured), at most 1; a counter that
+ * moved the other way accounts for none and is not named. Ties go to what sets the cost (the
+ * launch, an efficiency, occupancy, conflicts, stalls) before what shows it (DRAM bytes, then
+ * other traffic), then to the larger predicted move. The duration itself is never a cause.
+ * Workload: per case that moved, its counters and launch rows once a side.
+ */
+#ifndef VB_MOVED_H
+#define VB_MOVED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+struct vb_store;
+
+#define VB_MOVED_MAX 3
+
+/* One counter that moved. */
+struct vb_moved_item {
+    char metric[128]; /* its Nsight Compute name (launch__*: from the launch records) */
+    char plain[64];
+    double before, after; /* the case's aggregates */
+    int pct;              /* a percentage (shown in %) */
+    int per_launch;       /* a count shown a launch (else a sample) */
+    double share;         /* of the time change it accounts for, (0, 1] */
+};
+
+struct vb_moved {
+    struct vb_moved_item item[VB_MOVED_MAX];
+    int n;
+    int noise_measured; /* 1 when every named counter's noise was measured on a side */
+};
+
+/* vb_moved_explain fills m for case case_b of store base against case_c of store cand, whose
+ * time moved by time_ratio (candidate / base; not 1), at threshold (0.05: 5%). m->n 0 when
+ * nothing moved that could explain it (or a side has no counters). 0, or -1 with err (the
+ * database, memory). */
+int vb_moved_explain(struct vb_store *base, int64_t case_b, struct vb_store *cand, int64_t case_c,
+                     double time_ratio, double threshold, struct vb_moved *m, struct vb_err *err);
+
+/* vb_moved_text writes m as one line ("achieved occupancy (sm__warps_active...) 99% -> 12.5%;
+ * ..."), "" when m names none; returns buf. */
+char *vb_moved_text(const struct vb_moved *m, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,136 @@
+/* moved.h's explanations over fixture databases: per plant (uncoalesced loads, more registers a
+ * thread, a quarter of the blocks, a second DRAM pass), the counter that is the cause named
+ * first with its before -> after; a move inside the counters' measured noise names none; a
+ * counter that moved the other way is not a cause; a counter measured on one launch says its
+ * noise is unmeasured. */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fixtures.h"
+#include "moved.h"
+#include "store.h"
+#include "test.h"
+#include "tests.h"
+
+#define GLD_EFF "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"
+#define GLD_SEC "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+#define DRAM_RD "dram__bytes_read.sum"
+#define OCC     "sm__warps_active.avg.pct_of_peak_sustained_active"
+#define DUR     "gpu__time_duration.sum"
+
+static sqlite3 *db;
+
+/* counter: case c's launch l of kernel k measured metric m at v */
+static void counter(int c, int l, const char *k, const char *m, double v)
+{
+    char q[512];
+    snprintf(q, sizeof q,
+             "INSERT OR IGNORE INTO StringIds(value) VALUES ('%s');"
+             "INSERT INTO metrics(case_id, launch, kernelId, metric, value) VALUES "
+             "(%d, %d, (SELECT id FROM StringIds WHERE value = '%s'), '%s', %.17g);",
+             k, c, l, k, m, v);
+    sqlite3_exec(db, q, NULL, NULL, NULL);
+}
+
+/* launch: case c launched kernel k with that grid, registers a thread and shared memory */
+static void launch(int c, const char *k, int blocks, int regs, int smem)
+{
+    char q[512];
+    snprintf(q, sizeof q,
+             "INSERT OR IGNORE INTO StringIds(value) VALUES ('%s');"
+             "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(case_id, start, end, gridX, gridY, gridZ, "
+             "blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, "
+             "registersPerThread, shortName) VALUES (%d, 1, 2, %d, 1, 1, 256, 1, 1, %d, 0, %d, "
+             "(SELECT id FROM StringIds WHERE value = '%s'));",
+             k, c, blocks, smem, regs, k);
+    sqlite3_exec(db, q, NULL, NULL, NULL);
+}
+
+/* first: the explanation of case b against c at time ratio t, its first counter's name */
+static const char *first(struct vb_store *s, int b, int c, double t, struct vb_moved *m, char *text,
+                         size_t n)
+{
+    struct vb_err err;
+    vb_err_clear(&err);
+    if (vb_moved_explain(s, b, s, c, t, 0.05, m, &err)) return "error";
+    vb_moved_text(m, text, n);
+    printf("  %d -> %d (time x%.2f): %s\n", b, c, t, m->n ? text : "(none)");
+    return m->n ? m->item[0].metric : "";
+}
+
+int test_moved_causes(const char *arg)
+{
+    char path[512], text[640];
+    struct vb_store *s = NULL;
+    struct vb_moved m;
+    struct vb_err err;
+    int l;
+    (void)arg;
+    fx_tmp_path(path, sizeof path, "moved.db");
+    ASSERT_OK(vb_store_open(path, &s, &err));
+    ASSERT(sqlite3_open(path, &db) == SQLITE_OK);
+    /* uncoalesced loads (cases 1 -> 2): efficiency 100% -> 12.5%, sectors x8, DRAM +20% */
+    for (l = 0; l < 2; l++) {
+        counter(1, l, "ld", GLD_EFF, 100);
+        counter(2, l, "ld", GLD_EFF, 12.5);
+        counter(1, l, "ld", GLD_SEC, 1e6 * (1 + 0.01 * l));
+        counter(2, l, "ld", GLD_SEC, 8e6 * (1 + 0.01 * l));
+        counter(1, l, "ld", DRAM_RD, 4e6);
+        counter(2, l, "ld", DRAM_RD, 4.8e6);
+        counter(1, l, "ld", DUR, 10e3);
+        counter(2, l, "ld", DUR, 25e3);
+    }
+    ASSERT_STR_EQ(first(s, 1, 2, 2.5, &m, text, sizeof text), GLD_EFF);
+    ASSERT_CONTAINS(text, "global load efficiency (" GLD_EFF ") 100% -> 12.5%");
+    ASSERT(!strstr(text, DUR)); /* the duration is the time itself, never a cause */
+    ASSERT(m.noise_measured);
+    /* more registers a thread (3 -> 4): occupancy falls with them; the launch is the cause */
+    launch(3, "k", 4096, 32, 0);
+    launch(4, "k", 4096, 128, 0);
+    counter(3, 0, "k", OCC, 95);
+    counter(4, 0, "k", OCC, 30);
+    ASSERT_STR_EQ(first(s, 3, 4, 1.8, &m, text, sizeof text), "launch__registers_per_thread");
+    ASSERT_CONTAINS(text, "registers a thread (launch__registers_per_thread) 32 -> 128");
+    ASSERT_CONTAINS(text, "achieved occupancy");
+    /* a quarter of the blocks (5 -> 6) */
+    launch(5, "k", 4096, 32, 0);
+    launch(6, "k", 1024, 32, 0);
+    counter(5, 0, "k", OCC, 95);
+    counter(6, 0, "k", OCC, 40);
+    ASSERT_STR_EQ(first(s, 5, 6, 2.0, &m, text, sizeof text), "launch__grid_size");
+    ASSERT_CONTAINS(text, "4.1 k -> 1.02 k");
+    /* a second pass over DRAM (7 -> 8): DRAM bytes before the L1 sectors that show it */
+    for (l = 0; l < 2; l++) {
+        counter(7, l, "p", DRAM_RD, 64e6);
+        counter(8, l, "p", DRAM_RD, 128e6);
+        counter(7, l, "p", GLD_SEC, 2e6);
+        counter(8, l, "p", GLD_SEC, 4e6);
+    }
+    ASSERT_STR_EQ(first(s, 7, 8, 1.9, &m, text, sizeof text), DRAM_RD);
+    ASSERT_CONTAINS(text, "DRAM bytes read (" DRAM_RD ") 64 MB -> 128 MB a launch");
+    /* inside the counters' own noise (9 -> 10): its launches spread 10%, it moved 8% */
+    counter(9, 0, "n", DRAM_RD, 100e6);
+    counter(9, 1, "n", DRAM_RD, 110e6);
+    counter(10, 0, "n", DRAM_RD, 108e6);
+    counter(10, 1, "n", DRAM_RD, 119e6);
+    ASSERT_STR_EQ(first(s, 9, 10, 1.2, &m, text, sizeof text), "");
+    /* the other way (11 -> 12): slower while the loads grew more efficient: no cause */
+    counter(11, 0, "o", GLD_EFF, 50);
+    counter(12, 0, "o", GLD_EFF, 100);
+    ASSERT_STR_EQ(first(s, 11, 12, 1.5, &m, text, sizeof text), "");
+    /* one launch a side (13 -> 14): named, its noise said unmeasured; faster names the cause
+     * of the gain the same way */
+    counter(13, 0, "u", OCC, 30);
+    counter(14, 0, "u", OCC, 90);
+    ASSERT_STR_EQ(first(s, 13, 14, 0.5, &m, text, sizeof text), OCC);
+    ASSERT_CONTAINS(text, "achieved occupancy (" OCC ") 30% -> 90%");
+    ASSERT_CONTAINS(text, "noise not measured");
+    /* the same case against itself: nothing moved */
+    ASSERT_STR_EQ(first(s, 1, 1, 1.3, &m, text, sizeof text), "");
+    sqlite3_close(db);
+    vb_store_close(s);
+    remove(path);
+    return 0;
+}
