@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "changepoint.h"
+#include "moved.h"
 #include "report_int.h"
 #include "stats.h"
 
@@ -100,13 +101,16 @@ static int chart(struct ctx *c, const struct series *s, int n, const char *title
     return vb_plot_render(c, id, "history", title, 960, 420 + 14 * (n / 3), body, len, sizeof body);
 }
 
-/* changes lists every change point of s[0..n) in one table. */
-static void changes(struct ctx *c, const struct series *s, int n)
+/* changes lists every change point of s[0..n) in one table, each with the counters that moved
+ * between the run before it and its run (moved.h). 0, or -1 with c->err. */
+static int changes(struct ctx *c, const struct series *s, int n)
 {
-    static const char *const head[] = {"variant", "axes",      "GPU",      "from run",
-                                       "commit",  "before ms", "after ms", "ratio"};
-    char cell[5][64];
-    const char *row[8];
+    static const char *const head[] = {
+        "variant",  "axes",   "GPU",
+        "from run", "commit", "before ms",
+        "after ms", "ratio",  "counters that moved (the cause first)"};
+    char cell[5][64], why[640];
+    const char *row[9];
     int i, k, shown = 0;
     for (i = 0; i < n; i++)
         for (k = 0; k < s[i].ncp; k++) {
@@ -114,7 +118,7 @@ static void changes(struct ctx *c, const struct series *s, int n)
             int at = s[i].cp[k];
             double b, a;
             vb_cp_step(s[i].x, h->n, s[i].cp, s[i].ncp, k, &b, &a);
-            if (!shown++) vb_page_table(&c->page, 8, head, "llllrrrr");
+            if (!shown++) vb_page_table(&c->page, 9, head, "llllrrrrl");
             row[0] = h->variant;
             row[1] = h->axes;
             row[2] = h->gpu[0] ? h->gpu : "-";
@@ -128,9 +132,19 @@ static void changes(struct ctx *c, const struct series *s, int n)
             row[5] = cell[2];
             row[6] = cell[3];
             row[7] = cell[4];
+            row[8] = why;
+            why[0] = '\0';
+            if (at > 0) {
+                struct vb_moved m;
+                if (vb_moved_explain(c->store, h->pts[at - 1].case_id, c->store, h->pts[at].case_id,
+                                     a / b, 0.05, &m, c->err))
+                    return -1;
+                vb_moved_text(&m, why, sizeof why);
+            }
             vb_page_row(&c->page, a > b, row);
         }
     if (shown) vb_page_table_end(&c->page);
+    return 0;
 }
 
 int vb_section_history(struct ctx *c)
@@ -164,7 +178,10 @@ int vb_section_history(struct ctx *c)
                  "change under 5%% is none.",
                  ns, runs, ncp, ncp == 1 ? "" : "s", VB_CP_PENALTY);
     qsort(s, (size_t)ns, sizeof *s, by_chart);
-    changes(c, s, ns);
+    if (changes(c, s, ns)) {
+        rc = -1;
+        goto out;
+    }
     for (i = 0; i < ns; i = j) { /* one chart per family and GPU: the series are sorted so */
         for (j = i; j < ns && !strcmp(s[j].family, s[i].family) &&
                     !strcmp(s[j].h->gpu, s[i].h->gpu) && s[j].h->n == s[i].h->n;

@@ -340,6 +340,8 @@ history)
   [ "$(grep -c "change point:" out)" -eq 1 ] || fail "not exactly one change point"
   grep -qE "^ +6  .* c0ffee0689ab +0\.3157  <- change point: 1\.85x slower than runs 1-5 \(median 0\.1710 -> 0\.3160 ms\)$" out ||
     fail "the change point is not at run 6"
+  grep -qxF "          counters that moved (run 5 -> 6): achieved occupancy (sm__warps_active.avg.pct_of_peak_sustained_active) 90.2% -> 45.2%" out ||
+    fail "the change point's counters not named"
   grep -q "^mesh/device-mesh nx" out && fail "a series without a change point is printed"
   expect 0 "history: 5 series over 14 runs, 1 change point" "$vb" history --db history.db --all
   grep -qxF "mesh/device-mesh nx=1000,ny=1000 on NVIDIA H200: gpu median, 9 runs" out ||
@@ -352,6 +354,11 @@ history)
   expect 0 "history: 5 series over 14 runs, 0 change points (PELT on log medians, penalty 10*sigma^2*log n, min change 90%)" \
     "$vb" history --db history.db --min-change 90
   expect 0 "penalty 3*sigma^2*log n" "$vb" history --db history.db --penalty 3
+  if command -v gnuplot >/dev/null; then # the report's table of changes names them too
+    "$vb" report --db history.db -o rep >out 2>&1 || fail "report: $(tail -n 3 out)"
+    grep -qF "achieved occupancy (sm__warps_active.avg.pct_of_peak_sustained_active) 90.2% -&gt; 45.2%" rep/index.html ||
+      fail "the report's change point does not name its counters"
+  fi
   unchanged history.db ;;
 history-errors)
   expect 3 "does not exist" "$vb" history --db missing.db

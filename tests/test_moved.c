@@ -129,6 +129,31 @@ int test_moved_causes(const char *arg)
     ASSERT_CONTAINS(text, "noise not measured");
     /* the same case against itself: nothing moved */
     ASSERT_STR_EQ(first(s, 1, 1, 1.3, &m, text, sizeof text), "");
+    /* two traced processes (21 -> 22, trace --metrics): conv's launches 50% longer as its
+     * occupancy halved, gemm's the same, old_k gone and new_k new */
+    for (l = 0; l < 3; l++) {
+        counter(21, 4 * l, "conv", DUR, 100e3 + l);
+        counter(22, 4 * l, "conv", DUR, 150e3 + l);
+        counter(21, 4 * l, "conv", OCC, 80 + 0.1 * l);
+        counter(22, 4 * l, "conv", OCC, 40 + 0.1 * l);
+        counter(21, 4 * l + 1, "gemm", DUR, 200e3 + l);
+        counter(22, 4 * l + 1, "gemm", DUR, 201e3 + l);
+        counter(21, 4 * l + 1, "gemm", OCC, 50);
+        counter(22, 4 * l + 1, "gemm", OCC, 25); /* moved, but its kernel's time did not */
+        counter(21, 4 * l + 2, "old_k", DUR, 30e3);
+        counter(22, 4 * l + 2, "new_k", DUR, 40e3);
+    }
+    vb_err_clear(&err);
+    ASSERT_OK(vb_moved_kernels(s, 21, s, 22, 0.05, text, sizeof text, &err));
+    printf("  traced 21 -> 22: %s\n", text);
+    ASSERT_CONTAINS(text, "kernel conv: duration +50.0% (3 -> 3 launches): achieved occupancy (" OCC
+                          ") 80.1% -> 40.1%");
+    ASSERT_CONTAINS(text, "kernel new_k: only in the candidate (3 launches, 0.12 ms)");
+    ASSERT_CONTAINS(text, "kernel old_k: only in the base (3 launches, 0.09 ms)");
+    ASSERT(!strstr(text, "gemm"));
+    ASSERT(strstr(text, "kernel conv") < strstr(text, "kernel new_k")); /* the largest move first */
+    ASSERT_OK(vb_moved_kernels(s, 21, s, 21, 0.05, text, sizeof text, &err));
+    ASSERT_STR_EQ(text, "");
     sqlite3_close(db);
     vb_store_close(s);
     remove(path);

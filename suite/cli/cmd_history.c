@@ -14,6 +14,7 @@
 #include "opt.h"
 #include "store.h"
 #include "fmt.h"
+#include "moved.h"
 
 static const int codes[] = {0, 2, 3, 6, -1};
 static const struct vb_usage usage = {
@@ -70,9 +71,29 @@ static int choose(const struct vb_history *g, int ng, const struct vb_history *e
     return n;
 }
 
+/* why_moved prints, after a GPU series' change point at run i of s (ratio: after / before),
+ * the counters that moved between the last run before it and run i (moved.h). 0, or -1 with
+ * err. */
+static int why_moved(struct vb_store *st, const struct series *s, int i, double ratio,
+                     struct vb_err *err)
+{
+    struct vb_moved m;
+    char text[640];
+    if (i < 1 || !strcmp(s->metric, "e2e")) return 0;
+    if (vb_moved_explain(st, s->h->pts[i - 1].case_id, st, s->h->pts[i].case_id, ratio, 0.05, &m,
+                         err))
+        return -1;
+    if (!m.n) return 0;
+    printf("\n          counters that moved (run %lld -> %lld): ",
+           (long long)s->h->pts[i - 1].run_id, (long long)s->h->pts[i].run_id);
+    vb_put_term(stdout, vb_moved_text(&m, text, sizeof text));
+    return 0;
+}
+
 /* print_series prints one series: a header, then a line a run with its change point marks. The
  * stored strings are shown for the terminal (escape.h): ESC or a newline is shown, not sent. */
-static void print_series(const struct series *s, const int *cp, int ncp, const double *x)
+static int print_series(struct vb_store *st, const struct series *s, const int *cp, int ncp,
+                        const double *x, struct vb_err *err)
 {
     const struct vb_history *h = s->h;
     int i, k = 0, seg = 0;
@@ -104,12 +125,14 @@ static void print_series(const struct series *s, const int *cp, int ncp, const d
                    after > before ? "slower" : "faster", (long long)h->pts[seg].run_id,
                    (long long)h->pts[i - 1].run_id, vb_fmt_ms(before, mb, sizeof mb),
                    vb_fmt_ms(after, ma, sizeof ma));
+            if (why_moved(st, s, i, after / before, err)) return -1;
             seg = i;
             k++;
         }
         printf("\n");
     }
     printf("\n");
+    return 0;
 }
 
 /* warn prints the warning a successful vb_store_history left in err (stored medians of its
@@ -208,7 +231,7 @@ int vb_cmd_history(int argc, char **argv)
             goto fail;
         }
         changes += ncp;
-        if (ncp || all) print_series(&list[i], cp, ncp, x);
+        if ((ncp || all) && print_series(s, &list[i], cp, ncp, x, &err)) goto fail;
     }
     qsort(ids, (size_t)nids, sizeof *ids, cmp_id);
     for (i = 0, n = 0; i < nids; i++)

@@ -195,7 +195,7 @@ int vb_cmp_write_junit(const char *path, const struct vb_cmp_result *res, const 
     for (i = 0; i < res->nrows; i++) {
         const struct vb_cmp_row *r = &res->rows[i];
         struct cells c;
-        char msg[1280];
+        char msg[2048];
         cells_of(r, &c);
         snprintf(msg, sizeof msg,
                  "%s; %s: base %s ms, candidate %s ms, limit %s, p %s, samples %s%s%s", c.text,

@@ -269,12 +269,19 @@ static void pool_of(const struct vb_case_row *b, struct vb_case_row *const *pr, 
 }
 
 /* explain names in r->moved the counters that moved (moved.h) when r, a GPU case of b and c
- * measured by both runs' metrics passes, is slower or faster in a GPU phase. 0, or -1 with err. */
+ * measured by both runs' metrics passes, is slower or faster in a GPU phase; for a whole traced
+ * process measured by trace --metrics on both sides, the kernels that moved and their counters.
+ * 0, or -1 with err. */
 static int explain(struct vb_store *base, const struct vb_case_row *b, struct vb_store *cand,
                    const struct vb_case_row *c, const struct vb_cmp_opts *o, struct vb_cmp_row *r,
                    struct vb_err *err)
 {
     struct vb_moved m;
+    if (vb_store_whole_process(b->family, b->axes)) /* trace --metrics: its kernels */
+        return !strcmp(b->metrics_status, "ok") && !strcmp(c->metrics_status, "ok")
+                   ? vb_moved_kernels(base, b->id, cand, c->id, o->threshold, r->moved,
+                                      sizeof r->moved, err)
+                   : 0;
     if ((r->verdict != VB_VERDICT_SLOWER && r->verdict != VB_VERDICT_FASTER) || !r->needs_gpu ||
         !r->phase[0] || !strcmp(r->phase, "e2e") || strcmp(b->metrics_status, "ok") ||
         strcmp(c->metrics_status, "ok"))

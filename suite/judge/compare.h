@@ -160,8 +160,9 @@ struct vb_cmp_row {
     int dropped;
     char dropped_col[16];
     /* a GPU case slower or faster with counters on both sides: the counters that moved, ranked
-     * (moved.h's text), "" when none or not asked */
-    char moved[640];
+     * (moved.h's text); a whole traced process with counters on both sides: the kernels that
+     * moved and theirs; "" when none or not asked */
+    char moved[1536];
 };
 
 struct vb_cmp_result {

@@ -69,14 +69,14 @@ static double spread(double *v, int n, int points)
     return med != 0 ? (v[n - 1] - v[0]) / fabs(med) : v[n - 1] != v[0] ? INFINITY : 0;
 }
 
-/* aggregate reads case_id's counters into s (one agg a metric). 0, or -1 with err. */
-static int aggregate(struct vb_store *st, int64_t case_id, struct side *s, struct vb_err *err)
+/* aggregate fills s (one agg a metric) from r[0..n) (sorted here, by_metric), of kernel only when
+ * not NULL. 0, or -1 with err (memory). */
+static int aggregate(struct vb_counter_row *r, int n, const char *kernel, struct side *s,
+                     struct vb_err *err)
 {
-    struct vb_counter_row *r = NULL;
     double *dur = NULL, *tmp = NULL;
-    int n = 0, i, j, k, maxl = 0, rc = -1;
+    int i, j, k, maxl = 0, rc = -1;
     memset(s, 0, sizeof *s);
-    if (vb_store_case_counters(st, case_id, &r, &n, err)) return -1;
     for (i = 0; i < n; i++)
         if (r[i].launch >= 0 && r[i].launch < (1 << 24) && r[i].launch + 1 > maxl)
             maxl = (int)r[i].launch + 1;
@@ -94,25 +94,28 @@ static int aggregate(struct vb_store *st, int64_t case_id, struct side *s, struc
         const struct vb_metric_def *d = vb_metric_def_find(r[i].metric);
         struct agg *a = &s->a[s->n];
         double wsum = 0, wtot = 0, total = 0;
+        int m = 0;
         for (j = i; j < n && !strcmp(r[j].metric, r[i].metric); j++) {
             double w = r[j].launch >= 0 && r[j].launch < maxl && dur[r[j].launch] > 0
                            ? dur[r[j].launch]
                            : 1;
+            if (kernel && strcmp(r[j].kernel, kernel)) continue;
             total += r[j].value;
             wsum += w * r[j].value;
             wtot += w;
+            m++;
         }
-        if (!d) continue; /* a metric varbench does not know: no plain name, no direction */
+        if (!d || !m) continue; /* a metric varbench does not know: no plain name, no direction */
         a->metric = d->name;
-        a->launches = j - i;
+        a->launches = m;
         a->value = is_count(d->name) ? total : wsum / wtot;
         a->noise = NAN;
         for (k = i; k < j;) { /* each kernel's launches: their spread */
-            int m = 0, e;
+            int e, q = 0;
             for (e = k; e < j && !strcmp(r[e].kernel, r[k].kernel); e++)
-                tmp[m++] = r[e].value;
-            if (m >= 2) {
-                double sp = spread(tmp, m, d->is_pct);
+                if (!kernel || !strcmp(r[e].kernel, kernel)) tmp[q++] = r[e].value;
+            if (q >= 2) {
+                double sp = spread(tmp, q, d->is_pct);
                 if (!(a->noise >= sp)) a->noise = sp;
             }
             k = e;
@@ -121,10 +124,22 @@ static int aggregate(struct vb_store *st, int64_t case_id, struct side *s, struc
     }
     rc = 0;
 out:
-    free(r);
     free(dur);
     free(tmp);
     if (rc) free(s->a), s->a = NULL;
+    return rc;
+}
+
+/* read_side reads case_id's counters and aggregates them into s (of kernel only, not NULL). */
+static int read_side(struct vb_store *st, int64_t case_id, const char *kernel, struct side *s,
+                     struct vb_err *err)
+{
+    struct vb_counter_row *r = NULL;
+    int n = 0, rc;
+    memset(s, 0, sizeof *s);
+    if (vb_store_case_counters(st, case_id, &r, &n, err)) return -1;
+    rc = aggregate(r, n, kernel, s, err);
+    free(r);
     return rc;
 }
 
@@ -216,28 +231,18 @@ static int launches(struct vb_store *base, int64_t case_b, struct vb_store *cand
     return 0;
 }
 
-int vb_moved_explain(struct vb_store *base, int64_t case_b, struct vb_store *cand, int64_t case_c,
-                     double time_ratio, double threshold, struct vb_moved *m, struct vb_err *err)
+/* rank_sides fills m from sides b and c (and the launch candidates c0[0..n0)) whose time moved
+ * by time_ratio, at threshold. 0, or -1 with err (memory). */
+static int rank_sides(const struct side *b, const struct side *c, const struct cand *c0, int n0,
+                      double time_ratio, double threshold, struct vb_moved *m, struct vb_err *err)
 {
-    struct side b, c;
-    struct cand *cs = NULL;
-    int i, nc = 0, cap, rc = -1;
-    memset(m, 0, sizeof *m);
-    m->noise_measured = 1;
-    if (!(time_ratio > 0) || time_ratio == 1 || !isfinite(time_ratio)) return 0;
-    if (aggregate(base, case_b, &b, err)) return -1;
-    if (aggregate(cand, case_c, &c, err)) {
-        free(b.a);
-        return -1;
-    }
-    cap = b.n + 16;
-    if (!(cs = calloc((size_t)cap, sizeof *cs))) {
-        vb_err_set(err, VB_E_SYS, "out of memory");
-        goto out;
-    }
-    if (launches(base, case_b, cand, case_c, time_ratio, cs, &nc, cap, err)) goto out;
-    for (i = 0; i < b.n; i++) {
-        const struct agg *x = &b.a[i], *y = find(&c, x->metric);
+    int i, nc = 0, cap = b->n + n0 + 1;
+    struct cand *cs = calloc((size_t)cap, sizeof *cs);
+    if (!cs) return vb_err_set(err, VB_E_SYS, "out of memory");
+    for (i = 0; i < n0; i++)
+        add(cs, &nc, cap, &c0[i]);
+    for (i = 0; i < b->n; i++) {
+        const struct agg *x = &b->a[i], *y = find(c, x->metric);
         const struct vb_metric_def *d = vb_metric_def_find(x->metric);
         struct cand k;
         double noise, rel;
@@ -269,11 +274,29 @@ int vb_moved_explain(struct vb_store *base, int64_t case_b, struct vb_store *can
         m->item[m->n++] = cs[i].it;
         if (!cs[i].measured) m->noise_measured = 0;
     }
-    rc = 0;
-out:
+    free(cs);
+    return 0;
+}
+
+int vb_moved_explain(struct vb_store *base, int64_t case_b, struct vb_store *cand, int64_t case_c,
+                     double time_ratio, double threshold, struct vb_moved *m, struct vb_err *err)
+{
+    struct side b, c;
+    struct cand l[16];
+    int nl = 0, rc = -1;
+    memset(m, 0, sizeof *m);
+    m->noise_measured = 1;
+    if (!(time_ratio > 0) || time_ratio == 1 || !isfinite(time_ratio)) return 0;
+    if (read_side(base, case_b, NULL, &b, err)) return -1;
+    if (read_side(cand, case_c, NULL, &c, err)) {
+        free(b.a);
+        return -1;
+    }
+    if (!launches(base, case_b, cand, case_c, time_ratio, l, &nl, 16, err) &&
+        !rank_sides(&b, &c, l, nl, time_ratio, threshold, m, err))
+        rc = 0;
     free(b.a);
     free(c.a);
-    free(cs);
     return rc;
 }
 
@@ -321,4 +344,104 @@ char *vb_moved_text(const struct vb_moved *m, char *buf, size_t n)
         snprintf(buf + used, n - used,
                  " (noise not measured: each kernel launched once in the profiled sample)");
     return buf;
+}
+
+/* One kernel of a traced process, on both sides: its duration under the profiler summed over its
+ * launches, and its launches. */
+struct kern {
+    const char *name;
+    double dur[2];
+    int launches[2];
+};
+
+static int by_move(const void *x, const void *y)
+{
+    const struct kern *a = x, *b = y;
+    double da = fabs(a->dur[1] - a->dur[0]), db = fabs(b->dur[1] - b->dur[0]);
+    return (da < db) - (da > db);
+}
+
+/* kernels fills k (cap slots) with the kernels of both sides' rows and their durations */
+static int kernels(struct vb_counter_row *const r[2], const int n[2], struct kern *k, int cap)
+{
+    int side, i, j, nk = 0;
+    for (side = 0; side < 2; side++)
+        for (i = 0; i < n[side]; i++) {
+            const struct vb_counter_row *x = &r[side][i];
+            if (strcmp(x->metric, DURATION) || !x->kernel[0]) continue;
+            for (j = 0; j < nk && strcmp(k[j].name, x->kernel); j++) {
+            }
+            if (j == nk) {
+                if (nk == cap) continue;
+                memset(&k[nk], 0, sizeof k[nk]);
+                k[nk++].name = x->kernel;
+            }
+            k[j].dur[side] += x->value;
+            k[j].launches[side]++;
+        }
+    return nk;
+}
+
+int vb_moved_kernels(struct vb_store *base, int64_t case_b, struct vb_store *cand, int64_t case_c,
+                     double threshold, char *buf, size_t len, struct vb_err *err)
+{
+    struct vb_counter_row *r[2] = {NULL, NULL};
+    struct kern *k = NULL;
+    int n[2] = {0, 0}, nk, i, shown = 0, rc = -1;
+    size_t used = 0;
+    if (len) buf[0] = '\0';
+    if (vb_store_case_counters(base, case_b, &r[0], &n[0], err) ||
+        vb_store_case_counters(cand, case_c, &r[1], &n[1], err))
+        goto out;
+    if (!(k = calloc((size_t)(n[0] + n[1] + 1), sizeof *k))) {
+        vb_err_set(err, VB_E_SYS, "out of memory");
+        goto out;
+    }
+    /* in aggregate's order first: its sorts then leave every row where it is (the rows' keys are
+     * unique), so the kernels' names, pointers into them, stay theirs */
+    qsort(r[0], (size_t)n[0], sizeof *r[0], by_metric);
+    qsort(r[1], (size_t)n[1], sizeof *r[1], by_metric);
+    nk = kernels(r, n, k, n[0] + n[1] + 1);
+    qsort(k, (size_t)nk, sizeof *k, by_move);
+    for (i = 0; i < nk && shown < VB_MOVED_KERNELS && used < len; i++) {
+        double ratio = k[i].dur[0] > 0 ? k[i].dur[1] / k[i].dur[0] : INFINITY;
+        char what[768];
+        if (k[i].launches[0] && k[i].launches[1]) {
+            struct side b, c;
+            struct vb_moved m;
+            char text[640];
+            if (!(fabs(ratio - 1) > threshold)) continue;
+            memset(&m, 0, sizeof m);
+            m.noise_measured = 1;
+            if (aggregate(r[0], n[0], k[i].name, &b, err)) goto out;
+            if (aggregate(r[1], n[1], k[i].name, &c, err)) {
+                free(b.a);
+                goto out;
+            }
+            if (rank_sides(&b, &c, NULL, 0, ratio, threshold, &m, err)) {
+                free(b.a);
+                free(c.a);
+                goto out;
+            }
+            free(b.a);
+            free(c.a);
+            snprintf(what, sizeof what, "duration %+.1f%% (%d -> %d launches)%s%s",
+                     (ratio - 1) * 100, k[i].launches[0], k[i].launches[1], m.n ? ": " : "",
+                     m.n ? vb_moved_text(&m, text, sizeof text)
+                         : ": no counter moved past its noise");
+        } else {
+            snprintf(what, sizeof what, "only in the %s (%d launches, %.3g ms)",
+                     k[i].launches[0] ? "base" : "candidate", k[i].launches[0] + k[i].launches[1],
+                     (k[i].dur[0] + k[i].dur[1]) / 1e6);
+        }
+        used += (size_t)snprintf(buf + used, len - used, "%skernel %.80s: %s", shown ? " | " : "",
+                                 k[i].name, what);
+        shown++;
+    }
+    rc = 0;
+out:
+    free(r[0]);
+    free(r[1]);
+    free(k);
+    return rc;
 }

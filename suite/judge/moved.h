@@ -54,6 +54,18 @@ struct vb_moved {
 int vb_moved_explain(struct vb_store *base, int64_t case_b, struct vb_store *cand, int64_t case_c,
                      double time_ratio, double threshold, struct vb_moved *m, struct vb_err *err);
 
+/* At most this many kernels are named for a traced process (vb_moved_kernels). */
+#define VB_MOVED_KERNELS 4
+
+/* vb_moved_kernels writes into buf, for two traced processes measured by `trace --metrics`
+ * (cases case_b and case_c), the kernels whose duration under the profiler, summed over their
+ * launches, moved the most past threshold, each with its move and the counters that moved in
+ * its launches (as vb_moved_explain ranks them, the kernel's own), and a kernel only one side
+ * launched with its time ("kernel K: duration +31.0% (40 -> 40 launches): ... | kernel L: only
+ * in the candidate (40 launches, 1.2 ms)"); "" when none. 0, or -1 with err. */
+int vb_moved_kernels(struct vb_store *base, int64_t case_b, struct vb_store *cand, int64_t case_c,
+                     double threshold, char *buf, size_t len, struct vb_err *err);
+
 /* vb_moved_text writes m as one line ("achieved occupancy (sm__warps_active...) 99% -> 12.5%;
  * ..."), "" when m names none; returns buf. */
 char *vb_moved_text(const struct vb_moved *m, char *buf, size_t n);

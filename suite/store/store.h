@@ -331,6 +331,7 @@ struct vb_history_point {
     int64_t run_id;
     char start_utc[40], git_commit[64];
     double value_ns; /* the case's stored median of the metric in that run */
+    int64_t case_id; /* the case in that run */
 };
 /* One case (variant, axes) on one GPU model (gpu: the run's device 0 name, "" for a CPU-only
  * run) across runs, oldest first (the store's newest rule reversed). */

@@ -72,6 +72,7 @@ static int add_point(struct vb_history *s, int *cap, sqlite3_stmt *st)
     vb_store_col_text(st, 1, p->start_utc, sizeof p->start_utc);
     vb_store_col_text(st, 2, p->git_commit, sizeof p->git_commit);
     p->value_ns = sqlite3_column_double(st, 6);
+    p->case_id = sqlite3_column_int64(st, 7);
     return 0;
 }
 
@@ -123,7 +124,7 @@ int vb_store_history(struct vb_store *s, const char *glob, const char *metric,
     /* clang-format off */
 #define HISTORY_Q(col)                                                                             \
     "SELECT r.id, r.start_utc, IFNULL(r.git_commit, ''), v.family || '/' || v.name AS variant, " \
-    "c.axes, IFNULL(" VB_STORE_RUN_GPU("r.") ", '') AS gpu, c." col " FROM cases c "               \
+    "c.axes, IFNULL(" VB_STORE_RUN_GPU("r.") ", '') AS gpu, c." col ", c.id FROM cases c "         \
     "JOIN runs r ON r.id = c.run_id JOIN variants v ON v.id = c.variant_id "                       \
     "WHERE (r.kind = 'suite' OR (r.kind = 'trace' AND " VB_STORE_SAMPLED_SQL("c.") ")) "         \
     "AND r.status = 'complete' AND c.status = 'ok' AND c." col " <> 0 "                            \
