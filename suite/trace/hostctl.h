@@ -10,9 +10,9 @@
  * none was), so that compare judges a step's host share against how fast that core was while it
  * ran. Where the thread cannot be followed (no /proc, an affinity refused) the controls run where
  * the scheduler puts them.
- * Workload: ~200 pairs of controls a second of ~20 us each (0.4% of one core: the program's
- * thread waits that long on its core); up to VB_TRACE_CTL_MAX kept (an hour and more), then no
- * more.
+ * Workload: ~200 pairs of controls a second, ~35 us a pair with the thread's core read from
+ * /proc and two affinity calls (~0.7% of one core, and the program's thread waits that long on
+ * its core); up to VB_TRACE_CTL_MAX kept (an hour and more), then no more.
  */
 #ifndef VB_HOSTCTL_H
 #define VB_HOSTCTL_H
