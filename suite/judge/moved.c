@@ -89,7 +89,7 @@ static int aggregate(struct vb_counter_row *r, int n, const char *kernel, struct
     for (i = 0; i < n; i++)
         if (!strcmp(r[i].metric, DURATION) && r[i].launch >= 0 && r[i].launch < maxl)
             dur[r[i].launch] = r[i].value;
-    qsort(r, (size_t)n, sizeof *r, by_metric);
+    if (n) qsort(r, (size_t)n, sizeof *r, by_metric); /* no rows: r may be NULL */
     for (i = 0; i < n; i = j) {
         const struct vb_metric_def *d = vb_metric_def_find(r[i].metric);
         struct agg *a = &s->a[s->n];
@@ -269,7 +269,7 @@ static int rank_sides(const struct side *b, const struct side *c, const struct c
         k.measured = isfinite(noise);
         add(cs, &nc, cap, &k);
     }
-    qsort(cs, (size_t)nc, sizeof *cs, by_cause);
+    if (nc) qsort(cs, (size_t)nc, sizeof *cs, by_cause);
     for (i = 0; i < nc && m->n < VB_MOVED_MAX; i++) {
         m->item[m->n++] = cs[i].it;
         if (!cs[i].measured) m->noise_measured = 0;
@@ -399,10 +399,10 @@ int vb_moved_kernels(struct vb_store *base, int64_t case_b, struct vb_store *can
     }
     /* in aggregate's order first: its sorts then leave every row where it is (the rows' keys are
      * unique), so the kernels' names, pointers into them, stay theirs */
-    qsort(r[0], (size_t)n[0], sizeof *r[0], by_metric);
-    qsort(r[1], (size_t)n[1], sizeof *r[1], by_metric);
+    if (n[0]) qsort(r[0], (size_t)n[0], sizeof *r[0], by_metric);
+    if (n[1]) qsort(r[1], (size_t)n[1], sizeof *r[1], by_metric);
     nk = kernels(r, n, k, n[0] + n[1] + 1);
-    qsort(k, (size_t)nk, sizeof *k, by_move);
+    if (nk) qsort(k, (size_t)nk, sizeof *k, by_move);
     for (i = 0; i < nk && shown < VB_MOVED_KERNELS && used < len; i++) {
         double ratio = k[i].dur[0] > 0 ? k[i].dur[1] / k[i].dur[0] : INFINITY;
         char what[768];
