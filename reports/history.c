@@ -134,13 +134,10 @@ static int changes(struct ctx *c, const struct series *s, int n)
             row[7] = cell[4];
             row[8] = why;
             why[0] = '\0';
-            if (at > 0) {
-                struct vb_moved m;
-                if (vb_moved_explain(c->store, h->pts[at - 1].case_id, c->store, h->pts[at].case_id,
-                                     a / b, 0.05, &m, c->err))
-                    return -1;
-                vb_moved_text(&m, why, sizeof why);
-            }
+            if (at > 0 &&
+                vb_moved_line(c->store, h->pts[at - 1].case_id, c->store, h->pts[at].case_id, a / b,
+                              VB_MOVED_THRESHOLD, why, sizeof why, c->err))
+                return -1;
             vb_page_row(&c->page, a > b, row);
         }
     if (shown) vb_page_table_end(&c->page);

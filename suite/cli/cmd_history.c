@@ -77,16 +77,15 @@ static int choose(const struct vb_history *g, int ng, const struct vb_history *e
 static int why_moved(struct vb_store *st, const struct series *s, int i, double ratio,
                      struct vb_err *err)
 {
-    struct vb_moved m;
     char text[640];
     if (i < 1 || !strcmp(s->metric, "e2e")) return 0;
-    if (vb_moved_explain(st, s->h->pts[i - 1].case_id, st, s->h->pts[i].case_id, ratio, 0.05, &m,
-                         err))
+    if (vb_moved_line(st, s->h->pts[i - 1].case_id, st, s->h->pts[i].case_id, ratio,
+                      VB_MOVED_THRESHOLD, text, sizeof text, err))
         return -1;
-    if (!m.n) return 0;
+    if (!text[0]) return 0;
     printf("\n          counters that moved (run %lld -> %lld): ",
            (long long)s->h->pts[i - 1].run_id, (long long)s->h->pts[i].run_id);
-    vb_put_term(stdout, vb_moved_text(&m, text, sizeof text));
+    vb_put_term(stdout, text);
     return 0;
 }
 

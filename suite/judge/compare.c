@@ -276,7 +276,6 @@ static int explain(struct vb_store *base, const struct vb_case_row *b, struct vb
                    const struct vb_case_row *c, const struct vb_cmp_opts *o, struct vb_cmp_row *r,
                    struct vb_err *err)
 {
-    struct vb_moved m;
     if (vb_store_whole_process(b->family, b->axes)) /* trace --metrics: its kernels */
         return !strcmp(b->metrics_status, "ok") && !strcmp(c->metrics_status, "ok")
                    ? vb_moved_kernels(base, b->id, cand, c->id, o->threshold, r->moved,
@@ -286,9 +285,8 @@ static int explain(struct vb_store *base, const struct vb_case_row *b, struct vb
         !r->phase[0] || !strcmp(r->phase, "e2e") || strcmp(b->metrics_status, "ok") ||
         strcmp(c->metrics_status, "ok"))
         return 0;
-    if (vb_moved_explain(base, b->id, cand, c->id, r->ratio, o->threshold, &m, err)) return -1;
-    vb_moved_text(&m, r->moved, sizeof r->moved);
-    return 0;
+    return vb_moved_line(base, b->id, cand, c->id, r->ratio, o->threshold, r->moved,
+                         sizeof r->moved, err);
 }
 
 int vb_compare_runs(struct vb_store *base, int64_t run_base, struct vb_store *cand,

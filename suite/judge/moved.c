@@ -300,6 +300,16 @@ int vb_moved_explain(struct vb_store *base, int64_t case_b, struct vb_store *can
     return rc;
 }
 
+int vb_moved_line(struct vb_store *base, int64_t case_b, struct vb_store *cand, int64_t case_c,
+                  double time_ratio, double threshold, char *buf, size_t n, struct vb_err *err)
+{
+    struct vb_moved m;
+    if (n) buf[0] = '\0';
+    if (vb_moved_explain(base, case_b, cand, case_c, time_ratio, threshold, &m, err)) return -1;
+    vb_moved_text(&m, buf, n);
+    return 0;
+}
+
 /* num writes v compactly: 4.2 M, 812 k, 12.5, 0 */
 static void num(double v, int bytes, char *buf, size_t n)
 {

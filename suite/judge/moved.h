@@ -54,6 +54,14 @@ struct vb_moved {
 int vb_moved_explain(struct vb_store *base, int64_t case_b, struct vb_store *cand, int64_t case_c,
                      double time_ratio, double threshold, struct vb_moved *m, struct vb_err *err);
 
+/* The threshold where a command has none of its own (history, the report): compare's default. */
+#define VB_MOVED_THRESHOLD 0.05
+
+/* vb_moved_line explains (vb_moved_explain) and writes the line (vb_moved_text) into buf, ""
+ * when nothing moved. 0, or -1 with err. */
+int vb_moved_line(struct vb_store *base, int64_t case_b, struct vb_store *cand, int64_t case_c,
+                  double time_ratio, double threshold, char *buf, size_t n, struct vb_err *err);
+
 /* At most this many kernels are named for a traced process (vb_moved_kernels). */
 #define VB_MOVED_KERNELS 4
 
