@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # work_bench.sh CASE VBWORK VARBENCH: compare's verdicts on work planted from outside the code
-# (tests/bench/work_bench.cu: its GPU rung w/loop, its CPU reference w/cpu, the memory rung
-# m/loads). Exit 0 pass, 1 fail,
-# 77 skip (no GPU).
+# (tests/bench/work_bench.cu: its GPU rung w/loop, its CPU reference w/cpu, family m's counter
+# plants). Exit 0 pass, 1 fail, 77 skip (no GPU).
 #   gpu-verdicts  a run, then: its sample launching its kernel 3 times (other launches a sample:
 #                 its code digest changes), its kernel's loop count from the host doubled (the
 #                 same SASS and launch: annotated, still slower), its CPU reference given twice
@@ -10,9 +9,9 @@
 #                 beside a co-tenant on the board (work_bench spin): noisy, the co-tenant named,
 #                 exit 7. The CPU plant is 2x, not 1.25x: on the shared H200 host this loop's
 #                 e2e moved 163-211 ms between unchanged processes (README, "Comparing")
-#   gpu-counters  m/loads with the metrics pass, then three plants (uncoalesced, a 64th of the
-#                 blocks, a second DRAM read): compare names the counter that is the cause
-#                 first; an identical rerun names none
+#   gpu-counters  family m with the metrics pass, then six plants each changing one thing:
+#                 compare names the counter that is the cause first; an identical rerun names
+#                 none; ab on one plant names it too (see the case below)
 set -u
 case=$1 work=$2 vb=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -50,28 +49,51 @@ gpu-verdicts)
     fail "beside a co-tenant: not noisy naming it"
   [ "$rc" -eq 7 ] || fail "beside a co-tenant: exit $rc, not 7" ;;
 gpu-counters)
-  # the counters that moved, named first (judge/moved.h), on m/loads' plants: its loads and
-  # stores uncoalesced (neighbouring threads 8 elements apart), a 64th of the blocks (each
-  # thread striding over 64 elements: the board no longer full), a second read of each element
-  # n/2 away (DRAM bytes read x2); an identical rerun names none
+  # the counters that moved, named first (judge/moved.h), on family m's plants, each changing
+  # one thing: m/loads' loads and stores 8 elements apart (uncoalesced), a 256th of its blocks
+  # (each thread striding over 256 elements: the board mostly idle), a second read of each
+  # element n/2 away (DRAM bytes read x2), another build of its kernel given ~170 registers a
+  # thread (a path it never takes: occupancy an eighth); m/transpose's tile without its padding
+  # (32-way shared-memory bank conflicts); m/chain's 8 chains made one dependent chain. An
+  # identical rerun names none. Then ab on the stride plant as a second build (a program that
+  # sets the plant and runs vbwork): its two sides' metrics runs name the same cause
   have_gpu || { echo "no GPU: skipped"; exit 77; }
-  run_m() { "$work" run --filter m/loads --metrics default --db "$1" >out 2>err || fail "$1: exit $? $(tail -n 3 err)"; }
-  run_m base.db
-  run_m same.db
-  VB_WORK_STRIDE=8 run_m stride.db
-  VB_WORK_GRID_DIV=64 run_m grid.db
-  VB_WORK_PASSES=2 run_m passes.db
+  run_m() { # DB GLOB
+    "$work" run --filter "$2" --metrics default --db "$1" >out 2>err || fail "$1: exit $? $(tail -n 3 err)"
+  }
+  run_m base.db 'm/*'
+  run_m same.db 'm/*'
+  VB_WORK_STRIDE=8 run_m stride.db m/loads
+  VB_WORK_GRID_DIV=256 run_m grid.db m/loads
+  VB_WORK_PASSES=2 run_m passes.db m/loads
+  VB_WORK_REGS=1 run_m regs.db m/loads
+  VB_WORK_SMEM_PAD=0 run_m smem.db m/transpose
+  VB_WORK_DEPENDENT=1 run_m dep.db m/chain
   "$vb" compare base.db same.db >out 2>&1
   cat out
   grep -q "^counters that moved" out && fail "an identical rerun named counters"
-  for plant in stride:"global (load|store) efficiency" grid:"blocks a grid \(launch__grid_size\)" passes:"DRAM bytes read \(dram__bytes_read.sum\)"; do
-    db=${plant%%:*} want=${plant#*:}
-    "$vb" compare base.db "$db.db" >out 2>&1; rc=$?
+  bad=""
+  for plant in "stride m/loads global (load|store) efficiency" \
+               "grid m/loads blocks a grid \(launch__grid_size\)" \
+               "passes m/loads DRAM bytes read \(dram__bytes_read.sum\)" \
+               "regs m/loads (registers a thread \(launch__registers_per_thread\)|achieved occupancy)" \
+               "smem m/transpose shared-memory load bank conflicts" \
+               "dep m/chain warps stalled on a dependent instruction"; do
+    read -r db rung want <<<"$plant"
+    "$vb" compare --filter "$rung" base.db "$db.db" >out 2>&1; rc=$?
     cat out
-    [ "$rc" -eq 1 ] || fail "$db: compare exit $rc, not 1"
-    grep -A1 "^counters that moved" out | tail -n 1 | grep -qE "^  m/loads [^:]*: $want" ||
-      fail "$db: the first counter named is not /$want/"
-  done ;;
+    if [ "$rc" -ne 1 ]; then bad="$bad $db(exit $rc)"; continue; fi
+    grep -A1 "^counters that moved" out | tail -n 1 | grep -qE "^  $rung [^:]*: $want" ||
+      bad="$bad $db(not /$want/ first)"
+  done
+  [ -z "$bad" ] || fail "plants whose cause was not named first:$bad"
+  printf '#!/bin/sh\nVB_WORK_STRIDE=8 exec "%s" "$@"\n' "$work" >planted
+  chmod +x planted
+  "$vb" ab "$work" ./planted --filter m/loads --db ab.db >out 2>&1; rc=$?
+  cat out
+  [ "$rc" -eq 1 ] || fail "ab, the stride plant: exit $rc, not 1"
+  grep -A1 "^counters that moved" out | tail -n 1 | grep -qE "^  m/loads [^:]*: global (load|store) efficiency" ||
+    fail "ab, the stride plant: the load or store efficiency not named first" ;;
 *) echo "work_bench.sh: no case '$case'" >&2; exit 2 ;;
 esac
 exit 0

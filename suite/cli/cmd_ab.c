@@ -23,6 +23,7 @@
 
 #include "clock.h"
 #include "cmd.h"
+#include "ab_explain.h"
 #include "ab_judge.h"
 #include "cmp_print.h"
 #include "code_diff.h"
@@ -64,7 +65,10 @@ static const struct vb_usage usage = {
         "GPU case (else it runs alone on each side, as compare lets GPU cases decide). A case\n"
         "one side makes and the other does not is only-in-base or only-in-candidate; broken:\n"
         "ok in A, wrong or failed in B. RUN-OPTIONS after -- go to both sides' run (for example\n"
-        "--cache warm). Both sides run without the metrics pass.\n"
+        "--cache warm). Both sides time without the metrics pass (two profiling sessions\n"
+        "cannot share a board); a GPU case slower or faster in a GPU phase is then run again by\n"
+        "A, then by B, alone (run --quick --metrics default, two more runs in the database),\n"
+        "and the counters that moved are named as compare names them (--no-counters: not).\n"
         "Exit 1: a case slower or broken; 7: one noisy, or nothing compared; 6: a side that\n"
         "cannot be started or that died.\n",
     .codes = codes,
@@ -89,7 +93,7 @@ struct side {
 struct opts {
     const char *db, *filter, *junit;
     struct vb_opt_list axes; /* --axis, as given */
-    int device, quick, md, rmin, rmax, k;
+    int device, quick, md, rmin, rmax, k, no_counters;
     double threshold, alpha, budget;
     char **extra;
     int nextra;
@@ -367,18 +371,6 @@ static int match(struct side *ab, const struct opts *o, struct vb_paired_case **
     }
 }
 
-/* row_of: label's case in rows[0..n), NULL when the run has none */
-static const struct vb_case_row *row_of(const struct vb_case_row *rows, int n, const char *label)
-{
-    char l[LABEL];
-    int i;
-    for (i = 0; i < n; i++) {
-        snprintf(l, sizeof l, "%s/%s %s", rows[i].family, rows[i].name, rows[i].axes);
-        if (!strcmp(l, label)) return &rows[i];
-    }
-    return NULL;
-}
-
 /* result builds res from both sides' plans, the paired cases and the runs' statuses */
 static int result(struct side *ab, struct vb_paired_case *const *cases, int ncases,
                   struct vb_store *st, struct vb_cmp_result *res, struct vb_err *err)
@@ -401,8 +393,8 @@ static int result(struct side *ab, struct vb_paired_case *const *cases, int ncas
     for (k = 0; k < 2; k++)
         for (i = 0; i < ab[k].nplan; i++) {
             const char *label = ab[k].plan[i], *sp = strchr(label, ' ');
-            const struct vb_case_row *ra = row_of(rows[0], nrows[0], label),
-                                     *rb = row_of(rows[1], nrows[1], label);
+            const struct vb_case_row *ra = vb_ab_case_row(rows[0], nrows[0], label),
+                                     *rb = vb_ab_case_row(rows[1], nrows[1], label);
             const char *sa = ra ? ra->status : "", *sb = rb ? rb->status : "";
             int in_a = pos(&ab[0], label) >= 0, in_b = pos(&ab[1], label) >= 0, same = -1;
             const struct vb_paired_case *c;
@@ -531,6 +523,8 @@ int vb_cmd_ab(int argc, char **argv)
                       "output: aligned table (default) or Markdown (pull-request comment)"),
         VB_OPT_STR(0, "junit", "FILE", &o.junit,
                    "also write a JUnit XML report (slower/broken cases fail)"),
+        VB_OPT_FLAG(0, "no-counters", &o.no_counters,
+                    "do not run the cases that moved again for their counters"),
         VB_OPT_END()};
     for (i = 1; i < argc; i++) /* what follows -- is both sides' run's */
         if (!strcmp(argv[i], "--")) {
@@ -564,6 +558,14 @@ int vb_cmd_ab(int argc, char **argv)
     if (match(ab, &o, cases, &ncases, &err) || finish(&ab[0], &err) || finish(&ab[1], &err))
         goto fail;
     if (vb_store_open_ro(o.db, &st, &err) || result(ab, cases, ncases, st, &res, &err)) goto fail;
+    if (!o.no_counters) {
+        const struct vb_ab_sides sides = {
+            {ab[0].exe, ab[1].exe}, o.db, o.device, o.extra, o.nextra};
+        if (vb_ab_explain(&sides, st, &res, o.threshold, &err)) {
+            vb_cmp_result_free(&res);
+            goto fail;
+        }
+    }
     if (vb_store_run_info(st, ab[0].run, &info, &err)) info.gpu[0] = '\0';
     vb_err_clear(&err);
     snprintf(res.gpu_base, sizeof res.gpu_base, "%s", info.gpu);

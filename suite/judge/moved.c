@@ -34,7 +34,7 @@ struct side {
 /* A candidate explanation before ranking. */
 struct cand {
     struct vb_moved_item it;
-    int rank;     /* what sets the cost 3, DRAM bytes 2, other traffic 1 */
+    int rank;     /* rank_of */
     double pred;  /* |log| of the time ratio it predicts */
     int measured; /* its noise measured (a launch counter: exact) */
 };
@@ -166,13 +166,21 @@ static double share_of(double before, double after, int slower, double time_rati
     return fmin(1, lp / log(time_ratio));
 }
 
+/* rank_of: what sets the cost 5 (the launch, an efficiency, bank conflicts, a hit rate,
+ * occupancy), DRAM bytes 4, the warps' stall reasons 3 (where the time went: a dependent chain
+ * shows there first), any other percentage or ratio 2 (pipe use, sectors a request), other
+ * traffic 1 */
 static int rank_of(const char *metric)
 {
+    static const char *const sets[] = {"launch__", "sass_average_data_bytes_per_sector",
+                                       "bank_conflicts", "hit_rate", "sm__warps_active"};
     const struct vb_metric_def *d = vb_metric_def_find(metric);
-    if (!strncmp(metric, "dram__bytes", 11)) return 2;
-    if (!d || d->is_pct || d->slower < 0 || strstr(metric, "bank_conflicts") ||
-        strstr(metric, "per_request"))
-        return 3;
+    size_t i;
+    for (i = 0; i < sizeof sets / sizeof sets[0]; i++)
+        if (strstr(metric, sets[i])) return 5;
+    if (!strncmp(metric, "dram__bytes", 11)) return 4;
+    if (strstr(metric, "warp_issue_stalled")) return 3;
+    if (!d || d->is_pct || d->slower < 0 || !is_count(metric)) return 2;
     return 1;
 }
 
@@ -189,16 +197,26 @@ static int by_cause(const void *x, const void *y)
     return (a->pred < b->pred) - (a->pred > b->pred);
 }
 
-/* launches adds the launch counters of the kernels both sides launched one way each */
+/* launches sets *c (malloc'd, *nc of them) to the launch counters that moved of the kernels
+ * both sides launched one way each */
 static int launches(struct vb_store *base, int64_t case_b, struct vb_store *cand, int64_t case_c,
-                    double time_ratio, struct cand *c, int *nc, int cap, struct vb_err *err)
+                    double time_ratio, struct cand **c, int *nc, struct vb_err *err)
 {
     struct vb_launch_row *lb = NULL, *lc = NULL;
-    int nb = 0, nn = 0, i, j;
+    int nb = 0, nn = 0, i, j, cap;
+    *c = NULL;
+    *nc = 0;
     if (vb_store_case_launches(base, case_b, &lb, &nb, err) ||
         vb_store_case_launches(cand, case_c, &lc, &nn, err)) {
         free(lb);
         return -1;
+    }
+    /* each of base's kernels matches at most one of cand's: 3 counters each */
+    cap = 3 * nb + 1;
+    if (!(*c = calloc((size_t)cap, sizeof **c))) {
+        free(lb);
+        free(lc);
+        return vb_err_set(err, VB_E_SYS, "out of memory");
     }
     for (i = 0; i < nb; i++) {
         int once = (i == 0 || strcmp(lb[i - 1].kernel, lb[i].kernel)) &&
@@ -217,9 +235,9 @@ static int launches(struct vb_store *base, int64_t case_b, struct vb_store *cand
         if (x.it.share > 0) {                                                                      \
             snprintf(x.it.metric, sizeof x.it.metric, "%s", name);                                 \
             snprintf(x.it.plain, sizeof x.it.plain, "%s", pl);                                     \
-            x.rank = 3;                                                                            \
+            x.rank = rank_of(name);                                                                \
             x.measured = 1;                                                                        \
-            add(c, nc, cap, &x);                                                                   \
+            add(*c, nc, cap, &x);                                                                  \
         }                                                                                          \
     }
             VB_LAUNCH_COUNTERS(X)
@@ -282,7 +300,7 @@ int vb_moved_explain(struct vb_store *base, int64_t case_b, struct vb_store *can
                      double time_ratio, double threshold, struct vb_moved *m, struct vb_err *err)
 {
     struct side b, c;
-    struct cand l[16];
+    struct cand *l = NULL;
     int nl = 0, rc = -1;
     memset(m, 0, sizeof *m);
     m->noise_measured = 1;
@@ -292,9 +310,10 @@ int vb_moved_explain(struct vb_store *base, int64_t case_b, struct vb_store *can
         free(b.a);
         return -1;
     }
-    if (!launches(base, case_b, cand, case_c, time_ratio, l, &nl, 16, err) &&
+    if (!launches(base, case_b, cand, case_c, time_ratio, &l, &nl, err) &&
         !rank_sides(&b, &c, l, nl, time_ratio, threshold, m, err))
         rc = 0;
+    free(l);
     free(b.a);
     free(c.a);
     return rc;

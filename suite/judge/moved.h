@@ -15,8 +15,9 @@
  * (a count, registers) or to its inverse (an efficiency, a hit rate, occupancy, the grid's
  * blocks), the time ratio it predicts, log(predicted) / log(measured), at most 1; a counter that
  * moved the other way accounts for none and is not named. Ties go to what sets the cost (the
- * launch, an efficiency, occupancy, conflicts, stalls) before what shows it (DRAM bytes, then
- * other traffic), then to the larger predicted move. The duration itself is never a cause.
+ * launch, an efficiency, bank conflicts, a hit rate, occupancy), then DRAM bytes, then the
+ * warps' stall reasons (where their time went), then other ratios (pipe use, sectors a request),
+ * then other traffic, then to the larger predicted move. The duration itself is never a cause.
  * Workload: per case that moved, its counters and launch rows once a side.
  */
 #ifndef VB_MOVED_H
