@@ -1,5 +1,6 @@
 /* moved.h's explanations over fixture databases: per plant (uncoalesced loads, more registers a
- * thread, a quarter of the blocks, a second DRAM pass), the counter that is the cause named
+ * thread, a quarter of the blocks, a second DRAM pass, a dependent chain, a shared-memory tile
+ * without its padding), the counter that is the cause named
  * first with its before -> after; a move inside the counters' measured noise names none; a
  * counter that moved the other way is not a cause; a counter measured on one launch says its
  * noise is unmeasured. */
@@ -14,11 +15,17 @@
 #include "test.h"
 #include "tests.h"
 
-#define GLD_EFF "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"
-#define GLD_SEC "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
-#define DRAM_RD "dram__bytes_read.sum"
-#define OCC     "sm__warps_active.avg.pct_of_peak_sustained_active"
-#define DUR     "gpu__time_duration.sum"
+#define GLD_EFF     "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"
+#define GLD_SEC     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+#define DRAM_RD     "dram__bytes_read.sum"
+#define OCC         "sm__warps_active.avg.pct_of_peak_sustained_active"
+#define DUR         "gpu__time_duration.sum"
+#define FMA         "smsp__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active"
+#define BANK_LD     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+#define STALL(r)    "smsp__warp_issue_stalled_" r "_per_warp_active.pct"
+#define STALL_WAIT  STALL("wait")
+#define STALL_MATH  STALL("math_pipe_throttle")
+#define STALL_SHORT STALL("short_scoreboard")
 
 static sqlite3 *db;
 
@@ -32,6 +39,13 @@ static void counter(int c, int l, const char *k, const char *m, double v)
              "(%d, %d, (SELECT id FROM StringIds WHERE value = '%s'), '%s', %.17g);",
              k, c, l, k, m, v);
     sqlite3_exec(db, q, NULL, NULL, NULL);
+}
+
+/* both: cases b and c's one launch of kernel k measured metric m at before and after */
+static void both(int b, int c, const char *k, const char *m, double before, double after)
+{
+    counter(b, 0, k, m, before);
+    counter(c, 0, k, m, after);
 }
 
 /* launch: case c launched kernel k with that grid, registers a thread and shared memory */
@@ -127,6 +141,23 @@ int test_moved_causes(const char *arg)
     ASSERT_STR_EQ(first(s, 13, 14, 0.5, &m, text, sizeof text), OCC);
     ASSERT_CONTAINS(text, "achieved occupancy (" OCC ") 30% -> 90%");
     ASSERT_CONTAINS(text, "noise not measured");
+    /* a dependent chain (15 -> 16), as m/chain measured on the H200 (x2.05): the stall reason
+     * that grew (1 / (100% - s): 5.52% -> 55.4% predicts x2.12) before the FMA pipe's use that
+     * fell with it; a stall reason from 0% to 0.04% did not move (under a point) */
+    both(15, 16, "c", STALL_WAIT, 5.52, 55.4);
+    both(15, 16, "c", STALL_MATH, 0, 0.0354);
+    both(15, 16, "c", FMA, 39.4, 19.2);
+    ASSERT_STR_EQ(first(s, 15, 16, 2.05, &m, text, sizeof text), STALL_WAIT);
+    ASSERT_CONTAINS(text,
+                    "warps stalled on a dependent instruction (" STALL_WAIT ") 5.52% -> 55.4%");
+    ASSERT(!strstr(text, STALL_MATH));
+    /* a shared-memory tile without its padding (17 -> 18), as m/transpose measured (x2.48):
+     * the bank conflicts, before the stall reason they show as */
+    both(17, 18, "t", BANK_LD, 39.3e3, 16.5e6);
+    both(17, 18, "t", STALL_SHORT, 1.48, 18.5);
+    ASSERT_STR_EQ(first(s, 17, 18, 2.48, &m, text, sizeof text), BANK_LD);
+    ASSERT_CONTAINS(text,
+                    "shared-memory load bank conflicts (" BANK_LD ") 39.3 k -> 16.5 M a launch");
     /* the same case against itself: nothing moved */
     ASSERT_STR_EQ(first(s, 1, 1, 1.3, &m, text, sizeof text), "");
     /* two traced processes (21 -> 22, trace --metrics): conv's launches 50% longer as its

@@ -27,9 +27,10 @@ struct vb_metric_def {
     int in_default;    /* part of the default set of the metrics pass */
     int is_pct;        /* a percentage (compared with ncu in points, not relatively) */
     const char *plain; /* what a regression's explanation calls it ("achieved occupancy") */
-    /* which way it moves when the kernel gets slower for its sake (judge/moved.h): +1 more of it
-     * costs time (sectors, bytes, conflicts, stalls), -1 less of it does (an efficiency, a hit
-     * rate, occupancy), 0 never a cause (the duration: the time itself) */
+    /* how the kernel's time follows it (judge/moved.h): +1 in proportion (sectors, bytes,
+     * conflicts), -1 in inverse proportion (an efficiency, a hit rate, occupancy), 2 a stall
+     * reason's share of the warps' cycles, s (%): as 1 / (100 - s) (the other cycles the same:
+     * 5.5% -> 55.4% predicts x2.1, 0% -> 0.04% x1.0004), 0 never a cause (the duration) */
     int slower;
 };
 

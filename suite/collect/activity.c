@@ -348,8 +348,11 @@ int vb_activity_start_with(unsigned extra, struct vb_err *err)
     nenabled = 0;
     for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         int marker = kinds[i] == CUPTI_ACTIVITY_KIND_MARKER;
+        CUpti_ActivityKind k = kinds[i];
         if (marker ? (extra & VB_ACTIVITY_NO_MARKERS) : (extra & VB_ACTIVITY_NO_KERNELS)) continue;
-        if (enable(kinds[i], err)) return -1;
+        if (k == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && (extra & VB_ACTIVITY_SERIAL_KERNELS))
+            k = CUPTI_ACTIVITY_KIND_KERNEL;
+        if (enable(k, err)) return -1;
     }
     for (i = 0; (extra & VB_ACTIVITY_API) && i < sizeof api_kinds / sizeof api_kinds[0]; i++)
         if (enable(api_kinds[i], err)) return -1;

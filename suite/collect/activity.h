@@ -119,6 +119,12 @@ enum vb_activity_extra {
     VB_ACTIVITY_OVERHEAD = 1 << 1,   /* CUPTI's overhead records, summed (varbench trace) */
     VB_ACTIVITY_NO_KERNELS = 1 << 2, /* API calls only: no kernel, copy or memset records */
     VB_ACTIVITY_NO_MARKERS = 1 << 3, /* no NVTX through CUPTI (varbench trace records its own) */
+    /* kernels as CUPTI_ACTIVITY_KIND_KERNEL (serialized), not CONCURRENT_KERNEL: what trace
+     * --metrics needs. With the range profiler's kernel replay in the process, concurrent kernel
+     * records beside copy or memset records crashed CUPTI's own thread at the flush (SIGSEGV or
+     * SIGABRT in libcupti.so.13, CUDA 13.0, H200; KERNEL, or no copy and memset kinds, ran
+     * clean); replay serializes the kernels anyway */
+    VB_ACTIVITY_SERIAL_KERNELS = 1 << 4,
 };
 
 /* vb_activity_start registers the buffer callbacks and enables the activity kinds of `varbench

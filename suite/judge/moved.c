@@ -9,7 +9,8 @@
 #include "metric_set.h"
 #include "store.h"
 
-#define DURATION "gpu__time_duration.sum"
+#define DURATION  "gpu__time_duration.sum"
+#define PCT_FLOOR 1.0 /* points: the least move of a percentage that counts */
 
 /* The launch records' counters, under Nsight Compute's launch__ names: X(name, plain, slower,
  * field of struct vb_launch_row). Exact on each side: any difference moved. */
@@ -151,14 +152,17 @@ static const struct agg *find(const struct side *s, const char *metric)
     return NULL;
 }
 
-/* predicted: the time ratio a counter's move predicts (slower: its direction), |log|'d into
- * *mag; the share of log(time_ratio) it accounts for, 0 when none (the other way, no move) */
+/* predicted: the time ratio a counter's move predicts (slower: how the time follows it,
+ * metric_set.h), |log|'d into *mag; the share of log(time_ratio) it accounts for, 0 when none
+ * (the other way, no move) */
 static double share_of(double before, double after, int slower, double time_ratio, double *mag)
 {
     double lp;
     *mag = 0;
     if (!slower || before < 0 || after < 0 || before == after) return 0;
-    if (before == 0 || after == 0) /* from none, or to none: as far as it goes */
+    if (slower == 2) /* a stall reason's share of the cycles, in % */
+        lp = after >= 100 ? INFINITY : log((100 - fmin(before, 100)) / (100 - after));
+    else if (before == 0 || after == 0) /* from none, or to none: as far as it goes */
         lp = (after > before ? 1 : -1) * slower * INFINITY;
     else
         lp = slower * log(after / before);
@@ -179,7 +183,7 @@ static int rank_of(const char *metric)
     for (i = 0; i < sizeof sets / sizeof sets[0]; i++)
         if (strstr(metric, sets[i])) return 5;
     if (!strncmp(metric, "dram__bytes", 11)) return 4;
-    if (strstr(metric, "warp_issue_stalled")) return 3;
+    if (d && d->slower == 2) return 3;
     if (!d || d->is_pct || d->slower < 0 || !is_count(metric)) return 2;
     return 1;
 }
@@ -268,6 +272,8 @@ static int rank_sides(const struct side *b, const struct side *c, const struct c
         noise = fmax(x->noise, y->noise); /* fmax: NaN where a side did not measure it */
         rel = fmax(fabs(x->value), fabs(y->value));
         if (!(rel > 0)) continue;
+        /* a percentage is read to a point (a stall reason 0% -> 0.04% did not move) */
+        if (d->is_pct && fabs(y->value - x->value) < PCT_FLOOR) continue;
         /* a percentage's noise is in points: as a share of the larger value */
         if (d->is_pct && isfinite(noise)) noise /= rel;
         if (!(fabs(y->value - x->value) / (x->value != 0 ? fabs(x->value) : rel) >
@@ -411,6 +417,16 @@ static int kernels(struct vb_counter_row *const r[2], const int n[2], struct ker
     return nk;
 }
 
+/* by_number: are the n rows' kernels named by launch number ("0", "1", ...: result.h's
+ * vb_metric_values_name without kernel records)? */
+static int by_number(const struct vb_counter_row *r, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (!r[i].kernel[0] || strspn(r[i].kernel, "0123456789") != strlen(r[i].kernel)) return 0;
+    return n > 0;
+}
+
 int vb_moved_kernels(struct vb_store *base, int64_t case_b, struct vb_store *cand, int64_t case_c,
                      double threshold, char *buf, size_t len, struct vb_err *err)
 {
@@ -422,6 +438,13 @@ int vb_moved_kernels(struct vb_store *base, int64_t case_b, struct vb_store *can
     if (vb_store_case_counters(base, case_b, &r[0], &n[0], err) ||
         vb_store_case_counters(cand, case_c, &r[1], &n[1], err))
         goto out;
+    if (by_number(r[0], n[0]) || by_number(r[1], n[1])) {
+        snprintf(buf, len,
+                 "kernels not matched: a side's counters are by launch number (a trace "
+                 "--trace api --metrics records no kernel names)");
+        rc = 0;
+        goto out;
+    }
     if (!(k = calloc((size_t)(n[0] + n[1] + 1), sizeof *k))) {
         vb_err_set(err, VB_E_SYS, "out of memory");
         goto out;

@@ -11,10 +11,11 @@
  * per-launch values over the launches of one kernel (a sample that launches a kernel twice or
  * more; relative, a percentage's in points); where no kernel was launched twice the noise is
  * not measured and the text says so. It moved when its change exceeds the threshold and its
- * noise. How much of the time change it accounts for: were the time proportional to the counter
- * (a count, registers) or to its inverse (an efficiency, a hit rate, occupancy, the grid's
- * blocks), the time ratio it predicts, log(predicted) / log(measured), at most 1; a counter that
- * moved the other way accounts for none and is not named. Ties go to what sets the cost (the
+ * noise (a percentage's: and one point). How much of the time change it accounts for: were the
+ * time proportional to the counter (a count, registers), to its inverse (an efficiency, a hit
+ * rate, occupancy, the grid's blocks), or to 1 / (100% - s) for a stall reason's share s of the
+ * warps' cycles, the time ratio it predicts, log(predicted) / log(measured), at most 1; a counter
+ * that moved the other way accounts for none and is not named. Ties go to what sets the cost (the
  * launch, an efficiency, bank conflicts, a hit rate, occupancy), then DRAM bytes, then the
  * warps' stall reasons (where their time went), then other ratios (pipe use, sectors a request),
  * then other traffic, then to the larger predicted move. The duration itself is never a cause.

@@ -561,6 +561,7 @@ static int start_cupti(int metrics)
         return -1;
     }
     if (metrics && subscribe()) return -1;
+    if (metrics) kinds |= VB_ACTIVITY_SERIAL_KERNELS; /* activity.h: kernel replay's crash */
     /* one device buffer for the GPU records made ready per context instead of 3 (CUPTI's
      * default): each costs the program 2-2.5 ms at its context's creation on an H100; more are
      * made when a program launches faster than they drain */

@@ -374,7 +374,7 @@ static void c_traffic(const struct vb_point *p, struct vb_traffic *t)
 }
 
 static const struct vb_axis m_axes[] = {{.name = "n", .doc = "elements", .spec = "2^24"}};
-static const struct vb_axis c_axes[] = {{.name = "n", .doc = "elements", .spec = "2^22"}};
+static const struct vb_axis c_axes[] = {{.name = "n", .doc = "elements", .spec = "2^20"}};
 static const struct vb_problem loads_p = {.name = "loads",
                                           .summary = "y = 2x + 1",
                                           .axes = m_axes,
