@@ -1,9 +1,8 @@
-/* moved.h's explanations over fixture databases: per plant (uncoalesced loads, more registers a
- * thread, a quarter of the blocks, a second DRAM pass, a dependent chain, a shared-memory tile
- * without its padding), the counter that is the cause named
- * first with its before -> after; a move inside the counters' measured noise names none; a
- * counter that moved the other way is not a cause; a counter measured on one launch says its
- * noise is unmeasured. */
+/* occupancy.h's figures, and moved.h's explanations over fixture databases: per plant (uncoalesced
+ * loads, more registers a thread, a quarter of the blocks, a second DRAM pass, a dependent chain, a
+ * shared-memory tile without its padding), the counter that is the cause named first with its
+ * before -> after; a move inside the counters' measured noise names none; a counter that moved the
+ * other way is not a cause; a counter measured on one launch says its noise is unmeasured. */
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -11,6 +10,7 @@
 
 #include "fixtures.h"
 #include "moved.h"
+#include "occupancy.h"
 #include "store.h"
 #include "test.h"
 #include "tests.h"
@@ -100,13 +100,24 @@ int test_moved_causes(const char *arg)
     ASSERT_CONTAINS(text, "global load efficiency (" GLD_EFF ") 100% -> 12.5%");
     ASSERT(!strstr(text, DUR)); /* the duration is the time itself, never a cause */
     ASSERT(m.noise_measured);
-    /* more registers a thread (3 -> 4): occupancy falls with them; the launch is the cause */
+    /* more registers a thread (3 -> 4): occupancy falls with them; the launch is the cause,
+     * with the theoretical occupancy it sets on the run's device (cc 9.0, 132 SMs) */
+    sqlite3_exec(db,
+                 "INSERT INTO TARGET_INFO_GPU(run_id, id, computeMajor, computeMinor, smCount) "
+                 "VALUES (1, 0, 9, 0, 132);"
+                 "INSERT INTO variants(id, family, name, is_reference, needs_gpu) "
+                 "VALUES (1, 'm', 'loads', 0, 1);"
+                 "INSERT INTO cases(id, run_id, variant_id, device_id, axes, status, samples, "
+                 "have_records) VALUES (3, 1, 1, 0, '', 'ok', 1, 1), (4, 1, 1, 0, '', 'ok', 1, 1);",
+                 NULL, NULL, NULL);
     launch(3, "k", 4096, 32, 0);
     launch(4, "k", 4096, 128, 0);
     counter(3, 0, "k", OCC, 95);
     counter(4, 0, "k", OCC, 30);
     ASSERT_STR_EQ(first(s, 3, 4, 1.8, &m, text, sizeof text), "launch__registers_per_thread");
-    ASSERT_CONTAINS(text, "registers a thread (launch__registers_per_thread) 32 -> 128");
+    ASSERT_CONTAINS(text, "registers a thread (launch__registers_per_thread) 32 -> 128 "
+                          "(theoretical occupancy 100% -> 25%, limited by registers a thread "
+                          "(was threads a block))");
     ASSERT_CONTAINS(text, "achieved occupancy");
     /* a quarter of the blocks (5 -> 6) */
     launch(5, "k", 4096, 32, 0);
@@ -188,5 +199,39 @@ int test_moved_causes(const char *arg)
     sqlite3_close(db);
     vb_store_close(s);
     remove(path);
+    return 0;
+}
+
+/* The theoretical occupancy of the plants' launches on an H200 (cc 9.0, 132 SMs), and what
+ * limits it, as CUDA's occupancy calculator reckons it. */
+int test_occupancy(const char *arg)
+{
+    struct vb_occupancy o;
+    (void)arg;
+    /* m/loads: 256 threads, 24 registers: the warps (8 blocks of 8) */
+    ASSERT(vb_occupancy_of(9, 0, 132, 65536, 256, 24, 0, &o) == 0);
+    ASSERT(o.pct == 100 && o.by == VB_OCC_WARPS && o.blocks == 8);
+    /* its build of 176 registers: 5632 a warp, 11 warps: one block of 8 */
+    ASSERT(vb_occupancy_of(9, 0, 132, 65536, 256, 176, 0, &o) == 0);
+    ASSERT(o.pct == 12.5 && o.by == VB_OCC_REGISTERS);
+    /* a 256th of the blocks: 256 over 132 SMs, 2 an SM at most */
+    ASSERT(vb_occupancy_of(9, 0, 132, 256, 256, 24, 0, &o) == 0);
+    ASSERT(o.pct == 25 && o.by == VB_OCC_GRID);
+    /* 48 KiB a block of 128 threads: 49 KiB with the reserve, 4 blocks in 228 KiB */
+    ASSERT(vb_occupancy_of(9, 0, 132, 4096, 128, 32, 48 * 1024, &o) == 0);
+    ASSERT(o.pct == 25 && o.by == VB_OCC_SHARED && o.blocks == 4);
+    /* m/transpose's padded tile (4224 bytes) limits nothing */
+    ASSERT(vb_occupancy_of(9, 0, 132, 16384, 256, 32, 32 * 33 * 4, &o) == 0);
+    ASSERT(o.pct == 100 && o.by == VB_OCC_WARPS);
+    /* 32-thread blocks: the SM's 32 blocks, half its warps */
+    ASSERT(vb_occupancy_of(9, 0, 132, 1 << 20, 32, 16, 0, &o) == 0);
+    ASSERT(o.pct == 50 && o.by == VB_OCC_BLOCKS);
+    /* Turing: 32 warps an SM */
+    ASSERT(vb_occupancy_of(7, 5, 40, 4096, 1024, 32, 0, &o) == 0);
+    ASSERT(o.pct == 100 && o.blocks == 1);
+    /* a compute capability not in the table, and no launch */
+    ASSERT(vb_occupancy_of(6, 1, 20, 4096, 256, 32, 0, &o) == -1);
+    ASSERT(vb_occupancy_of(9, 0, 132, 4096, 0, 32, 0, &o) == -1);
+    ASSERT_STR_EQ(vb_occ_limit_name(VB_OCC_REGISTERS), "registers a thread");
     return 0;
 }

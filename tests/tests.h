@@ -62,6 +62,7 @@
     T(compare_verdicts, cpu)                                                                       \
     T(compare_phases, cpu)                                                                         \
     T(moved_causes, cpu)                                                                           \
+    T(occupancy, cpu)                                                                              \
     T(compare_few_samples, cpu)                                                                    \
     T(compare_throttled, cpu)                                                                      \
     T(compare_refuses_incomplete, cpu)                                                             \

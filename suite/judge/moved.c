@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "metric_set.h"
+#include "occupancy.h"
 #include "store.h"
 
 #define DURATION  "gpu__time_duration.sum"
@@ -201,12 +202,33 @@ static int by_cause(const void *x, const void *y)
     return (a->pred < b->pred) - (a->pred > b->pred);
 }
 
+/* occupancy_note writes into note what the launches b and c of one kernel set its theoretical
+ * occupancy to and what limits it; "" where either's device is unknown */
+static void occupancy_note(const struct vb_launch_row *b, const struct vb_launch_row *c, char *note,
+                           size_t n)
+{
+    struct vb_occupancy ob, oc;
+    note[0] = '\0';
+    if (vb_occupancy_of(b->cc_major, b->cc_minor, b->sms, b->blocks, b->threads, b->registers,
+                        b->shared, &ob) ||
+        vb_occupancy_of(c->cc_major, c->cc_minor, c->sms, c->blocks, c->threads, c->registers,
+                        c->shared, &oc))
+        return;
+    if (ob.by == oc.by)
+        snprintf(note, n, "theoretical occupancy %.3g%% -> %.3g%%, limited by %s", ob.pct, oc.pct,
+                 vb_occ_limit_name(oc.by));
+    else
+        snprintf(note, n, "theoretical occupancy %.3g%% -> %.3g%%, limited by %s (was %s)", ob.pct,
+                 oc.pct, vb_occ_limit_name(oc.by), vb_occ_limit_name(ob.by));
+}
+
 /* launches sets *c (malloc'd, *nc of them) to the launch counters that moved of the kernels
  * both sides launched one way each */
 static int launches(struct vb_store *base, int64_t case_b, struct vb_store *cand, int64_t case_c,
                     double time_ratio, struct cand **c, int *nc, struct vb_err *err)
 {
     struct vb_launch_row *lb = NULL, *lc = NULL;
+    char note[sizeof(*c)->it.note];
     int nb = 0, nn = 0, i, j, cap;
     *c = NULL;
     *nc = 0;
@@ -229,6 +251,7 @@ static int launches(struct vb_store *base, int64_t case_b, struct vb_store *cand
             int one = (j == 0 || strcmp(lc[j - 1].kernel, lc[j].kernel)) &&
                       (j + 1 == nn || strcmp(lc[j + 1].kernel, lc[j].kernel));
             if (!one || strcmp(lb[i].kernel, lc[j].kernel)) continue;
+            occupancy_note(&lb[i], &lc[j], note, sizeof note);
 #define X(name, pl, dir, field)                                                                    \
     {                                                                                              \
         struct cand x;                                                                             \
@@ -239,6 +262,7 @@ static int launches(struct vb_store *base, int64_t case_b, struct vb_store *cand
         if (x.it.share > 0) {                                                                      \
             snprintf(x.it.metric, sizeof x.it.metric, "%s", name);                                 \
             snprintf(x.it.plain, sizeof x.it.plain, "%s", pl);                                     \
+            snprintf(x.it.note, sizeof x.it.note, "%s", note);                                     \
             x.rank = rank_of(name);                                                                \
             x.measured = 1;                                                                        \
             add(*c, nc, cap, &x);                                                                  \
@@ -369,11 +393,12 @@ char *vb_moved_text(const struct vb_moved *m, char *buf, size_t n)
             num(it->before, bytes, b, sizeof b);
             num(it->after, bytes, a, sizeof a);
         }
-        used += (size_t)snprintf(buf + used, n - used, "%s%s (%s) %s -> %s%s", i ? "; " : "",
+        used += (size_t)snprintf(buf + used, n - used, "%s%s (%s) %s -> %s%s%s%s%s", i ? "; " : "",
                                  it->plain, it->metric, b, a,
                                  !is_count(it->metric) ? ""
                                  : it->per_launch      ? " a launch"
-                                                       : " a sample");
+                                                       : " a sample",
+                                 it->note[0] ? " (" : "", it->note, it->note[0] ? ")" : "");
     }
     if (m->n && !m->noise_measured && used < n)
         snprintf(buf + used, n - used,

@@ -41,6 +41,10 @@ struct vb_moved_item {
     int pct;              /* a percentage (shown in %) */
     int per_launch;       /* a count shown a launch (else a sample) */
     double share;         /* of the time change it accounts for, (0, 1] */
+    /* a launch counter's: the theoretical occupancy both sides' launches have and what limits
+     * it (occupancy.h), "" where the device is unknown ("theoretical occupancy 100% -> 12.5%,
+     * limited by registers a thread") */
+    char note[112];
 };
 
 struct vb_moved {

@@ -505,6 +505,7 @@ struct vb_launch_row {
     char kernel[512];                           /* its short name */
     int64_t blocks, threads, registers, shared; /* a grid's blocks, a block's threads, registers a
                                                   thread, shared memory a block (bytes) */
+    int cc_major, cc_minor, sms; /* its device's compute capability and SMs; 0 unknown */
 };
 
 /* vb_store_case_launches returns a malloc'd array (caller frees) of the distinct launch

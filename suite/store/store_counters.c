@@ -33,6 +33,9 @@ static void fill_launch(sqlite3_stmt *st, void *p)
     r->threads = sqlite3_column_int64(st, 2);
     r->registers = sqlite3_column_int64(st, 3);
     r->shared = sqlite3_column_int64(st, 4);
+    r->cc_major = sqlite3_column_int(st, 5);
+    r->cc_minor = sqlite3_column_int(st, 6);
+    r->sms = sqlite3_column_int(st, 7);
 }
 
 int vb_store_case_launches(struct vb_store *s, int64_t case_id, struct vb_launch_row **rows, int *n,
@@ -42,8 +45,11 @@ int vb_store_case_launches(struct vb_store *s, int64_t case_id, struct vb_launch
     static const char q[] =
         "SELECT DISTINCT IFNULL(sn.value, ''), k.gridX * k.gridY * k.gridZ, "
         "k.blockX * k.blockY * k.blockZ, k.registersPerThread, "
-        "IFNULL(k.staticSharedMemory, 0) + IFNULL(k.dynamicSharedMemory, 0) "
+        "IFNULL(k.staticSharedMemory, 0) + IFNULL(k.dynamicSharedMemory, 0), "
+        "IFNULL(g.computeMajor, 0), IFNULL(g.computeMinor, 0), IFNULL(g.smCount, 0) "
         "FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds sn ON sn.id = k.shortName "
+        "LEFT JOIN cases c ON c.id = k.case_id LEFT JOIN TARGET_INFO_GPU g ON g.run_id = c.run_id "
+        "AND g.id = IFNULL(k.deviceId, c.device_id) "
         "WHERE k.case_id = ?1 ORDER BY 1, 2, 3, 4, 5";
     return vb_store_run_rows(s, q, case_id, sizeof **rows, fill_launch, (void **)rows, n, err);
 }
