@@ -15,10 +15,11 @@
  * time proportional to the counter (a count, registers), to its inverse (an efficiency, a hit
  * rate, occupancy, the grid's blocks), or to 1 / (100% - s) for a stall reason's share s of the
  * warps' cycles, the time ratio it predicts, log(predicted) / log(measured), at most 1; a counter
- * that moved the other way accounts for none and is not named. Ties go to what sets the cost (the
- * launch, an efficiency, bank conflicts, a hit rate, occupancy), then DRAM bytes, then the
- * warps' stall reasons (where their time went), then other ratios (pipe use, sectors a request),
- * then other traffic, then to the larger predicted move. The duration itself is never a cause.
+ * that moved the other way accounts for none and is not named. Ties go to the launch (what the
+ * code set), then what sets the cost (an efficiency, bank conflicts, a hit rate, occupancy),
+ * then DRAM bytes, then the warps' stall reasons (where their time went), then other ratios
+ * (pipe use, sectors a request), then other traffic, then to the larger predicted move. The
+ * duration itself is never a cause.
  * Workload: per case that moved, its counters and launch rows once a side.
  */
 #ifndef VB_MOVED_H
