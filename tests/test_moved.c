@@ -169,6 +169,18 @@ int test_moved_causes(const char *arg)
     ASSERT_STR_EQ(first(s, 17, 18, 2.48, &m, text, sizeof text), BANK_LD);
     ASSERT_CONTAINS(text,
                     "shared-memory load bank conflicts (" BANK_LD ") 39.3 k -> 16.5 M a launch");
+    /* registers 24 -> 32 that leave the theoretical occupancy at 100% (19 -> 20) cost no time:
+     * the second DRAM pass that came with them is the cause, registers not named */
+    sqlite3_exec(
+        db,
+        "INSERT INTO cases(id, run_id, variant_id, device_id, axes, status, samples, "
+        "have_records) VALUES (19, 1, 1, 0, '', 'ok', 1, 1), (20, 1, 1, 0, '', 'ok', 1, 1);",
+        NULL, NULL, NULL);
+    launch(19, "r", 4096, 24, 0);
+    launch(20, "r", 4096, 32, 0);
+    both(19, 20, "r", DRAM_RD, 64e6, 128e6);
+    ASSERT_STR_EQ(first(s, 19, 20, 1.1, &m, text, sizeof text), DRAM_RD);
+    ASSERT(!strstr(text, "launch__registers_per_thread"));
     /* the same case against itself: nothing moved */
     ASSERT_STR_EQ(first(s, 1, 1, 1.3, &m, text, sizeof text), "");
     /* two traced processes (21 -> 22, trace --metrics): conv's launches 50% longer as its
@@ -226,6 +238,10 @@ int test_occupancy(const char *arg)
     /* 32-thread blocks: the SM's 32 blocks, half its warps */
     ASSERT(vb_occupancy_of(9, 0, 132, 1 << 20, 32, 16, 0, &o) == 0);
     ASSERT(o.pct == 50 && o.by == VB_OCC_BLOCKS);
+    /* registers by sub-partition: 64-thread blocks at 48 registers, 1536 a warp, 10 warps in
+     * each quarter's 16384: 40 warps, 20 blocks (65536 / 1536 would have said 21) */
+    ASSERT(vb_occupancy_of(9, 0, 132, 1 << 20, 64, 48, 0, &o) == 0);
+    ASSERT(o.pct == 62.5 && o.by == VB_OCC_REGISTERS && o.blocks == 20);
     /* Turing: 32 warps an SM */
     ASSERT(vb_occupancy_of(7, 5, 40, 4096, 1024, 32, 0, &o) == 0);
     ASSERT(o.pct == 100 && o.blocks == 1);

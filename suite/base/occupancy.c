@@ -37,7 +37,8 @@ int vb_occupancy_of(int major, int minor, int sms, int64_t grid, int64_t threads
     if (!c || threads < 1 || regs < 0 || smem < 0 || grid < 1) return -1;
     warps = (threads + 31) / 32;
     lim[VB_OCC_WARPS] = c->warps / warps;
-    lim[VB_OCC_REGISTERS] = regs ? c->regs / up(regs * 32, 256) / warps : INT64_MAX;
+    /* registers go out per SM sub-partition (4 of them), a warp's in 256s */
+    lim[VB_OCC_REGISTERS] = regs ? c->regs / 4 / up(regs * 32, 256) * 4 / warps : INT64_MAX;
     lim[VB_OCC_SHARED] = smem ? c->smem / up(smem + c->reserved, 128) : INT64_MAX;
     lim[VB_OCC_BLOCKS] = c->blocks;
     lim[VB_OCC_GRID] = sms > 0 ? (grid + sms - 1) / sms : INT64_MAX;

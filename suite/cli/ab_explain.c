@@ -11,8 +11,8 @@
 #include "progress.h"
 #include "store.h"
 
-#define MAX_ARGS 96
-#define RUN_S    900 /* one case's short run, its metrics pass among it, at most */
+#define MAX_EXTRA 64  /* RUN-OPTIONS (cmd_ab.c takes as many) */
+#define RUN_S     900 /* one case's short run, its metrics pass among it, at most */
 
 const struct vb_case_row *vb_ab_case_row(const struct vb_case_row *rows, int n, const char *label)
 {
@@ -30,14 +30,20 @@ const struct vb_case_row *vb_ab_case_row(const struct vb_case_row *rows, int n, 
 static int measure(const struct vb_ab_sides *s, int k, struct vb_store *st,
                    const struct vb_cmp_row *r, int64_t *id, char *why, size_t n, struct vb_err *err)
 {
-    char *av[MAX_ARGS + 16], dev[16], axes[sizeof r->axes], label[512], *tok, *save = NULL;
+    /* 11 words, two a point's axis (at most one a character pair of r->axes), the extras */
+    char *av[12 + sizeof r->axes + MAX_EXTRA], dev[16], axes[sizeof r->axes], label[512], *tok,
+        *save = NULL, *line;
     const char *side = k ? "B" : "A";
     struct vb_case_row *rows = NULL;
     const struct vb_case_row *c;
     struct vb_proc p;
     struct vb_err perr;
-    int64_t run = -1;
+    long long run = -1;
     int a = 0, i, nrows = 0;
+    if (s->nextra > MAX_EXTRA) {
+        snprintf(why, n, "counters not measured: more than %d RUN-OPTIONS", MAX_EXTRA);
+        return 1;
+    }
     snprintf(dev, sizeof dev, "%d", s->device);
     snprintf(axes, sizeof axes, "%s", r->axes);
     av[a++] = (char *)s->exe[k];
@@ -48,12 +54,12 @@ static int measure(const struct vb_ab_sides *s, int k, struct vb_store *st,
     av[a++] = "--metrics", av[a++] = "default";
     av[a++] = "--filter", av[a++] = (char *)r->variant;
     /* the case's point, "n=1024,dtype=f32", one --axis each */
-    for (tok = strtok_r(axes, ",", &save); tok && a < MAX_ARGS; tok = strtok_r(NULL, ",", &save))
+    for (tok = strtok_r(axes, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
         av[a++] = "--axis", av[a++] = tok;
-    for (i = 0; i < s->nextra && a < MAX_ARGS + 12; i++)
+    for (i = 0; i < s->nextra; i++)
         av[a++] = s->extra[i];
     av[a] = NULL;
-    if (vb_proc_run(av, NULL, "/dev/null", RUN_S, &p, &perr)) {
+    if (vb_proc_run(av, NULL, NULL, RUN_S, &p, &perr)) {
         snprintf(why, n, "counters not measured: %s's metrics run: %s", side, perr.msg);
         return 1;
     }
@@ -65,9 +71,19 @@ static int measure(const struct vb_ab_sides *s, int k, struct vb_store *st,
         vb_proc_free(&p);
         return 1;
     }
+    /* the run it made: its last line, "run N stored in DB: ..." (another writer's run may be
+     * newer) */
+    for (line = p.out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        long long x;
+        int end = 0;
+        if (sscanf(line, "run %lld stored in %n", &x, &end) == 1 && end > 0) run = x;
+    }
     vb_proc_free(&p);
-    if (vb_store_latest_run(st, &run, err) || vb_store_cases(st, run, &rows, &nrows, err))
-        return -1;
+    if (run < 0) {
+        snprintf(why, n, "counters not measured: %s's metrics run did not say its run", side);
+        return 1;
+    }
+    if (vb_store_cases(st, run, &rows, &nrows, err)) return -1;
     snprintf(label, sizeof label, "%s %s", r->variant, r->axes);
     c = vb_ab_case_row(rows, nrows, label);
     if (!c || strcmp(c->metrics_status, "ok")) {

@@ -559,9 +559,15 @@ int vb_cmd_ab(int argc, char **argv)
         goto fail;
     if (vb_store_open_ro(o.db, &st, &err) || result(ab, cases, ncases, st, &res, &err)) goto fail;
     if (!o.no_counters) {
+        /* the programs that were timed, by path (a bare name is a file here, as execv took it,
+         * not one on PATH) */
+        char *pa = realpath(ab[0].exe, NULL), *pb = realpath(ab[1].exe, NULL);
         const struct vb_ab_sides sides = {
-            {ab[0].exe, ab[1].exe}, o.db, o.device, o.extra, o.nextra};
-        if (vb_ab_explain(&sides, st, &res, o.threshold, &err)) {
+            {pa ? pa : ab[0].exe, pb ? pb : ab[1].exe}, o.db, o.device, o.extra, o.nextra};
+        int bad = vb_ab_explain(&sides, st, &res, o.threshold, &err);
+        free(pa);
+        free(pb);
+        if (bad) {
             vb_cmp_result_free(&res);
             goto fail;
         }

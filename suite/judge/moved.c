@@ -161,8 +161,8 @@ static double share_of(double before, double after, int slower, double time_rati
     double lp;
     *mag = 0;
     if (!slower || before < 0 || after < 0 || before == after) return 0;
-    if (slower == 2) /* a stall reason's share of the cycles, in % */
-        lp = after >= 100 ? INFINITY : log((100 - fmin(before, 100)) / (100 - after));
+    if (slower == 2) /* a stall reason's share of the cycles, in % (kept under 100) */
+        lp = log((100 - fmin(before, 99.99)) / (100 - fmin(after, 99.99)));
     else if (before == 0 || after == 0) /* from none, or to none: as far as it goes */
         lp = (after > before ? 1 : -1) * slower * INFINITY;
     else
@@ -184,6 +184,7 @@ static int rank_of(const char *metric)
     if (!strncmp(metric, "launch__", 8)) return 6;
     for (i = 0; i < sizeof sets / sizeof sets[0]; i++)
         if (strstr(metric, sets[i])) return 5;
+    if (d && d->nvprof && strstr(d->nvprof, "efficiency")) return 5; /* sm_, warp_execution_ */
     if (!strncmp(metric, "dram__bytes", 11)) return 4;
     if (d && d->slower == 2) return 3;
     if (!d || d->is_pct || d->slower < 0 || !is_count(metric)) return 2;
@@ -204,9 +205,10 @@ static int by_cause(const void *x, const void *y)
 }
 
 /* occupancy_note writes into note what the launches b and c of one kernel set its theoretical
- * occupancy to and what limits it; "" where either's device is unknown */
-static void occupancy_note(const struct vb_launch_row *b, const struct vb_launch_row *c, char *note,
-                           size_t n)
+ * occupancy to and what limits it, and into occ[0..1] those occupancies (%); 1, or 0 with note ""
+ * where either's device is unknown */
+static int occupancy_note(const struct vb_launch_row *b, const struct vb_launch_row *c, char *note,
+                          size_t n, double occ[2])
 {
     struct vb_occupancy ob, oc;
     note[0] = '\0';
@@ -214,13 +216,16 @@ static void occupancy_note(const struct vb_launch_row *b, const struct vb_launch
                         b->shared, &ob) ||
         vb_occupancy_of(c->cc_major, c->cc_minor, c->sms, c->blocks, c->threads, c->registers,
                         c->shared, &oc))
-        return;
+        return 0;
     if (ob.by == oc.by)
         snprintf(note, n, "theoretical occupancy %.3g%% -> %.3g%%, limited by %s", ob.pct, oc.pct,
                  vb_occ_limit_name(oc.by));
     else
         snprintf(note, n, "theoretical occupancy %.3g%% -> %.3g%%, limited by %s (was %s)", ob.pct,
                  oc.pct, vb_occ_limit_name(oc.by), vb_occ_limit_name(ob.by));
+    occ[0] = ob.pct;
+    occ[1] = oc.pct;
+    return 1;
 }
 
 /* launches sets *c (malloc'd, *nc of them) to the launch counters that moved of the kernels
@@ -230,7 +235,8 @@ static int launches(struct vb_store *base, int64_t case_b, struct vb_store *cand
 {
     struct vb_launch_row *lb = NULL, *lc = NULL;
     char note[sizeof(*c)->it.note];
-    int nb = 0, nn = 0, i, j, cap;
+    double occ[2];
+    int nb = 0, nn = 0, i, j, cap, known;
     *c = NULL;
     *nc = 0;
     if (vb_store_case_launches(base, case_b, &lb, &nb, err) ||
@@ -252,14 +258,18 @@ static int launches(struct vb_store *base, int64_t case_b, struct vb_store *cand
             int one = (j == 0 || strcmp(lc[j - 1].kernel, lc[j].kernel)) &&
                       (j + 1 == nn || strcmp(lc[j + 1].kernel, lc[j].kernel));
             if (!one || strcmp(lb[i].kernel, lc[j].kernel)) continue;
-            occupancy_note(&lb[i], &lc[j], note, sizeof note);
+            /* with the device known, a launch counter costs time through the occupancy it
+             * sets (none when that stayed); else in proportion (its direction) */
+            known = occupancy_note(&lb[i], &lc[j], note, sizeof note, occ);
 #define X(name, pl, dir, field)                                                                    \
     {                                                                                              \
         struct cand x;                                                                             \
         memset(&x, 0, sizeof x);                                                                   \
         x.it.before = (double)lb[i].field;                                                         \
         x.it.after = (double)lc[j].field;                                                          \
-        x.it.share = share_of(x.it.before, x.it.after, dir, time_ratio, &x.pred);                  \
+        x.it.share = x.it.before == x.it.after ? 0                                                 \
+                     : known                   ? share_of(occ[0], occ[1], -1, time_ratio, &x.pred) \
+                             : share_of(x.it.before, x.it.after, dir, time_ratio, &x.pred);        \
         if (x.it.share > 0) {                                                                      \
             snprintf(x.it.metric, sizeof x.it.metric, "%s", name);                                 \
             snprintf(x.it.plain, sizeof x.it.plain, "%s", pl);                                     \
@@ -464,10 +474,16 @@ int vb_moved_kernels(struct vb_store *base, int64_t case_b, struct vb_store *can
     if (vb_store_case_counters(base, case_b, &r[0], &n[0], err) ||
         vb_store_case_counters(cand, case_c, &r[1], &n[1], err))
         goto out;
-    if (by_number(r[0], n[0]) || by_number(r[1], n[1])) {
-        snprintf(buf, len,
-                 "kernels not matched: a side's counters are by launch number (a trace "
-                 "--trace api --metrics records no kernel names)");
+    if (by_number(r[0], n[0]) || by_number(r[1], n[1])) { /* said when the kernels' time moved */
+        double d[2] = {0, 0};
+        for (i = 0; i < n[0] + n[1]; i++) {
+            const struct vb_counter_row *x = i < n[0] ? &r[0][i] : &r[1][i - n[0]];
+            if (!strcmp(x->metric, DURATION)) d[i >= n[0]] += x->value;
+        }
+        if (d[0] > 0 && fabs(d[1] / d[0] - 1) > threshold)
+            snprintf(buf, len,
+                     "kernels not matched: a side's counters are by launch number (a trace "
+                     "--trace api --metrics records no kernel names)");
         rc = 0;
         goto out;
     }

@@ -77,7 +77,9 @@ int vb_moved_line(struct vb_store *base, int64_t case_b, struct vb_store *cand, 
  * launches, moved the most past threshold, each with its move and the counters that moved in
  * its launches (as vb_moved_explain ranks them, the kernel's own), and a kernel only one side
  * launched with its time ("kernel K: duration +31.0% (40 -> 40 launches): ... | kernel L: only
- * in the candidate (40 launches, 1.2 ms)"); "" when none. 0, or -1 with err. */
+ * in the candidate (40 launches, 1.2 ms)"); "" when none. A side whose counters are by launch
+ * number (no kernel records) matches none: then, when the summed duration moved, it says so.
+ * 0, or -1 with err. */
 int vb_moved_kernels(struct vb_store *base, int64_t case_b, struct vb_store *cand, int64_t case_c,
                      double threshold, char *buf, size_t len, struct vb_err *err);
 
