@@ -7,8 +7,10 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fixtures.h"
+#include "ab_explain.h"
 #include "moved.h"
 #include "occupancy.h"
 #include "store.h"
@@ -249,5 +251,82 @@ int test_occupancy(const char *arg)
     ASSERT(vb_occupancy_of(6, 1, 20, 4096, 256, 32, 0, &o) == -1);
     ASSERT(vb_occupancy_of(9, 0, 132, 4096, 0, 32, 0, &o) == -1);
     ASSERT_STR_EQ(vb_occ_limit_name(VB_OCC_REGISTERS), "registers a thread");
+    return 0;
+}
+
+/* script writes an executable shell script at path that prints `out` on stdout and exits rc */
+static int script(const char *path, const char *out, int rc)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fprintf(f, "#!/bin/sh\nprintf '%s'\necho 'its stderr' >&2\nexit %d\n", out, rc);
+    return fclose(f) || chmod(path, 0755) ? -1 : 0;
+}
+
+/* ab_explain's counters step with two programs that stand for A and B's metrics runs (each
+ * prints the run it made, as run does): a case ab called slower is named from those two runs'
+ * counters, never from the newest run of the database (run 9, a third writer's); a side whose
+ * run fails is said in its row. */
+int test_ab_explain(const char *arg)
+{
+    char path[512], pa[512], pb[512], pf[512];
+    struct vb_store *s = NULL;
+    struct vb_cmp_row row;
+    struct vb_cmp_result res;
+    struct vb_ab_sides sides;
+    struct vb_err err;
+    int l;
+    (void)arg;
+    fx_tmp_path(path, sizeof path, "ab_explain.db");
+    fx_tmp_path(pa, sizeof pa, "ab_explain_a.sh");
+    fx_tmp_path(pb, sizeof pb, "ab_explain_b.sh");
+    fx_tmp_path(pf, sizeof pf, "ab_explain_f.sh");
+    ASSERT(!script(pa, "m/loads n=16 ...\\nrun 2 stored in x.db: 1 cases\\n", 0));
+    ASSERT(!script(pb, "run 3 stored in x.db: 1 cases\\n", 0));
+    ASSERT(!script(pf, "", 5));
+    ASSERT_OK(vb_store_open(path, &s, &err));
+    ASSERT(sqlite3_open(path, &db) == SQLITE_OK);
+    sqlite3_exec(db,
+                 "INSERT INTO variants(id, family, name, is_reference, needs_gpu) "
+                 "VALUES (2, 'm', 'loads', 0, 1);"
+                 "INSERT INTO cases(id, run_id, variant_id, axes, status, samples, have_records, "
+                 "metrics_status) VALUES (31, 2, 2, 'n=16', 'ok', 1, 1, 'ok'), "
+                 "(32, 3, 2, 'n=16', 'ok', 1, 1, 'ok'), (39, 9, 2, 'n=16', 'ok', 1, 1, 'ok');",
+                 NULL, NULL, NULL);
+    for (l = 0; l < 2; l++) {
+        counter(31, l, "ld", GLD_EFF, 100);
+        counter(32, l, "ld", GLD_EFF, 12.5);
+        counter(39, l, "ld", GLD_EFF, 100);
+    }
+    memset(&row, 0, sizeof row);
+    snprintf(row.variant, sizeof row.variant, "m/loads");
+    snprintf(row.axes, sizeof row.axes, "n=16");
+    snprintf(row.phase, sizeof row.phase, "GPU");
+    row.verdict = VB_VERDICT_SLOWER;
+    row.needs_gpu = 1;
+    row.ratio = 5.2;
+    memset(&res, 0, sizeof res);
+    res.rows = &row;
+    res.nrows = 1;
+    memset(&sides, 0, sizeof sides);
+    sides.exe[0] = pa;
+    sides.exe[1] = pb;
+    sides.db = path;
+    vb_err_clear(&err);
+    ASSERT_OK(vb_ab_explain(&sides, s, &res, 0.02, &err));
+    printf("  %s\n", row.moved);
+    ASSERT_CONTAINS(row.moved, "global load efficiency (" GLD_EFF ") 100% -> 12.5%");
+    sides.exe[1] = pf;
+    row.moved[0] = '\0';
+    ASSERT_OK(vb_ab_explain(&sides, s, &res, 0.02, &err));
+    printf("  %s\n", row.moved);
+    ASSERT_CONTAINS(row.moved, "counters not measured: B's metrics run");
+    ASSERT_CONTAINS(row.moved, "exited 5: its stderr");
+    sqlite3_close(db);
+    vb_store_close(s);
+    remove(path);
+    remove(pa);
+    remove(pb);
+    remove(pf);
     return 0;
 }

@@ -63,6 +63,7 @@
     T(compare_phases, cpu)                                                                         \
     T(moved_causes, cpu)                                                                           \
     T(occupancy, cpu)                                                                              \
+    T(ab_explain, cpu)                                                                             \
     T(compare_few_samples, cpu)                                                                    \
     T(compare_throttled, cpu)                                                                      \
     T(compare_refuses_incomplete, cpu)                                                             \
