@@ -50,6 +50,18 @@ static void both(int b, int c, const char *k, const char *m, double before, doub
     counter(c, 0, k, m, after);
 }
 
+/* on_device: cases b and c of run 1 (variant 1), on its device 0 (TARGET_INFO_GPU's row, which
+ * the registers plant inserts) */
+static void on_device(int b, int c)
+{
+    char q[256];
+    snprintf(q, sizeof q,
+             "INSERT INTO cases(id, run_id, variant_id, device_id, axes, status, samples, "
+             "have_records) VALUES (%d, 1, 1, 0, '', 'ok', 1, 1), (%d, 1, 1, 0, '', 'ok', 1, 1);",
+             b, c);
+    sqlite3_exec(db, q, NULL, NULL, NULL);
+}
+
 /* launch: case c launched kernel k with that grid, registers a thread and shared memory */
 static void launch(int c, const char *k, int blocks, int regs, int smem)
 {
@@ -108,10 +120,9 @@ int test_moved_causes(const char *arg)
                  "INSERT INTO TARGET_INFO_GPU(run_id, id, computeMajor, computeMinor, smCount) "
                  "VALUES (1, 0, 9, 0, 132);"
                  "INSERT INTO variants(id, family, name, is_reference, needs_gpu) "
-                 "VALUES (1, 'm', 'loads', 0, 1);"
-                 "INSERT INTO cases(id, run_id, variant_id, device_id, axes, status, samples, "
-                 "have_records) VALUES (3, 1, 1, 0, '', 'ok', 1, 1), (4, 1, 1, 0, '', 'ok', 1, 1);",
+                 "VALUES (1, 'm', 'loads', 0, 1);",
                  NULL, NULL, NULL);
+    on_device(3, 4);
     launch(3, "k", 4096, 32, 0);
     launch(4, "k", 4096, 128, 0);
     counter(3, 0, "k", OCC, 95);
@@ -173,11 +184,7 @@ int test_moved_causes(const char *arg)
                     "shared-memory load bank conflicts (" BANK_LD ") 39.3 k -> 16.5 M a launch");
     /* registers 24 -> 32 that leave the theoretical occupancy at 100% (19 -> 20) cost no time:
      * the second DRAM pass that came with them is the cause, registers not named */
-    sqlite3_exec(
-        db,
-        "INSERT INTO cases(id, run_id, variant_id, device_id, axes, status, samples, "
-        "have_records) VALUES (19, 1, 1, 0, '', 'ok', 1, 1), (20, 1, 1, 0, '', 'ok', 1, 1);",
-        NULL, NULL, NULL);
+    on_device(19, 20);
     launch(19, "r", 4096, 24, 0);
     launch(20, "r", 4096, 32, 0);
     both(19, 20, "r", DRAM_RD, 64e6, 128e6);
