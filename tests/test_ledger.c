@@ -196,3 +196,29 @@ int test_ledger_quiet(const char *arg)
     ASSERT(strstr(note, "no board at PCI 0000:ff:00.0"));
     return 0;
 }
+
+/* vb_ledger_periods on the fake board whose energy counter moves every 40 ms (12 J a move at
+ * 300 W) and whose power reading every 25 ms: both periods found within a few ms by polling
+ * half a second, and the uncertainty they imply: 0.1 s of a 40 ms counter is 40%, 4 s 1%. */
+int test_ledger_periods(const char *arg)
+{
+    struct vb_nvml_periods p;
+    struct vb_err err;
+    (void)arg;
+    ASSERT(dlopen(VB_FAKE_NVML, RTLD_NOW | RTLD_GLOBAL));
+    setenv("VB_FAKE_NVML_ENERGY_MS", "40", 1);
+    setenv("VB_FAKE_NVML_POWER_MS", "25", 1);
+    ASSERT_OK(vb_ledger_periods("0000:19:00.0", 0.5, &p, &err));
+    printf("  energy %.1f ms (%.0f mJ a move, %d moves), power %.1f ms (%d moves), %.2f s\n",
+           p.energy_ms, p.energy_step_mj, p.energy_moves, p.power_ms, p.power_moves, p.probe_s);
+    ASSERT(fabs(p.energy_ms - 40) < 3 && p.energy_step_mj == 12000);
+    ASSERT(fabs(p.power_ms - 25) < 3);
+    ASSERT(p.energy_moves >= 11 && p.power_moves >= 18 && p.probe_s >= 0.5);
+    ASSERT(fabs(vb_ledger_energy_unc(&p, 0.1) - 0.4) < 0.03);
+    ASSERT(fabs(vb_ledger_energy_unc(&p, 4) - 0.01) < 0.001);
+    ASSERT(vb_ledger_periods("0000:ff:00.0", 0.1, &p, &err) == -1);
+    ASSERT(strstr(err.msg, "no board at PCI 0000:ff:00.0"));
+    unsetenv("VB_FAKE_NVML_ENERGY_MS");
+    unsetenv("VB_FAKE_NVML_POWER_MS");
+    return 0;
+}

@@ -14,6 +14,8 @@
 #include "clock.h"
 #include "stats.h"
 
+#define PROBE_MAX 4096 /* changes of a reading kept by vb_ledger_periods */
+
 /* NVML's types and calls, as its header declares them (nvml.h, r580) */
 typedef int nvml_ret;              /* nvmlReturn_t: 0 success, 7 insufficient size */
 typedef struct nvml_dev *nvml_dev; /* nvmlDevice_t */
@@ -246,13 +248,13 @@ int vb_ledger_quiet(const char *bus, double max_temp_c, double timeout_s, char *
 /* power_now reads the board's power (mW): NVML's instantaneous field where the board has it,
  * else nvmlDeviceGetPowerUsage, which on Ampere and later is the mean of the last second (its
  * readings lagged a 0.5 s case's energy counter by up to 17% on an H200). 0 or NVML's error. */
-static nvml_ret power_now(unsigned *mw)
+static nvml_ret power_now(nvml_dev dev, unsigned *mw)
 {
     if (nv.fields && !nv.no_instant) {
         struct nvml_field f;
         memset(&f, 0, sizeof f);
         f.id = FIELD_POWER_INSTANT;
-        if (nv.fields(smp.dev, 1, &f) == 0 && f.ret == 0 && f.type >= 0 && f.type <= 5) {
+        if (nv.fields(dev, 1, &f) == 0 && f.ret == 0 && f.type >= 0 && f.type <= 5) {
             *mw = f.type == 0   ? (unsigned)f.v.d
                   : f.type == 1 ? f.v.ui
                   : f.type == 2 ? (unsigned)f.v.ul
@@ -263,14 +265,14 @@ static nvml_ret power_now(unsigned *mw)
         }
         nv.no_instant = 1; /* a board without the field: its 1 s mean from now on */
     }
-    return nv.power(smp.dev, mw);
+    return nv.power(dev, mw);
 }
 
 /* read_board takes one reading of the board into the sampler's readings */
 static void read_board(void)
 {
     struct reading r = {0};
-    if (power_now(&r.power_mw) != 0) return;
+    if (power_now(smp.dev, &r.power_mw) != 0) return;
     if (nv.clock) {
         nv.clock(smp.dev, CLOCK_SM, &r.sm_mhz);
         nv.clock(smp.dev, CLOCK_MEM, &r.mem_mhz);
@@ -417,4 +419,66 @@ char *vb_ledger_reasons(uint64_t reasons, char *buf, size_t n)
             used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "", names[i].name);
     if (!buf[0]) snprintf(buf, n, "none");
     return buf;
+}
+
+/* move_at notes a reading v taken at t_ns: when it differs from the last one, the interval since
+ * the last change (after the first) and the size of the move, into iv/st[0..*n) */
+struct series {
+    double last_t, iv[PROBE_MAX], st[PROBE_MAX];
+    double last_v;
+    int seen, changes, n;
+};
+
+static void move_at(struct series *x, double t_ns, double v)
+{
+    if (x->seen && v != x->last_v) {
+        if (x->changes && x->n < PROBE_MAX) {
+            x->iv[x->n] = (t_ns - x->last_t) * 1e-6;
+            x->st[x->n++] = fabs(v - x->last_v);
+        }
+        x->changes++;
+        x->last_t = t_ns;
+    }
+    x->seen = 1;
+    x->last_v = v;
+}
+
+int vb_ledger_periods(const char *bus, double seconds, struct vb_nvml_periods *p,
+                      struct vb_err *err)
+{
+    static struct series e, w; /* one probe at a time a process: vb_ledger_start's rule */
+    struct timespec nap = {0, 250000};
+    char why[160];
+    nvml_dev dev;
+    double t0, t;
+    p->energy_ms = p->energy_step_mj = p->power_ms = NAN;
+    p->energy_moves = p->power_moves = 0;
+    p->probe_s = 0;
+    if (vb_ledger_open(err)) return -1;
+    if (board(bus, &dev, why, sizeof why)) return vb_err_set(err, VB_E_SYS, "%s", why);
+    memset(&e, 0, sizeof e);
+    memset(&w, 0, sizeof w);
+    t0 = vb_mono_ns();
+    do {
+        unsigned long long mj;
+        unsigned mw;
+        t = vb_mono_ns();
+        if (nv.energy(dev, &mj) == 0) move_at(&e, t, (double)mj);
+        if (power_now(dev, &mw) == 0) move_at(&w, t, (double)mw);
+        nanosleep(&nap, NULL);
+    } while ((t - t0) * 1e-9 < seconds);
+    p->probe_s = (t - t0) * 1e-9;
+    p->energy_moves = e.changes;
+    p->power_moves = w.changes;
+    if (e.n >= 2) {
+        p->energy_ms = vb_stats_median(e.iv, (size_t)e.n);
+        p->energy_step_mj = vb_stats_median(e.st, (size_t)e.n);
+    }
+    if (w.n >= 2) p->power_ms = vb_stats_median(w.iv, (size_t)w.n);
+    return 0;
+}
+
+double vb_ledger_energy_unc(const struct vb_nvml_periods *p, double window_s)
+{
+    return window_s > 0 && p->energy_ms > 0 ? p->energy_ms * 1e-3 / window_s : NAN;
 }

@@ -69,6 +69,29 @@ void vb_ledger_stop(struct vb_ledger *l);
  * saying so. */
 int vb_ledger_quiet(const char *bus, double max_temp_c, double timeout_s, char *note, size_t n);
 
+/* How often a board's NVML readings move (vb_ledger_periods): what an energy or a power figure
+ * over a window can support. A reading that repeats its value across an update (a steady power)
+ * makes its period look longer: these are at least as fine as measured. */
+struct vb_nvml_periods {
+    double energy_ms;      /* the energy counter's update period, the median interval between its
+                            * moves (NaN: fewer than 3 moves in the probe) */
+    double energy_step_mj; /* its median move */
+    double power_ms;       /* the power reading's (the instantaneous field, else the 1 s mean) */
+    int energy_moves, power_moves; /* moves seen */
+    double probe_s;                /* how long it polled */
+};
+
+/* vb_ledger_periods polls the board at PCI bus id bus for `seconds` (0.5: a run's start), every
+ * 0.25 ms, and fills p. Not beside a case's ledger (one at a time a process). 0, or -1 with err
+ * (no NVML, no such board). */
+int vb_ledger_periods(const char *bus, double seconds, struct vb_nvml_periods *p,
+                      struct vb_err *err);
+
+/* vb_ledger_energy_unc: the relative uncertainty of an energy the counter measured over window_s
+ * (each end read up to one update late): period / window; NaN when the period is unknown. Ten
+ * updates in the window for 10%. */
+double vb_ledger_energy_unc(const struct vb_nvml_periods *p, double window_s);
+
 /* vb_ledger_reasons writes the reason bits as words ("sw power cap, hw thermal"), "none" for 0.
  * Returns buf. */
 char *vb_ledger_reasons(uint64_t reasons, char *buf, size_t n);
