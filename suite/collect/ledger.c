@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -301,9 +302,29 @@ static void *sampler(void *arg)
     }
 }
 
+/* the energy counter's period of each board the last probe measured (vb_ledger_periods) */
+static struct {
+    char bus[32];
+    double energy_ms;
+} probed[VB_LEDGER_MAX_BOARDS];
+static int nprobed;
+static pthread_mutex_t probed_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static double probed_period(const char *bus)
+{
+    double ms = NAN;
+    int i;
+    pthread_mutex_lock(&probed_mu);
+    for (i = 0; i < nprobed; i++)
+        if (!strcasecmp(probed[i].bus, bus)) ms = probed[i].energy_ms;
+    pthread_mutex_unlock(&probed_mu);
+    return ms;
+}
+
 static void clear(struct vb_ledger *l)
 {
     memset(l, 0, sizeof *l);
+    l->period_ms = l->energy_unc_j = l->power_unc_w = NAN;
     l->window_s = l->energy_j = l->power_w = l->power_read_w = l->temp_max_c = NAN;
     l->sm_mhz_min = l->sm_mhz_median = l->mem_mhz_median = l->limit_w = l->default_limit_w = NAN;
 }
@@ -321,6 +342,7 @@ int vb_ledger_start(const char *bus, struct vb_ledger *l, struct vb_err *err)
         snprintf(l->why, sizeof l->why, "out of memory for the ledger's readings");
         return vb_err_set(err, VB_E_SYS, "%s", l->why);
     }
+    l->period_ms = probed_period(bus);
     smp.n = 0;
     smp.stop = 0;
     smp.others[0] = '\0';
@@ -387,13 +409,24 @@ void vb_ledger_stop(struct vb_ledger *l)
         snprintf(l->why, sizeof l->why, "the energy counter went back (the driver reloaded?)");
     } else if (!smp.e0_ok || !e1_ok) {
         snprintf(l->why, sizeof l->why, "the board has no energy counter (NVML: not supported)");
-    } else if (l->window_s < LEDGER_MIN_WINDOW_S) {
+    } else if (l->period_ms > 0 && l->window_s * 1e3 < LEDGER_MIN_UPDATES * l->period_ms) {
         snprintf(l->why, sizeof l->why,
-                 "window %.0f ms: under %.0f ms, ten steps of the energy counter",
+                 "window %.2f s: %.0f updates of the energy counter (every %.0f ms), under the %d "
+                 "that 10%% needs",
+                 l->window_s, floor(l->window_s * 1e3 / l->period_ms), l->period_ms,
+                 LEDGER_MIN_UPDATES);
+    } else if (!(l->period_ms > 0) && l->window_s < LEDGER_MIN_WINDOW_S) {
+        snprintf(l->why, sizeof l->why,
+                 "window %.0f ms: under %.0f ms (the counter's period not measured)",
                  l->window_s * 1e3, LEDGER_MIN_WINDOW_S * 1e3);
     } else {
         l->energy_j = (double)(e1 - smp.e0) * 1e-3;
         l->power_w = l->energy_j / l->window_s;
+        if (l->period_ms > 0) {
+            double u = l->period_ms * 1e-3 / l->window_s;
+            l->energy_unc_j = l->energy_j * u;
+            l->power_unc_w = l->power_w * u;
+        }
         l->measured = 1;
     }
 }
@@ -443,38 +476,56 @@ static void move_at(struct series *x, double t_ns, double v)
     x->last_v = v;
 }
 
-int vb_ledger_periods(const char *bus, double seconds, struct vb_nvml_periods *p,
+int vb_ledger_periods(const char *const *bus, int n, double seconds, struct vb_nvml_periods *p,
                       struct vb_err *err)
 {
-    static struct series e, w; /* one probe at a time a process: vb_ledger_start's rule */
     struct timespec nap = {0, 250000};
+    struct series *x; /* board i's energy 2i, its power 2i + 1 */
+    nvml_dev dev[VB_LEDGER_MAX_BOARDS];
     char why[160];
-    nvml_dev dev;
     double t0, t;
-    p->energy_ms = p->energy_step_mj = p->power_ms = NAN;
-    p->energy_moves = p->power_moves = 0;
-    p->probe_s = 0;
+    int i;
+    for (i = 0; i < n; i++) {
+        p[i].energy_ms = p[i].energy_step_mj = p[i].power_ms = NAN;
+        p[i].energy_moves = p[i].power_moves = 0;
+        p[i].probe_s = 0;
+    }
+    if (n < 1 || n > VB_LEDGER_MAX_BOARDS)
+        return vb_err_set(err, VB_E_USAGE, "%d boards to probe (1 to %d)", n, VB_LEDGER_MAX_BOARDS);
     if (vb_ledger_open(err)) return -1;
-    if (board(bus, &dev, why, sizeof why)) return vb_err_set(err, VB_E_SYS, "%s", why);
-    memset(&e, 0, sizeof e);
-    memset(&w, 0, sizeof w);
+    for (i = 0; i < n; i++)
+        if (board(bus[i], &dev[i], why, sizeof why)) return vb_err_set(err, VB_E_SYS, "%s", why);
+    if (!(x = calloc((size_t)(2 * n), sizeof *x)))
+        return vb_err_set(err, VB_E_SYS, "out of memory for the NVML probe");
     t0 = vb_mono_ns();
     do {
-        unsigned long long mj;
-        unsigned mw;
-        t = vb_mono_ns();
-        if (nv.energy(dev, &mj) == 0) move_at(&e, t, (double)mj);
-        if (power_now(dev, &mw) == 0) move_at(&w, t, (double)mw);
+        for (i = 0; i < n; i++) {
+            unsigned long long mj;
+            unsigned mw;
+            t = vb_mono_ns();
+            if (nv.energy(dev[i], &mj) == 0) move_at(&x[2 * i], t, (double)mj);
+            if (power_now(dev[i], &mw) == 0) move_at(&x[2 * i + 1], t, (double)mw);
+        }
         nanosleep(&nap, NULL);
     } while ((t - t0) * 1e-9 < seconds);
-    p->probe_s = (t - t0) * 1e-9;
-    p->energy_moves = e.changes;
-    p->power_moves = w.changes;
-    if (e.n >= 2) {
-        p->energy_ms = vb_stats_median(e.iv, (size_t)e.n);
-        p->energy_step_mj = vb_stats_median(e.st, (size_t)e.n);
+    for (i = 0; i < n; i++) {
+        const struct series *e = &x[2 * i], *w = &x[2 * i + 1];
+        p[i].probe_s = (t - t0) * 1e-9;
+        p[i].energy_moves = e->changes;
+        p[i].power_moves = w->changes;
+        if (e->n >= 2) {
+            p[i].energy_ms = vb_stats_median(e->iv, (size_t)e->n);
+            p[i].energy_step_mj = vb_stats_median(e->st, (size_t)e->n);
+        }
+        if (w->n >= 2) p[i].power_ms = vb_stats_median(w->iv, (size_t)w->n);
     }
-    if (w.n >= 2) p->power_ms = vb_stats_median(w.iv, (size_t)w.n);
+    free(x);
+    pthread_mutex_lock(&probed_mu);
+    for (nprobed = 0; nprobed < n; nprobed++) {
+        snprintf(probed[nprobed].bus, sizeof probed[nprobed].bus, "%s", bus[nprobed]);
+        probed[nprobed].energy_ms = p[nprobed].energy_ms;
+    }
+    pthread_mutex_unlock(&probed_mu);
     return 0;
 }
 
