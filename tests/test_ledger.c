@@ -196,3 +196,49 @@ int test_ledger_quiet(const char *arg)
     ASSERT(strstr(note, "no board at PCI 0000:ff:00.0"));
     return 0;
 }
+
+/* vb_ledger_periods on the fake board whose energy counter moves every 40 ms (12 J a move at
+ * 300 W) and whose power reading every 25 ms: both periods found within a few ms by polling
+ * half a second, and the uncertainty they imply: 0.1 s of a 40 ms counter is 40%, 4 s 1%; a
+ * case's ledger on that board then needs 10 updates (0.4 s) and states its uncertainty. */
+int test_ledger_periods(const char *arg)
+{
+    const char *bus[] = {"0000:19:00.0", "0000:ff:00.0"};
+    struct vb_nvml_periods p;
+    struct vb_ledger l;
+    struct vb_err err;
+    (void)arg;
+    ASSERT(dlopen(VB_FAKE_NVML, RTLD_NOW | RTLD_GLOBAL));
+    setenv("VB_FAKE_NVML_ENERGY_MS", "40", 1);
+    setenv("VB_FAKE_NVML_POWER_MS", "25", 1);
+    ASSERT_OK(vb_ledger_periods(bus, 1, 0.5, &p, &err));
+    printf("  energy %.1f ms (%.0f mJ a move, %d moves), power %.1f ms (%d moves), %.2f s\n",
+           p.energy_ms, p.energy_step_mj, p.energy_moves, p.power_ms, p.power_moves, p.probe_s);
+    ASSERT(fabs(p.energy_ms - 40) < 3 && p.energy_step_mj == 12000);
+    ASSERT(fabs(p.power_ms - 25) < 3);
+    ASSERT(p.energy_moves >= 11 && p.power_moves >= 18 && p.probe_s >= 0.5);
+    ASSERT(fabs(vb_ledger_energy_unc(&p, 0.1) - 0.4) < 0.03);
+    ASSERT(fabs(vb_ledger_energy_unc(&p, 4) - 0.01) < 0.001);
+    /* a case's window on that board: 300 ms is 7 updates, not measured; 500 ms is, +- 8% */
+    ASSERT_OK(vb_ledger_start(bus[0], &l, &err));
+    ASSERT(l.period_ms == p.energy_ms);
+    sleep_ms(300);
+    vb_ledger_stop(&l);
+    printf("  300 ms: %s\n", l.why);
+    ASSERT_INT_EQ(l.measured, 0);
+    ASSERT(
+        strstr(l.why, "updates of the energy counter (every 40 ms), under the 10 that 10% needs"));
+    ASSERT_OK(vb_ledger_start(bus[0], &l, &err));
+    sleep_ms(500);
+    vb_ledger_stop(&l);
+    printf("  500 ms: %.2f J, %.0f W +- %.0f\n", l.energy_j, l.power_w, l.power_unc_w);
+    ASSERT_INT_EQ(l.measured, 1);
+    ASSERT(fabs(l.power_w - 300) <= l.power_unc_w + 1);
+    ASSERT(fabs(l.power_unc_w / l.power_w - l.period_ms * 1e-3 / l.window_s) < 1e-9);
+    ASSERT(fabs(l.period_ms - 40) < 3);
+    ASSERT(vb_ledger_periods(bus + 1, 1, 0.1, &p, &err) == -1);
+    ASSERT(strstr(err.msg, "no board at PCI 0000:ff:00.0"));
+    unsetenv("VB_FAKE_NVML_ENERGY_MS");
+    unsetenv("VB_FAKE_NVML_POWER_MS");
+    return 0;
+}

@@ -50,6 +50,7 @@
     T(ledger_none, cpu)                                                                            \
     T(ledger_verdict, cpu)                                                                         \
     T(ledger_quiet, cpu)                                                                           \
+    T(ledger_periods, cpu)                                                                         \
     T(fmt_bytes, cpu)                                                                              \
     T(mesh_reference_hand, cpu)                                                                    \
     T(mesh_math, cpu)                                                                              \

@@ -76,6 +76,14 @@ void vb_table_gpu(FILE *out, const struct vb_gpu_env *g, const struct vb_ceiling
         g->clock_khz / 1000, g->pcie_gen, g->pcie_width, g->driver[0] ? g->driver : "?",
         g->cuda_driver_version / 1000, g->cuda_driver_version % 1000 / 10,
         g->cuda_runtime_version / 1000, g->cuda_runtime_version % 1000 / 10, g->cupti_version);
+    if (g->energy_period_ms > 0) { /* what an energy figure can support (ledger.h) */
+        char pw[32] = "?";
+        if (g->power_period_ms > 0) snprintf(pw, sizeof pw, "%.1f", g->power_period_ms);
+        fprintf(out,
+                "NVML: energy counter every %.1f ms (%.0f mJ a step; 10%% needs a window of %.2f "
+                "s), power reading every %s ms\n",
+                g->energy_period_ms, g->energy_step_mj, g->energy_period_ms * 1e-2, pw);
+    }
     if (!c) return;
     for (i = 0; i < VB_CEIL_COUNT; i++) {
         gbps[i] = c[i].gbps;
@@ -98,7 +106,10 @@ void vb_table_ledger(FILE *out, const struct vb_case_result *r)
                 l->energy_j / r->ntimed);
         if (r->elements > 0)
             fprintf(out, " (%.3g nJ an element)", l->energy_j / r->ntimed / r->elements * 1e9);
-        fprintf(out, ", %.0f W;", l->power_w);
+        if (l->power_unc_w > 0) /* the counter's period measured: its uncertainty */
+            fprintf(out, ", %.0f W +- %.0f;", l->power_w, l->power_unc_w);
+        else
+            fprintf(out, ", %.0f W;", l->power_w);
     } else {
         fprintf(out, " energy not measured (%s);", l->why);
     }

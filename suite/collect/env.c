@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <cuda_runtime_api.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +91,7 @@ int vb_env_gpu(int dev, struct vb_gpu_env *g, struct vb_err *err)
     struct cudaDeviceProp p;
     char path[256], lowbus[32];
     int i;
-    memset(g, 0, sizeof *g);
+    vb_env_gpu_clear(g); /* the NVML periods: run_gpus probes them */
     g->id = dev;
     if (VB_CUDA(err, cudaSetDevice(dev)) || VB_CUDA(err, cudaGetDeviceProperties(&p, dev)))
         return -1;

@@ -7,7 +7,9 @@
 #ifndef VB_ENV_H
 #define VB_ENV_H
 
+#include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "err.h"
 
@@ -29,7 +31,17 @@ struct vb_gpu_env {
     char driver[64];          /* /sys/module/nvidia/version */
     int cuda_driver_version, cuda_runtime_version;
     uint32_t cupti_version;
+    /* NVML's update periods, measured at the run's start (ledger.h's vb_ledger_periods; NaN
+     * unknown): the energy counter's (ms) and step (mJ), the power reading's (ms) */
+    double energy_period_ms, energy_step_mj, power_period_ms;
 };
+
+/* vb_env_gpu_clear empties g: zeros, the NVML periods unknown (NaN). */
+static inline void vb_env_gpu_clear(struct vb_gpu_env *g)
+{
+    memset(g, 0, sizeof *g);
+    g->energy_period_ms = g->energy_step_mj = g->power_period_ms = NAN;
+}
 
 /* vb_env_host fills h; fields it cannot read are empty or 0. Never fails. */
 void vb_env_host(struct vb_host_env *h);

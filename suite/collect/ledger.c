@@ -8,11 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "stats.h"
+
+#define PROBE_MAX 4096 /* changes of a reading kept by vb_ledger_periods */
 
 /* NVML's types and calls, as its header declares them (nvml.h, r580) */
 typedef int nvml_ret;              /* nvmlReturn_t: 0 success, 7 insufficient size */
@@ -246,13 +249,13 @@ int vb_ledger_quiet(const char *bus, double max_temp_c, double timeout_s, char *
 /* power_now reads the board's power (mW): NVML's instantaneous field where the board has it,
  * else nvmlDeviceGetPowerUsage, which on Ampere and later is the mean of the last second (its
  * readings lagged a 0.5 s case's energy counter by up to 17% on an H200). 0 or NVML's error. */
-static nvml_ret power_now(unsigned *mw)
+static nvml_ret power_now(nvml_dev dev, unsigned *mw)
 {
     if (nv.fields && !nv.no_instant) {
         struct nvml_field f;
         memset(&f, 0, sizeof f);
         f.id = FIELD_POWER_INSTANT;
-        if (nv.fields(smp.dev, 1, &f) == 0 && f.ret == 0 && f.type >= 0 && f.type <= 5) {
+        if (nv.fields(dev, 1, &f) == 0 && f.ret == 0 && f.type >= 0 && f.type <= 5) {
             *mw = f.type == 0   ? (unsigned)f.v.d
                   : f.type == 1 ? f.v.ui
                   : f.type == 2 ? (unsigned)f.v.ul
@@ -263,14 +266,14 @@ static nvml_ret power_now(unsigned *mw)
         }
         nv.no_instant = 1; /* a board without the field: its 1 s mean from now on */
     }
-    return nv.power(smp.dev, mw);
+    return nv.power(dev, mw);
 }
 
 /* read_board takes one reading of the board into the sampler's readings */
 static void read_board(void)
 {
     struct reading r = {0};
-    if (power_now(&r.power_mw) != 0) return;
+    if (power_now(smp.dev, &r.power_mw) != 0) return;
     if (nv.clock) {
         nv.clock(smp.dev, CLOCK_SM, &r.sm_mhz);
         nv.clock(smp.dev, CLOCK_MEM, &r.mem_mhz);
@@ -299,9 +302,29 @@ static void *sampler(void *arg)
     }
 }
 
+/* the energy counter's period of each board the last probe measured (vb_ledger_periods) */
+static struct {
+    char bus[32];
+    double energy_ms;
+} probed[VB_LEDGER_MAX_BOARDS];
+static int nprobed;
+static pthread_mutex_t probed_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static double probed_period(const char *bus)
+{
+    double ms = NAN;
+    int i;
+    pthread_mutex_lock(&probed_mu);
+    for (i = 0; i < nprobed; i++)
+        if (!strcasecmp(probed[i].bus, bus)) ms = probed[i].energy_ms;
+    pthread_mutex_unlock(&probed_mu);
+    return ms;
+}
+
 static void clear(struct vb_ledger *l)
 {
     memset(l, 0, sizeof *l);
+    l->period_ms = l->energy_unc_j = l->power_unc_w = NAN;
     l->window_s = l->energy_j = l->power_w = l->power_read_w = l->temp_max_c = NAN;
     l->sm_mhz_min = l->sm_mhz_median = l->mem_mhz_median = l->limit_w = l->default_limit_w = NAN;
 }
@@ -319,6 +342,7 @@ int vb_ledger_start(const char *bus, struct vb_ledger *l, struct vb_err *err)
         snprintf(l->why, sizeof l->why, "out of memory for the ledger's readings");
         return vb_err_set(err, VB_E_SYS, "%s", l->why);
     }
+    l->period_ms = probed_period(bus);
     smp.n = 0;
     smp.stop = 0;
     smp.others[0] = '\0';
@@ -385,13 +409,24 @@ void vb_ledger_stop(struct vb_ledger *l)
         snprintf(l->why, sizeof l->why, "the energy counter went back (the driver reloaded?)");
     } else if (!smp.e0_ok || !e1_ok) {
         snprintf(l->why, sizeof l->why, "the board has no energy counter (NVML: not supported)");
-    } else if (l->window_s < LEDGER_MIN_WINDOW_S) {
+    } else if (l->period_ms > 0 && l->window_s * 1e3 < LEDGER_MIN_UPDATES * l->period_ms) {
         snprintf(l->why, sizeof l->why,
-                 "window %.0f ms: under %.0f ms, ten steps of the energy counter",
+                 "window %.2f s: %.0f updates of the energy counter (every %.0f ms), under the %d "
+                 "that 10%% needs",
+                 l->window_s, floor(l->window_s * 1e3 / l->period_ms), l->period_ms,
+                 LEDGER_MIN_UPDATES);
+    } else if (!(l->period_ms > 0) && l->window_s < LEDGER_MIN_WINDOW_S) {
+        snprintf(l->why, sizeof l->why,
+                 "window %.0f ms: under %.0f ms (the counter's period not measured)",
                  l->window_s * 1e3, LEDGER_MIN_WINDOW_S * 1e3);
     } else {
         l->energy_j = (double)(e1 - smp.e0) * 1e-3;
         l->power_w = l->energy_j / l->window_s;
+        if (l->period_ms > 0) {
+            double u = l->period_ms * 1e-3 / l->window_s;
+            l->energy_unc_j = l->energy_j * u;
+            l->power_unc_w = l->power_w * u;
+        }
         l->measured = 1;
     }
 }
@@ -417,4 +452,84 @@ char *vb_ledger_reasons(uint64_t reasons, char *buf, size_t n)
             used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "", names[i].name);
     if (!buf[0]) snprintf(buf, n, "none");
     return buf;
+}
+
+/* move_at notes a reading v taken at t_ns: when it differs from the last one, the interval since
+ * the last change (after the first) and the size of the move, into iv/st[0..*n) */
+struct series {
+    double last_t, iv[PROBE_MAX], st[PROBE_MAX];
+    double last_v;
+    int seen, changes, n;
+};
+
+static void move_at(struct series *x, double t_ns, double v)
+{
+    if (x->seen && v != x->last_v) {
+        if (x->changes && x->n < PROBE_MAX) {
+            x->iv[x->n] = (t_ns - x->last_t) * 1e-6;
+            x->st[x->n++] = fabs(v - x->last_v);
+        }
+        x->changes++;
+        x->last_t = t_ns;
+    }
+    x->seen = 1;
+    x->last_v = v;
+}
+
+int vb_ledger_periods(const char *const *bus, int n, double seconds, struct vb_nvml_periods *p,
+                      struct vb_err *err)
+{
+    struct timespec nap = {0, 250000};
+    struct series *x; /* board i's energy 2i, its power 2i + 1 */
+    nvml_dev dev[VB_LEDGER_MAX_BOARDS];
+    char why[160];
+    double t0, t;
+    int i;
+    for (i = 0; i < n; i++) {
+        p[i].energy_ms = p[i].energy_step_mj = p[i].power_ms = NAN;
+        p[i].energy_moves = p[i].power_moves = 0;
+        p[i].probe_s = 0;
+    }
+    if (n < 1 || n > VB_LEDGER_MAX_BOARDS)
+        return vb_err_set(err, VB_E_USAGE, "%d boards to probe (1 to %d)", n, VB_LEDGER_MAX_BOARDS);
+    if (vb_ledger_open(err)) return -1;
+    for (i = 0; i < n; i++)
+        if (board(bus[i], &dev[i], why, sizeof why)) return vb_err_set(err, VB_E_SYS, "%s", why);
+    if (!(x = calloc((size_t)(2 * n), sizeof *x)))
+        return vb_err_set(err, VB_E_SYS, "out of memory for the NVML probe");
+    t0 = vb_mono_ns();
+    do {
+        for (i = 0; i < n; i++) {
+            unsigned long long mj;
+            unsigned mw;
+            t = vb_mono_ns();
+            if (nv.energy(dev[i], &mj) == 0) move_at(&x[2 * i], t, (double)mj);
+            if (power_now(dev[i], &mw) == 0) move_at(&x[2 * i + 1], t, (double)mw);
+        }
+        nanosleep(&nap, NULL);
+    } while ((t - t0) * 1e-9 < seconds);
+    for (i = 0; i < n; i++) {
+        const struct series *e = &x[2 * i], *w = &x[2 * i + 1];
+        p[i].probe_s = (t - t0) * 1e-9;
+        p[i].energy_moves = e->changes;
+        p[i].power_moves = w->changes;
+        if (e->n >= 2) {
+            p[i].energy_ms = vb_stats_median(e->iv, (size_t)e->n);
+            p[i].energy_step_mj = vb_stats_median(e->st, (size_t)e->n);
+        }
+        if (w->n >= 2) p[i].power_ms = vb_stats_median(w->iv, (size_t)w->n);
+    }
+    free(x);
+    pthread_mutex_lock(&probed_mu);
+    for (nprobed = 0; nprobed < n; nprobed++) {
+        snprintf(probed[nprobed].bus, sizeof probed[nprobed].bus, "%s", bus[nprobed]);
+        probed[nprobed].energy_ms = p[nprobed].energy_ms;
+    }
+    pthread_mutex_unlock(&probed_mu);
+    return 0;
+}
+
+double vb_ledger_energy_unc(const struct vb_nvml_periods *p, double window_s)
+{
+    return window_s > 0 && p->energy_ms > 0 ? p->energy_ms * 1e-3 / window_s : NAN;
 }

@@ -20,7 +20,8 @@
 #include "err.h"
 
 #define LEDGER_PERIOD_MS    10
-#define LEDGER_MIN_WINDOW_S 0.1 /* ten of the energy counter's steps */
+#define LEDGER_MIN_WINDOW_S 0.1 /* the board's period unprobed: ten steps of a 10 ms counter */
+#define LEDGER_MIN_UPDATES  10  /* a probed counter: updates a window needs (10%) */
 
 /* NVML's clock-event reasons (nvmlClocksEventReason*), the bits of vb_ledger.reasons */
 #define VB_REASON_IDLE           0x1ull
@@ -34,11 +35,15 @@
 #define VB_REASON_DISPLAY        0x100ull
 
 struct vb_ledger {
-    int measured;        /* 1: the fields below hold; 0: why says why not */
-    char why[160];       /* "no NVML: ...", "window 12 ms: under the energy counter's ..." */
-    double window_s;     /* first timed sample to last */
-    double energy_j;     /* the energy counter's move over the window (NaN: not measured) */
-    double power_w;      /* energy_j / window_s */
+    int measured;    /* 1: the fields below hold; 0: why says why not */
+    char why[160];   /* "no NVML: ...", "window 12 ms: under the energy counter's ..." */
+    double window_s; /* first timed sample to last */
+    double energy_j; /* the energy counter's move over the window (NaN: not measured) */
+    double power_w;  /* energy_j / window_s */
+    /* the counter's update period on this board as the run's probe measured it (NaN: not
+     * probed), and the uncertainty it leaves energy_j and power_w: each end of the window read
+     * up to one update late, period / window of them (vb_ledger_energy_unc) */
+    double period_ms, energy_unc_j, power_unc_w;
     double power_read_w; /* the mean of the sampler's power readings (NaN: none) */
     int readings;        /* the sampler's readings */
     double temp_max_c, sm_mhz_min, sm_mhz_median, mem_mhz_median;
@@ -68,6 +73,31 @@ void vb_ledger_stop(struct vb_ledger *l);
  * once. 0: quiet; 1: gave up, note saying what remained; -1: no NVML or no such board, note
  * saying so. */
 int vb_ledger_quiet(const char *bus, double max_temp_c, double timeout_s, char *note, size_t n);
+
+/* How often a board's NVML readings move (vb_ledger_periods): what an energy or a power figure
+ * over a window can support. A reading that repeats its value across an update (a steady power)
+ * makes its period look longer: these are at least as fine as measured. */
+struct vb_nvml_periods {
+    double energy_ms;      /* the energy counter's update period, the median interval between its
+                            * moves (NaN: fewer than 3 moves in the probe) */
+    double energy_step_mj; /* its median move */
+    double power_ms;       /* the power reading's (the instantaneous field, else the 1 s mean) */
+    int energy_moves, power_moves; /* moves seen */
+    double probe_s;                /* how long it polled */
+};
+
+#define VB_LEDGER_MAX_BOARDS 64
+
+/* vb_ledger_periods polls the n boards at PCI bus ids bus[0..n) together for `seconds` (0.5: a
+ * run's start), each every 0.25 ms, and fills p[0..n). Not beside a case's ledger. 0, or -1 with
+ * err (no NVML, a board it does not know, n outside 1..VB_LEDGER_MAX_BOARDS). */
+int vb_ledger_periods(const char *const *bus, int n, double seconds, struct vb_nvml_periods *p,
+                      struct vb_err *err);
+
+/* vb_ledger_energy_unc: the relative uncertainty of an energy the counter measured over window_s
+ * (each end read up to one update late): period / window; NaN when the period is unknown. Ten
+ * updates in the window for 10%. */
+double vb_ledger_energy_unc(const struct vb_nvml_periods *p, double window_s);
 
 /* vb_ledger_reasons writes the reason bits as words ("sw power cap, hw thermal"), "none" for 0.
  * Returns buf. */

@@ -5,25 +5,55 @@
 #include "run_gpus.h"
 
 #include <cuda_runtime_api.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "activity.h"
 #include "env.h"
+#include "ledger.h"
 #include "trip.h"
 #include "stats.h"
 
 /* Each device's environment and ceilings, measured before the collectors start and completed
  * once they have (the traced round trips). */
 static struct vb_gpu_env envs[VB_RUN_MAX_DEVICES];
+#define PROBE_S 0.5 /* the NVML probe's polling, all boards together */
 static struct vb_ceiling ceils[VB_RUN_MAX_DEVICES][VB_CEIL_COUNT];
+
+/* periods measures the NVML update periods of boards first..last together (half a second), into
+ * their environments; without NVML (or a board it does not know) they stay unknown, said once */
+static void periods(int first, int last)
+{
+    const char *bus[VB_RUN_MAX_DEVICES];
+    struct vb_nvml_periods p[VB_RUN_MAX_DEVICES];
+    struct vb_err why;
+    int d, n = last - first + 1;
+    if (n < 1 || n > VB_LEDGER_MAX_BOARDS) return;
+    for (d = first; d <= last; d++)
+        bus[d - first] = envs[d].bus;
+    vb_err_clear(&why);
+    if (vb_ledger_periods(bus, n, PROBE_S, p, &why)) {
+        fprintf(stderr, "varbench run: the boards' NVML update periods not measured: %s\n",
+                why.msg);
+        return;
+    }
+    for (d = first; d <= last; d++) {
+        envs[d].energy_period_ms = p[d - first].energy_ms;
+        envs[d].energy_step_mj = p[d - first].energy_step_mj;
+        envs[d].power_period_ms = p[d - first].power_ms;
+    }
+}
 
 int vb_run_gpus(struct vb_store *st, int64_t run_id, int first, int last, double *peak,
                 struct vb_err *err)
 {
     int d;
+    for (d = first; d >= 0 && d <= last; d++)
+        if (vb_env_gpu(d, &envs[d], err)) return -1;
+    if (first >= 0) periods(first, last);
     for (d = first; d >= 0 && d <= last; d++) {
-        if (vb_env_gpu(d, &envs[d], err) || vb_store_gpu(st, run_id, &envs[d], err) ||
+        if (vb_store_gpu(st, run_id, &envs[d], err) ||
             vb_ceilings_measure(256u << 20, 10, ceils[d], err))
             return -1;
         peak[d] = envs[d].sm_clock_mhz;

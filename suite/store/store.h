@@ -26,7 +26,7 @@ struct vb_host_env;
 struct vb_metric_value;
 struct vb_summary_value;
 
-#define VB_SCHEMA_VERSION 13
+#define VB_SCHEMA_VERSION 14
 
 /* A case of `varbench trace` (family "trace") is a whole process, one sample that no verdict is
  * drawn from, unless its axes begin with "range=" or "kernel=": one NVTX range's instances or

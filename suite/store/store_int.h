@@ -202,8 +202,11 @@ void vb_store_fill_case(sqlite3_stmt *st, void *row);
 
 /* Writers shared by store_write.c and store_trace.c. */
 
-/* vb_store_put_gpu writes g as a TARGET_INFO_GPU row of run_id with sql, an INSERT of all 21
- * columns. 0 or -1 with err. */
+/* The values of a TARGET_INFO_GPU row, all 24 columns in order: what vb_store_put_gpu binds. */
+#define VB_GPU_VALUES "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+
+/* vb_store_put_gpu writes g as a TARGET_INFO_GPU row of run_id with sql, an INSERT of
+ * VB_GPU_VALUES. 0 or -1 with err. */
 int vb_store_put_gpu(struct vb_store *s, const char *sql, int64_t run_id,
                      const struct vb_gpu_env *g, struct vb_err *err);
 

@@ -277,6 +277,11 @@ static const char *const migrations[] = {
     /* 12 -> 13: the host's throughput control beside the chain (control.h: what shares the
      * core's ports, which the chain's latency does not see; NULL in older samples) */
     "ALTER TABLE samples ADD COLUMN ctl_thr_ns REAL;\n",
+    /* 13 -> 14: how often each board's NVML energy counter and power reading update, measured
+     * at the run's start (ledger.h): what an energy figure over a window can support */
+    "ALTER TABLE TARGET_INFO_GPU ADD COLUMN energyPeriodMs REAL;\n"
+    "ALTER TABLE TARGET_INFO_GPU ADD COLUMN energyStepMj REAL;\n"
+    "ALTER TABLE TARGET_INFO_GPU ADD COLUMN powerPeriodMs REAL;\n",
 };
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == VB_SCHEMA_VERSION - 1,

@@ -16,8 +16,7 @@ int vb_store_trace_gpu(struct vb_store *s, int64_t run_id, const struct vb_gpu_e
                        struct vb_err *err)
 {
     /* every process of a traced program describes the GPUs it used: the first one wins */
-    static const char sql[] = "INSERT OR IGNORE INTO TARGET_INFO_GPU VALUES "
-                              "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    static const char sql[] = "INSERT OR IGNORE INTO TARGET_INFO_GPU VALUES " VB_GPU_VALUES;
     return vb_store_put_gpu(s, sql, run_id, g, err);
 }
 

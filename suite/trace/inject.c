@@ -196,7 +196,7 @@ static void store_devices(struct vb_store *s, const struct vb_activity *a)
     for (i = 0; i < a->ndevices; i++) {
         const struct vb_device_rec *d = &a->devices[i];
         const unsigned char *u = d->uuid;
-        memset(&g, 0, sizeof g);
+        vb_env_gpu_clear(&g); /* the NVML periods not probed */
         g.id = (int)d->id;
         snprintf(g.name, sizeof g.name, "%s", d->name);
         snprintf(g.uuid, sizeof g.uuid,

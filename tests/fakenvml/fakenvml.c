@@ -4,7 +4,9 @@
  * 1980 MHz, memory 2619 MHz, 55 C, the software power cap engaged, a 700 W limit (default 700
  * W), and another process (pid 4242, 1 GiB) on it. VB_FAKE_NVML_TENANT_MS=T: that process leaves
  * T ms after the first reading; VB_FAKE_NVML_HOT_MS=T: the board is at 75 C for the first T ms;
- * VB_FAKE_NVML_NO_INSTANT: no instantaneous power field (its 1 s mean reads 250 W). */
+ * VB_FAKE_NVML_NO_INSTANT: no instantaneous power field (its 1 s mean reads 250 W);
+ * VB_FAKE_NVML_ENERGY_MS=P: the energy counter moves every P ms (default 10);
+ * VB_FAKE_NVML_POWER_MS=P: the instantaneous reading alternates 300/301 W every P ms. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -57,10 +59,18 @@ int nvmlDeviceGetHandleByPciBusId_v2(const char *bus, void **dev)
     return 0;
 }
 
+/* period_ms: env's update period (ms), dflt unset */
+static double period_ms(const char *env, double dflt)
+{
+    const char *v = getenv(env);
+    return v && atof(v) > 0 ? atof(v) : dflt;
+}
+
 int nvmlDeviceGetTotalEnergyConsumption(void *dev, unsigned long long *mj)
 {
+    double p = period_ms("VB_FAKE_NVML_ENERGY_MS", 10);
     (void)dev;
-    *mj = (unsigned long long)(now_ms() * 300.0 / 10) * 10; /* 300 W, in 10 ms steps */
+    *mj = (unsigned long long)(now_ms() / p) * (unsigned long long)(300.0 * p); /* 300 W */
     return 0;
 }
 
@@ -90,7 +100,14 @@ int nvmlDeviceGetFieldValues(void *dev, int n, struct field *f)
     for (i = 0; i < n; i++) {
         f[i].ret = f[i].id == 186 && !getenv("VB_FAKE_NVML_NO_INSTANT") ? 0 : 3; /* NOT_SUPPORTED */
         f[i].type = 1;
-        f[i].v.ui = 300000;
+        /* 300 W, with VB_FAKE_NVML_POWER_MS=P moving by 1 W every P ms (a board whose
+         * reading updates that often) */
+        f[i].v.ui =
+            getenv("VB_FAKE_NVML_POWER_MS")
+                ? 300000 + 1000 * (unsigned)((long long)(now_ms() /
+                                                         period_ms("VB_FAKE_NVML_POWER_MS", 1)) %
+                                             2)
+                : 300000;
     }
     return 0;
 }
