@@ -99,7 +99,8 @@ struct pair {
     const struct vb_case_row *b, *c;
     int bound;
     double measured, predicted;
-    double energy; /* energy a result (a timed sample), candidate over base; NaN unknown */
+    double energy;     /* energy a result (a timed sample), candidate over base; NaN unknown */
+    double energy_unc; /* its relative uncertainty from both counters' (NaN: a period unknown) */
 };
 
 double vb_case_joules(const struct vb_case_row *r)
@@ -179,6 +180,7 @@ static int pairs_of(const struct run_data *base, const struct run_data *cand, st
                              ? m->floor_ms / b->floor_ms
                              : NAN;
         p[n].energy = vb_case_joules(m) / vb_case_joules(b);
+        p[n].energy_unc = hypot(m->energy_unc_j / m->energy_j, b->energy_unc_j / b->energy_j);
         n++;
     }
     qsort(p, (size_t)n, sizeof *p, by_bound_then_ratio);
@@ -253,11 +255,13 @@ static int headline_pair(struct ctx *c, const struct run_data *base, const struc
         "its range", "energy ratio", "perf / W ratio"};
     struct pair *p = calloc((size_t)base->n + 1, sizeof *p);
     double *m = calloc((size_t)base->n + 1, sizeof *m), *q = calloc((size_t)base->n + 1, sizeof *q),
-           *r = calloc((size_t)base->n + 1, sizeof *r), *e = calloc((size_t)base->n + 1, sizeof *e);
+           *r = calloc((size_t)base->n + 1, sizeof *r), *e = calloc((size_t)base->n + 1, sizeof *e),
+           *u = calloc((size_t)base->n + 1, sizeof *u);
     char cell[8][48];
     const char *row[8];
-    int i, k, n, nm, nq, nr, ne;
-    if (!p || !m || !q || !r || !e) {
+    int i, k, n, nm, nq, nr, ne, nu;
+    if (!p || !m || !q || !r || !e || !u) {
+        free(u);
         free(p);
         free(m);
         free(q);
@@ -271,10 +275,11 @@ static int headline_pair(struct ctx *c, const struct run_data *base, const struc
     vb_page_heading(&c->page, "%s against %s, by bound", cand->run.gpu, base->run.gpu);
     vb_page_table(&c->page, 8, head, "lrrrrrrr");
     for (k = 0; k < NBOUNDS; k++) {
-        for (nm = nq = nr = ne = i = 0; i < n; i++) {
+        for (nm = nq = nr = ne = nu = i = 0; i < n; i++) {
             if (p[i].bound != k) continue;
             m[nm++] = p[i].measured;
             if (isfinite(p[i].energy)) e[ne++] = p[i].energy;
+            if (isfinite(p[i].energy) && isfinite(p[i].energy_unc)) u[nu++] = p[i].energy_unc;
             if (isfinite(p[i].predicted)) {
                 q[nq++] = p[i].predicted;
                 r[nr++] = p[i].measured / p[i].predicted;
@@ -291,8 +296,18 @@ static int headline_pair(struct ctx *c, const struct run_data *base, const struc
         else
             snprintf(cell[5], sizeof cell[5], "-");
         /* energy a result, and results a joule (performance per watt: its inverse) */
-        snprintf(cell[6], sizeof cell[6], ne ? "%.2f (%d)" : "-", median_of(e, ne), ne);
-        snprintf(cell[7], sizeof cell[7], ne ? "%.2f" : "-", 1 / median_of(e, ne));
+        /* each with the median case's uncertainty from its counters' periods (ledger.h) */
+        if (!ne) {
+            snprintf(cell[6], sizeof cell[6], "-");
+            snprintf(cell[7], sizeof cell[7], "-");
+        } else if (nu) {
+            double x = median_of(e, ne), w = median_of(u, nu);
+            snprintf(cell[6], sizeof cell[6], "%.2f +- %.2f (%d)", x, x * w, ne);
+            snprintf(cell[7], sizeof cell[7], "%.2f +- %.2f", 1 / x, w / x);
+        } else {
+            snprintf(cell[6], sizeof cell[6], "%.2f (%d, +- ?)", median_of(e, ne), ne);
+            snprintf(cell[7], sizeof cell[7], "%.2f", 1 / median_of(e, ne));
+        }
         vb_page_row(&c->page, 0, row);
     }
     vb_page_table_end(&c->page);
@@ -301,6 +316,7 @@ static int headline_pair(struct ctx *c, const struct run_data *base, const struc
     free(q);
     free(r);
     free(e);
+    free(u);
     return 0;
 }
 
@@ -316,8 +332,11 @@ int vb_hardware_headline(struct ctx *c, const struct run_data *rd, int nr)
                  "explains the move); then the median ratio of the energy a result (a timed "
                  "sample's share of the board's energy counter over the samples, NVML) over the "
                  "cases measured on both (how many), and performance per watt, its inverse "
-                 "(above 1: the candidate does more a joule). The cases are in the hardware "
-                 "comparison below.");
+                 "(above 1: the candidate does more a joule), each +- the median case's "
+                 "uncertainty: both boards' energy counters read at most one update late at "
+                 "each end of a window, their periods measured at each run's start ('+- ?': a "
+                 "run that did not measure them). The cases are in the hardware comparison "
+                 "below.");
     return 0;
 }
 

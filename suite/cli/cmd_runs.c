@@ -21,8 +21,10 @@ static const struct vb_usage usage = {
     .about = "Lists the runs of the database, newest first (by start time, then id: the rule by\n"
              "which every command picks its default run): id, short uuid, kind (suite: 'varbench\n"
              "run'; trace: 'varbench trace'), status ('running' for a run still being written, or\n"
-             "whose writer died), start (UTC), first GPU, git commit, and its cases: ok, wrong\n"
-             "results, wrong on purpose, failed, skipped. '*' marks the run export, compare and\n"
+             "whose writer died), start (UTC), first GPU, how often its NVML energy counter and\n"
+             "power reading update (ms, measured at the run's start), git commit, and its\n"
+             "cases: ok, wrong results, wrong on purpose, failed, skipped. '*' marks the run "
+             "export, compare and\n"
              "report take when no run is named. Needs no GPU.\n",
     .codes = codes,
 };
@@ -46,20 +48,24 @@ int vb_cmd_runs(int argc, char **argv)
         return vb_report_error("runs", &err);
     }
     if (n && vb_store_latest_run(s, &latest, &err)) latest = -1; /* none complete: no star */
-    printf("%6s  %-8s  %-5s  %-11s  %-19s  %-24s  %-10s  %5s %5s %5s %5s %5s %5s\n", "run", "uuid",
-           "kind", "status", "start (UTC)", "GPU", "commit", "cases", "ok", "wrong", "purp.",
-           "fail", "skip");
+    printf("%6s  %-8s  %-5s  %-11s  %-19s  %-24s  %-11s  %-10s  %5s %5s %5s %5s %5s %5s\n", "run",
+           "uuid", "kind", "status", "start (UTC)", "GPU", "NVML E/P ms", "commit", "cases", "ok",
+           "wrong", "purp.", "fail", "skip");
     for (i = 0; i < n && (!limit || i < limit); i++) {
         const struct vb_run_list_row *r = &rows[i];
-        char start[20], uuid[40], kind[24], status[24], gpu[100], commit[44];
+        char start[20], uuid[40], kind[24], status[24], gpu[100], commit[44], nvml[32] = "-";
         snprintf(start, sizeof start, "%.10s %.8s", r->start_utc,
                  strlen(r->start_utc) > 11 ? r->start_utc + 11 : "");
+        if (r->energy_period_ms > 0) /* the energy counter's and the power reading's periods */
+            snprintf(nvml, sizeof nvml, r->power_period_ms > 0 ? "%.0f/%.0f" : "%.0f/?",
+                     r->energy_period_ms, r->power_period_ms);
         printf(
-            "%5lld%c  %-8.8s  %-5s  %-11s  %-19s  %-24.24s  %-10.10s  %5d %5d %5d %5d %5d %5d\n",
+            "%5lld%c  %-8.8s  %-5s  %-11s  %-19s  %-24.24s  %-11s  %-10.10s  %5d %5d %5d %5d %5d "
+            "%5d\n",
             /* stored text shown as text: a merged file's control bytes never reach the terminal */
             (long long)r->id, r->id == latest ? '*' : ' ', vb_term_str(r->uuid, uuid, sizeof uuid),
             vb_term_str(r->kind, kind, sizeof kind), vb_term_str(r->status, status, sizeof status),
-            start, r->gpu[0] ? vb_term_str(r->gpu, gpu, sizeof gpu) : "-",
+            start, r->gpu[0] ? vb_term_str(r->gpu, gpu, sizeof gpu) : "-", nvml,
             r->git_commit[0] ? vb_term_str(r->git_commit, commit, sizeof commit) : "-", r->cases,
             r->ok, r->wrong, r->on_purpose, r->failed, r->skipped);
     }

@@ -53,7 +53,7 @@ int vb_run_opts_parse(int argc, char **argv, struct vb_run_opts *o)
 {
     static const char *const caches[] = {"warm", "cold", NULL};
     double noise = -1, tmo = -1, cpub = -1;
-    int mins = -1, maxs = -1, cache = -1, keep = -2, n, rc;
+    int mins = -1, maxs = -1, cache = -1, keep = -2, energy = 0, n, rc;
     const struct vb_opt opts[] = {
         VB_OPT_STR('f', "filter", "GLOB", &o->filter,
                    "variants to run, as family/variant globs ('mesh/*', 'mesh')"),
@@ -70,6 +70,10 @@ int vb_run_opts_parse(int argc, char **argv, struct vb_run_opts *o)
                     "warm-ups, 1000 samples; CPU cases one sample (0.3 s), none after\n"
                     "a verified sample that took longer (it is the oracle); and no\n"
                     "metrics pass unless --metrics is given"),
+        VB_OPT_FLAG(0, "energy", &energy,
+                    "energy before speed: each GPU case's timed samples last 10 updates\n"
+                    "of its board's energy counter (its period measured at the run's\n"
+                    "start; 1 s where it was not), for energy within 10% (README)"),
         VB_OPT_NUM(0, "precision", "PCT", &noise, 0, 100,
                    "stop when the median's 95% CI is within PCT (default 0.5; a copy\n"
                    "of pageable host memory 5%, unless PCT is given)"),
@@ -133,6 +137,7 @@ int vb_run_opts_parse(int argc, char **argv, struct vb_run_opts *o)
     if (cpub >= 0) o->sampling.cpu_budget_s = cpub;
     if (maxs >= 0) o->sampling.max_samples = maxs;
     if (cache >= 0) o->sampling.cold = cache;
+    if (energy) o->sampling.energy_updates = LEDGER_MIN_UPDATES;
     if (keep > -2) o->sampling.keep_records = keep;
     if (mins >= 0 && maxs >= 0 && mins > maxs)
         return vb_opt_error(&vb_run_usage, "--min-samples %d is larger than --max-samples %d", mins,
@@ -160,13 +165,15 @@ void vb_run_opts_line(const struct vb_run_opts *o, char *buf, size_t n)
 {
     size_t used = 0;
     int i, k;
-    used += (size_t)snprintf(buf, n,
-                             "filter=%s device=%d quick=%d precision=%g min_samples=%d "
-                             "budget=%g cpu_budget=%g max_samples=%d cache=%s keep_records=%d",
-                             o->filter ? o->filter : "*", o->device, o->quick,
-                             o->sampling.precision, o->sampling.min_samples, o->sampling.budget_s,
-                             o->sampling.cpu_budget_s, o->sampling.max_samples,
-                             o->sampling.cold ? "cold" : "warm", o->sampling.keep_records);
+    used +=
+        (size_t)snprintf(buf, n,
+                         "filter=%s device=%d quick=%d precision=%g min_samples=%d "
+                         "budget=%g cpu_budget=%g max_samples=%d cache=%s keep_records=%d"
+                         "%s",
+                         o->filter ? o->filter : "*", o->device, o->quick, o->sampling.precision,
+                         o->sampling.min_samples, o->sampling.budget_s, o->sampling.cpu_budget_s,
+                         o->sampling.max_samples, o->sampling.cold ? "cold" : "warm",
+                         o->sampling.keep_records, o->sampling.energy_updates ? " energy=1" : "");
     if (vb_pinned_pageable() && used < n) /* the test switch: this run is not a measurement */
         used += (size_t)snprintf(buf + used, n - used, " test:VARBENCH_TEST_PAGEABLE=1");
     for (i = 0; i < o->axes.n && used < n; i++) {

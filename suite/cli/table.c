@@ -99,11 +99,13 @@ void vb_table_ledger(FILE *out, const struct vb_case_result *r)
 {
     const struct vb_ledger *l = &r->ledger;
     char why[128], b[6][24];
+    double tol;
     if (r->device < 0 || (!l->readings && !l->measured)) return; /* no NVML, or not started */
     fprintf(out, "    ledger:");
     if (l->measured && r->ntimed > 0) {
-        fprintf(out, " %.4g J over %.2f s, %.4g J a sample", l->energy_j, l->window_s,
-                l->energy_j / r->ntimed);
+        fprintf(out, " %.4g J", l->energy_j);
+        if (l->energy_unc_j > 0) fprintf(out, " +- %.2g", l->energy_unc_j);
+        fprintf(out, " over %.2f s, %.4g J a sample", l->window_s, l->energy_j / r->ntimed);
         if (r->elements > 0)
             fprintf(out, " (%.3g nJ an element)", l->energy_j / r->ntimed / r->elements * 1e9);
         if (l->power_unc_w > 0) /* the counter's period measured: its uncertainty */
@@ -113,10 +115,20 @@ void vb_table_ledger(FILE *out, const struct vb_case_result *r)
     } else {
         fprintf(out, " energy not measured (%s);", l->why);
     }
+    /* one power figure, the counter's: NVML's power readings beside it only as what they are */
+    tol = l->power_unc_w > 0.05 * l->power_w ? l->power_unc_w : 0.05 * l->power_w;
+    if (!isfinite(l->power_read_w))
+        ;
+    else if (l->measured && fabs(l->power_read_w - l->power_w) <= tol)
+        fprintf(out, " power readings agree (%.0f W);", l->power_read_w);
+    else
+        fprintf(out,
+                " power readings %.0f W (%d samples of NVML's reading, not the window's mean%s);",
+                l->power_read_w, l->readings,
+                l->measured ? ": the counter's figure is the case's" : "");
     fprintf(out,
-            " %s W read, %s C max, SM %s MHz (min %s), memory %s MHz, limit %s W; clock events: "
+            " %s C max, SM %s MHz (min %s), memory %s MHz, limit %s W; clock events: "
             "%s; other processes: %s%s%s\n",
-            vb_fmt_num(l->power_read_w, "%.0f", b[0], sizeof b[0]),
             vb_fmt_num(l->temp_max_c, "%.0f", b[1], sizeof b[1]),
             vb_fmt_num(l->sm_mhz_median, "%.0f", b[2], sizeof b[2]),
             vb_fmt_num(l->sm_mhz_min, "%.0f", b[3], sizeof b[3]),

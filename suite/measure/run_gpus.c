@@ -5,6 +5,7 @@
 #include "run_gpus.h"
 
 #include <cuda_runtime_api.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,41 +22,64 @@ static struct vb_gpu_env envs[VB_RUN_MAX_DEVICES];
 #define PROBE_S 0.5 /* the NVML probe's polling, all boards together */
 static struct vb_ceiling ceils[VB_RUN_MAX_DEVICES][VB_CEIL_COUNT];
 
-/* periods measures the NVML update periods of boards first..last together (half a second), into
- * their environments; without NVML (or a board it does not know) they stay unknown, said once */
-static void periods(int first, int last)
-{
+/* The NVML probe of boards first..last (ledger.h's vb_ledger_periods), run in a thread of its
+ * own beside the ceilings' copies: half a second of polling a run would otherwise wait for
+ * (the load of the copies moves the power reading, which an idle board may leave unchanged) */
+struct probe {
     const char *bus[VB_RUN_MAX_DEVICES];
     struct vb_nvml_periods p[VB_RUN_MAX_DEVICES];
+    int n, rc;
     struct vb_err why;
-    int d, n = last - first + 1;
-    if (n < 1 || n > VB_LEDGER_MAX_BOARDS) return;
-    for (d = first; d <= last; d++)
-        bus[d - first] = envs[d].bus;
-    vb_err_clear(&why);
-    if (vb_ledger_periods(bus, n, PROBE_S, p, &why)) {
+};
+
+static void *probe_main(void *arg)
+{
+    struct probe *pr = arg;
+    vb_err_clear(&pr->why);
+    pr->rc = vb_ledger_periods(pr->bus, pr->n, PROBE_S, pr->p, &pr->why);
+    return NULL;
+}
+
+/* probe_done puts the probe's periods into boards first..last's environments; without NVML (or
+ * a board it does not know) they stay unknown, said once */
+static void probe_done(const struct probe *pr, int first, int last)
+{
+    int d;
+    if (pr->rc) {
         fprintf(stderr, "varbench run: the boards' NVML update periods not measured: %s\n",
-                why.msg);
+                pr->why.msg);
         return;
     }
     for (d = first; d <= last; d++) {
-        envs[d].energy_period_ms = p[d - first].energy_ms;
-        envs[d].energy_step_mj = p[d - first].energy_step_mj;
-        envs[d].power_period_ms = p[d - first].power_ms;
+        envs[d].energy_period_ms = pr->p[d - first].energy_ms;
+        envs[d].energy_step_mj = pr->p[d - first].energy_step_mj;
+        envs[d].power_period_ms = pr->p[d - first].power_ms;
     }
 }
 
 int vb_run_gpus(struct vb_store *st, int64_t run_id, int first, int last, double *peak,
                 struct vb_err *err)
 {
-    int d;
-    for (d = first; d >= 0 && d <= last; d++)
+    static struct probe pr;
+    pthread_t tid;
+    int d, threaded = 0, rc = 0;
+    if (first < 0) return 0;
+    for (d = first; d <= last; d++)
         if (vb_env_gpu(d, &envs[d], err)) return -1;
-    if (first >= 0) periods(first, last);
-    for (d = first; d >= 0 && d <= last; d++) {
-        if (vb_store_gpu(st, run_id, &envs[d], err) ||
-            vb_ceilings_measure(256u << 20, 10, ceils[d], err))
-            return -1;
+    pr.n = last - first + 1;
+    for (d = first; d <= last; d++)
+        pr.bus[d - first] = envs[d].bus;
+    if (pthread_create(&tid, NULL, probe_main, &pr) == 0)
+        threaded = 1;
+    else /* no thread: the probe waited for */
+        probe_main(&pr);
+    for (d = first; d <= last && !rc; d++) /* each on its device (vb_env_gpu set the last) */
+        rc = VB_CUDA(err, cudaSetDevice(d)) || vb_ceilings_measure(256u << 20, 10, ceils[d], err);
+    if (threaded) pthread_join(tid, NULL);
+    if (rc) return -1;
+    probe_done(&pr, first, last);
+    for (d = first; d <= last; d++) {
+        if (vb_store_gpu(st, run_id, &envs[d], err)) return -1;
         peak[d] = envs[d].sm_clock_mhz;
     }
     return 0;

@@ -435,8 +435,18 @@ static int gpu_loop(const struct vb_variant *v, void *state, const struct vb_sam
         pool = vb_ledger_start(bus, &r->ledger, &why) == 0;
         snprintf(r->ledger.quiet, sizeof r->ledger.quiet, "%s", quiet);
     }
-    rc = n != VB_ROUNDS_SOLO ? rounds_loop(v, state, cfg, &ctl, r, cap, n, err)
-                             : precise(v, state, cfg, &ctl, r, cap, pool, err);
+    if (pool && cfg->energy_updates > 0) { /* --energy: long enough for the counter */
+        struct vb_sampling e = *cfg;
+        double need = r->ledger.period_ms > 0
+                          ? VB_ENERGY_MARGIN * cfg->energy_updates * r->ledger.period_ms * 1e-3
+                          : VB_ENERGY_UNPROBED_S;
+        if (e.energy_min_s < need) e.energy_min_s = need;
+        if (e.budget_s < need) e.budget_s = need;
+        if (e.max_samples < VB_ENERGY_MAX_SAMPLES) e.max_samples = VB_ENERGY_MAX_SAMPLES;
+        rc = precise(v, state, &e, &ctl, r, cap, pool, err);
+    } else
+        rc = n != VB_ROUNDS_SOLO ? rounds_loop(v, state, cfg, &ctl, r, cap, n, err)
+                                 : precise(v, state, cfg, &ctl, r, cap, pool, err);
     vb_ledger_stop(&r->ledger);
     return rc;
 }

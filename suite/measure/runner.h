@@ -63,6 +63,12 @@ struct vb_sampling {
      * the energy counter's window (ledger.h's LEDGER_MIN_WINDOW_S; --quick: 0). A short case
      * pools samples for its energy rather than going without it */
     double energy_min_s;
+    /* --energy: each GPU case's timed samples last energy_updates updates of its board's energy
+     * counter as the run's probe measured them (VB_ENERGY_MARGIN more, for the window's ends),
+     * VB_ENERGY_UNPROBED_S where it was not measured; its budget and sample cap grow to let
+     * them (up to VB_ENERGY_MAX_SAMPLES). 0: off (the default: energy only where the case's own
+     * samples span enough updates) */
+    int energy_updates;
     int max_samples; /* or at this many timed samples (bounds memory and database size) */
     int max_warmups; /* warm-up samples at most, until two in a row agree within 5% (e2e) */
     /* CPU-only cases: timed samples until cpu_min_samples and cpu_min_time_s are both reached,
@@ -92,6 +98,14 @@ struct vb_sampling {
 };
 
 #define VB_QUIET_WAIT_S 60.0
+
+/* --energy's window: 1.25x the updates asked for (the window runs from the first timed sample's
+ * start to the last one's end, a little under the loop's own clock); without a measured period,
+ * 1 s (ten updates of a 100 ms counter: nvidia-smi's power.draw repeats each reading ~5 times at
+ * 20 ms on an H200); and at most this many timed samples (a 20 us sample for 1.25 s: 62,500) */
+#define VB_ENERGY_MARGIN      1.25
+#define VB_ENERGY_UNPROBED_S  1.0
+#define VB_ENERGY_MAX_SAMPLES 200000
 
 /* Rounds: a case's timed samples taken in rounds another process paces. After the case's
  * warm-up (a GPU case's; a CPU case's verified sample warms it), round(ctx, r, -1) says how

@@ -179,6 +179,7 @@ struct vb_case_row {
     /* schema 11: the board over the timed samples (ledger.h); NaN or "" where not measured */
     double energy_j, power_w, power_read_w, temp_max_c, nvml_sm_mhz_median, nvml_mem_mhz_median;
     double power_limit_w;
+    double energy_unc_j;     /* schema 14: energy_j's uncertainty (the counter's period / window) */
     char clock_reasons[128]; /* "sw power cap, hw thermal", "none" */
     char co_tenants[160];    /* other processes on the board: "pid 123 (512 MiB)" */
     char ledger_note[160];   /* why energy was not measured ("window 12 ms: ...", "no NVML: ...") */
@@ -284,10 +285,13 @@ int vb_store_latest_run(struct vb_store *s, int64_t *run_id, struct vb_err *err)
 struct vb_run_list_row {
     int64_t id;
     char uuid[40];
-    char kind[16];       /* "suite" or "trace" */
-    char status[16];     /* running (or its writer died), complete, interrupted, failed */
-    char start_utc[40];  /* ISO 8601 UTC, "2025-01-31T12:00:00.123Z" */
-    char gpu[256];       /* the run's first GPU's name (device 0 when it has one), "" without */
+    char kind[16];      /* "suite" or "trace" */
+    char status[16];    /* running (or its writer died), complete, interrupted, failed */
+    char start_utc[40]; /* ISO 8601 UTC, "2025-01-31T12:00:00.123Z" */
+    char gpu[256];      /* the run's first GPU's name (device 0 when it has one), "" without */
+    /* that GPU's NVML energy counter and power reading update periods (ms) as the run's start
+     * measured them (schema 14); NaN where not measured */
+    double energy_period_ms, power_period_ms;
     char git_commit[64]; /* "" when unknown */
     int cases;           /* all its cases: the sum of the six counts below */
     int ok;
@@ -446,6 +450,7 @@ struct vb_run_info_row {
     int64_t id;
     char kind[16], status[16], command_line[1024], start_utc[40], end_utc[40];
     char message[1024], gpu[256]; /* gpu: device 0's name, "" without one */
+    char nvml[1024]; /* every board's NVML update periods (VB_STORE_RUN_NVML), "" unmeasured */
     int exit_code, has_exit_code, ncases;
     int nprocesses; /* of a trace run: its whole-process cases (vb_store_whole_process) */
 };

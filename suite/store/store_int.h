@@ -31,6 +31,20 @@
 #define VB_STORE_RUN_GPU(r)                                                                        \
     "(SELECT g.name FROM TARGET_INFO_GPU g WHERE g.run_id = " r "id ORDER BY g.id LIMIT 1)"
 
+/* The run's first GPU's NVML update periods (schema 14, ms), NULL where not measured: `what` is
+ * energyPeriodMs or powerPeriodMs */
+#define VB_STORE_RUN_PERIOD(r, what)                                                               \
+    "(SELECT g." what " FROM TARGET_INFO_GPU g WHERE g.run_id = " r "id ORDER BY g.id LIMIT 1)"
+
+/* Every board's NVML update periods in a run, as text ("0000:19:00.0: energy counter every 25.0
+ * ms (1520 mJ a step), power reading every 100.0 ms; ..."), NULL where none was measured */
+#define VB_STORE_RUN_NVML(r)                                                                       \
+    "(SELECT group_concat(g.busLocation || ': energy counter every ' || "                          \
+    "printf('%.1f ms (%.0f mJ a step)', g.energyPeriodMs, g.energyStepMj) || "                     \
+    "', power reading every ' || CASE WHEN g.powerPeriodMs IS NULL THEN '? ms' ELSE "              \
+    "printf('%.1f ms', g.powerPeriodMs) END, '; ') FROM (SELECT * FROM TARGET_INFO_GPU "           \
+    "WHERE run_id = " r "id AND energyPeriodMs IS NOT NULL ORDER BY id) g)"
+
 /* A kernel's SASS hash in a run, as every reader takes it (kernel_code, schema 10): the one hash
  * the run stored under the kernel's name, NULL when it stored none or two (two modules with a
  * kernel of one name). `run` and `name` are SQL expressions; the subquery's own alias is kc. */

@@ -284,6 +284,8 @@ static void fill_run_list(sqlite3_stmt *st, void *p)
     r->failed = sqlite3_column_int(st, 11);
     r->skipped = sqlite3_column_int(st, 12);
     r->interrupted = sqlite3_column_int(st, 13);
+    r->energy_period_ms = vb_store_col_double(st, 14);
+    r->power_period_ms = vb_store_col_double(st, 15);
 }
 
 int vb_store_run_list(struct vb_store *s, struct vb_run_list_row **rows, int *n, struct vb_err *err)
@@ -298,7 +300,8 @@ int vb_store_run_list(struct vb_store *s, struct vb_run_list_row **rows, int *n,
         "r.git_commit, count(c.id), "
         TALLY("c.status = 'ok'") ", " TALLY("c.status = 'wrong-result' AND NOT " PURPOSE) ", "
         TALLY("c.status = 'wrong-result' AND " PURPOSE) ", " TALLY("c.status = 'failed'") ", "
-        TALLY("c.status = 'skipped'") ", " TALLY("c.status = 'interrupted'") " "
+        TALLY("c.status = 'skipped'") ", " TALLY("c.status = 'interrupted'") ", "
+        VB_STORE_RUN_PERIOD("r.", "energyPeriodMs") ", " VB_STORE_RUN_PERIOD("r.", "powerPeriodMs") " "
         "FROM runs r LEFT JOIN cases c ON c.run_id = r.id GROUP BY r.id "
         "ORDER BY " VB_STORE_NEWEST_FIRST("r.");
 #undef PURPOSE

@@ -278,10 +278,12 @@ static const char *const migrations[] = {
      * core's ports, which the chain's latency does not see; NULL in older samples) */
     "ALTER TABLE samples ADD COLUMN ctl_thr_ns REAL;\n",
     /* 13 -> 14: how often each board's NVML energy counter and power reading update, measured
-     * at the run's start (ledger.h): what an energy figure over a window can support */
+     * at the run's start (ledger.h): what an energy figure over a window can support; and a
+     * case's energy's uncertainty from it (J; NULL: its period not measured) */
     "ALTER TABLE TARGET_INFO_GPU ADD COLUMN energyPeriodMs REAL;\n"
     "ALTER TABLE TARGET_INFO_GPU ADD COLUMN energyStepMj REAL;\n"
-    "ALTER TABLE TARGET_INFO_GPU ADD COLUMN powerPeriodMs REAL;\n",
+    "ALTER TABLE TARGET_INFO_GPU ADD COLUMN powerPeriodMs REAL;\n"
+    "ALTER TABLE cases ADD COLUMN energy_unc_j REAL;\n",
 };
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == VB_SCHEMA_VERSION - 1,

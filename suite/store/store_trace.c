@@ -64,7 +64,7 @@ int vb_store_run_info(struct vb_store *s, int64_t run_id, struct vb_run_info_row
         "r.message, " VB_STORE_RUN_GPU("r.") ", "
         "(SELECT count(*) FROM cases c WHERE c.run_id = r.id), "
         "(SELECT count(*) FROM cases c WHERE c.run_id = r.id AND NOT " VB_STORE_SAMPLED_SQL("c.")
-        ") FROM runs r WHERE r.id = ?";
+        "), " VB_STORE_RUN_NVML("r.") " FROM runs r WHERE r.id = ?";
     /* clang-format on */
     sqlite3_stmt *st = vb_store_once(s, q, err);
     int rc;
@@ -89,6 +89,7 @@ int vb_store_run_info(struct vb_store *s, int64_t run_id, struct vb_run_info_row
         vb_store_col_text(st, 8, r->gpu, sizeof r->gpu);
         r->ncases = sqlite3_column_int(st, 9);
         r->nprocesses = sqlite3_column_int(st, 10);
+        vb_store_col_text(st, 11, r->nvml, sizeof r->nvml);
     }
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) vb_store_fail(s, err, "reading runs");
     sqlite3_finalize(st);

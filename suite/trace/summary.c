@@ -486,6 +486,10 @@ int vb_summary_head(FILE *out, struct vb_store *s, int64_t run_id, int csv, stru
         fputs("==varbench== ", out);
         put_line(out, run.message);
     }
+    if (run.nvml[0]) { /* what the run's energy figures can support (ledger.h) */
+        fputs("==varbench== NVML update periods: ", out);
+        put_line(out, run.nvml);
+    }
     if (!strcmp(run.kind, "trace"))
         fprintf(out, "==varbench== %d traced process%s\n", run.nprocesses,
                 run.nprocesses == 1 ? "" : "es");
