@@ -813,6 +813,8 @@ gpu-mesh-run)
   expect 0 "mesh/device-mesh" "$vb" run --filter mesh/device-mesh --axis nx=200 --energy --no-metrics --db e.db
   grep -qE "^    ledger: [0-9.]+ J \+- [0-9.e-]+ over [0-9.]+ s, .* W \+- [0-9]+;" out ||
     fail "--energy: no energy +- its uncertainty: $(grep ledger: out)"
+  grep -q "^NVML: idle draw [0-9.]* W +- " out && grep -qE "ledger: .* above the idle draw \([0-9]+ W \+- [0-9]+\): " out ||
+    fail "--energy: no idle draw, or no energy above it: $(grep -E '^NVML|ledger:' out)"
   python3 - e.db <<'PY' || fail "--energy: the case's energy not within 10%"
 import sqlite3, sys
 con = sqlite3.connect(sys.argv[1])

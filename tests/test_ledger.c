@@ -211,7 +211,7 @@ int test_ledger_periods(const char *arg)
     ASSERT(dlopen(VB_FAKE_NVML, RTLD_NOW | RTLD_GLOBAL));
     setenv("VB_FAKE_NVML_ENERGY_MS", "40", 1);
     setenv("VB_FAKE_NVML_POWER_MS", "25", 1);
-    ASSERT_OK(vb_ledger_periods(bus, 1, 0.5, &p, &err));
+    ASSERT_OK(vb_ledger_periods(bus, 1, 0.5, 0, &p, &err));
     printf("  energy %.1f ms (%.0f mJ a move, %d moves), power %.1f ms (%d moves), %.2f s\n",
            p.energy_ms, p.energy_step_mj, p.energy_moves, p.power_ms, p.power_moves, p.probe_s);
     ASSERT(fabs(p.energy_ms - 40) < 3 && p.energy_step_mj == 12000);
@@ -236,7 +236,19 @@ int test_ledger_periods(const char *arg)
     ASSERT(fabs(l.power_w - 300) <= l.power_unc_w + 1);
     ASSERT(fabs(l.power_unc_w / l.power_w - l.period_ms * 1e-3 / l.window_s) < 1e-9);
     ASSERT(fabs(l.period_ms - 40) < 3);
-    ASSERT(vb_ledger_periods(bus + 1, 1, 0.1, &p, &err) == -1);
+    ASSERT(isnan(l.idle_w) && isnan(l.work_j)); /* a probe beside work: no idle draw */
+    /* an idle probe (--energy): the fake's 300 W is its idle draw, and a case's work above it
+     * nothing, within its uncertainty */
+    ASSERT_OK(vb_ledger_periods(bus, 1, 0.5, 1, &p, &err));
+    printf("  idle probe: %.1f W +- %.1f\n", p.mean_w, p.mean_unc_w);
+    ASSERT(fabs(p.mean_w - 300) <= p.mean_unc_w && p.mean_unc_w < 0.1 * 300);
+    ASSERT_OK(vb_ledger_start(bus[0], &l, &err));
+    ASSERT(l.idle_w == p.mean_w);
+    sleep_ms(500);
+    vb_ledger_stop(&l);
+    printf("  500 ms above it: %.2f J +- %.2f\n", l.work_j, l.work_unc_j);
+    ASSERT(fabs(l.work_j) <= l.work_unc_j && l.work_unc_j > l.energy_unc_j);
+    ASSERT(vb_ledger_periods(bus + 1, 1, 0.1, 0, &p, &err) == -1);
     ASSERT(strstr(err.msg, "no board at PCI 0000:ff:00.0"));
     unsetenv("VB_FAKE_NVML_ENERGY_MS");
     unsetenv("VB_FAKE_NVML_POWER_MS");

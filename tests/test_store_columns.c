@@ -52,7 +52,7 @@ static void distinct_case(struct vb_case_result *r, struct vb_copy_rec *c)
     r->elements = 1000003, r->flops = 2000003;
     r->ledger.measured = 1, r->ledger.readings = 3;
     r->ledger.energy_j = 41.5, r->ledger.power_w = 415.5, r->ledger.power_read_w = 409.5;
-    r->ledger.energy_unc_j = 2.25;
+    r->ledger.energy_unc_j = 2.25, r->ledger.work_j = 31.5, r->ledger.work_unc_j = 3.25;
     r->ledger.temp_max_c = 61.5, r->ledger.sm_mhz_median = 1965, r->ledger.mem_mhz_median = 2619;
     r->ledger.limit_w = 700.5, r->ledger.reasons = VB_REASON_SW_POWER_CAP | VB_REASON_HW_THERMAL;
     snprintf(r->ledger.others, sizeof r->ledger.others, "pid 4242 (1024 MiB)");
@@ -224,6 +224,8 @@ int test_store_columns_distinct(const char *arg)
     ASSERT_DBL_EQ(x->power_w, 415.5);
     ASSERT_DBL_EQ(x->power_read_w, 409.5);
     ASSERT_DBL_EQ(x->energy_unc_j, 2.25);
+    ASSERT_DBL_EQ(x->energy_work_j, 31.5);
+    ASSERT_DBL_EQ(x->energy_work_unc_j, 3.25);
     ASSERT_DBL_EQ(x->temp_max_c, 61.5);
     ASSERT_DBL_EQ(x->nvml_sm_mhz_median, 1965);
     ASSERT_DBL_EQ(x->nvml_mem_mhz_median, 2619);
@@ -307,6 +309,8 @@ int test_store_columns_distinct(const char *arg)
             {"power_w", 415.5},
             {"power_read_w", 409.5},
             {"energy_unc_j", 2.25},
+            {"energy_work_j", 31.5},
+            {"energy_work_unc_j", 3.25},
             {"temp_max_c", 61.5},
             {"nvml_sm_mhz_median", 1965},
             {"nvml_mem_mhz_median", 2619},

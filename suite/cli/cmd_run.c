@@ -298,7 +298,7 @@ static int measure(struct vb_run_opts *o, struct run_ctx *ctx, struct vb_sweep *
     ctx->floors = floors;
     sw->peak_mhz = peak;
     sw->floors = floors;
-    if (vb_run_gpus(ctx->st, ctx->run_id, first, last, peak, err) ||
+    if (vb_run_gpus(ctx->st, ctx->run_id, first, last, o->sampling.energy_updates > 0, peak, err) ||
         (first >= 0 && collectors(o, first, err)) ||
         vb_run_gpus_traced(ctx->st, ctx->run_id, first, last, &o->sampling, floors, print_gpu, err))
         return -1;

@@ -73,7 +73,9 @@ int vb_run_opts_parse(int argc, char **argv, struct vb_run_opts *o)
         VB_OPT_FLAG(0, "energy", &energy,
                     "energy before speed: each GPU case's timed samples last 10 updates\n"
                     "of its board's energy counter (its period measured at the run's\n"
-                    "start; 1 s where it was not), for energy within 10% (README)"),
+                    "start; 1 s where it was not), for energy within 10%; and the\n"
+                    "boards' idle draw measured at rest first (1.5 s), each case's\n"
+                    "energy above it beside its own (README)"),
         VB_OPT_NUM(0, "precision", "PCT", &noise, 0, 100,
                    "stop when the median's 95% CI is within PCT (default 0.5; a copy\n"
                    "of pageable host memory 5%, unless PCT is given)"),

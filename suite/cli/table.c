@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "run_gpus.h"
+
 void vb_table_header(FILE *out)
 {
     fprintf(out, "%-30s %-36s %16s %9s %10s %7s %14s %9s %10s %12s %10s %7s %-12s %9s\n", "variant",
@@ -83,6 +85,11 @@ void vb_table_gpu(FILE *out, const struct vb_gpu_env *g, const struct vb_ceiling
                 "NVML: energy counter every %.1f ms (%.0f mJ a step; 10%% needs a window of %.2f "
                 "s), power reading every %s ms\n",
                 g->energy_period_ms, g->energy_step_mj, g->energy_period_ms * 1e-2, pw);
+        if (g->idle_w > 0)
+            fprintf(out,
+                    "NVML: idle draw %.1f W +- %.1f (the board at rest after the ceilings, "
+                    "%.1f s; --energy takes it out of each case's energy)\n",
+                    g->idle_w, g->idle_unc_w, VB_RUN_IDLE_PROBE_S);
     }
     if (!c) return;
     for (i = 0; i < VB_CEIL_COUNT; i++) {
@@ -112,6 +119,13 @@ void vb_table_ledger(FILE *out, const struct vb_case_result *r)
             fprintf(out, ", %.0f W +- %.0f;", l->power_w, l->power_unc_w);
         else
             fprintf(out, ", %.0f W;", l->power_w);
+        if (isfinite(l->work_j)) { /* --energy: the work's own, the idle draw taken out */
+            fprintf(out, " above the idle draw (%.0f W +- %.0f): %.4g J a sample +- %.2g",
+                    l->idle_w, l->idle_unc_w, l->work_j / r->ntimed, l->work_unc_j / r->ntimed);
+            if (r->elements > 0)
+                fprintf(out, " (%.3g nJ an element)", l->work_j / r->ntimed / r->elements * 1e9);
+            fputc(';', out);
+        }
     } else {
         fprintf(out, " energy not measured (%s);", l->why);
     }

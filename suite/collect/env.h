@@ -34,13 +34,15 @@ struct vb_gpu_env {
     /* NVML's update periods, measured at the run's start (ledger.h's vb_ledger_periods; NaN
      * unknown): the energy counter's (ms) and step (mJ), the power reading's (ms) */
     double energy_period_ms, energy_step_mj, power_period_ms;
+    /* --energy: the board's idle draw over the probe (W) and its uncertainty; NaN unknown */
+    double idle_w, idle_unc_w;
 };
 
 /* vb_env_gpu_clear empties g: zeros, the NVML periods unknown (NaN). */
 static inline void vb_env_gpu_clear(struct vb_gpu_env *g)
 {
     memset(g, 0, sizeof *g);
-    g->energy_period_ms = g->energy_step_mj = g->power_period_ms = NAN;
+    g->energy_period_ms = g->energy_step_mj = g->power_period_ms = g->idle_w = g->idle_unc_w = NAN;
 }
 
 /* vb_env_host fills h; fields it cannot read are empty or 0. Never fails. */

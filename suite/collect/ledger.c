@@ -305,26 +305,30 @@ static void *sampler(void *arg)
 /* the energy counter's period of each board the last probe measured (vb_ledger_periods) */
 static struct {
     char bus[32];
-    double energy_ms;
+    double energy_ms, idle_w, idle_unc_w; /* idle_w: NaN unless the probe was idle */
 } probed[VB_LEDGER_MAX_BOARDS];
 static int nprobed;
 static pthread_mutex_t probed_mu = PTHREAD_MUTEX_INITIALIZER;
 
-static double probed_period(const char *bus)
+/* probed_board puts what the last probe measured of the board at bus into l (NaN: not probed) */
+static void probed_board(const char *bus, struct vb_ledger *l)
 {
-    double ms = NAN;
     int i;
     pthread_mutex_lock(&probed_mu);
     for (i = 0; i < nprobed; i++)
-        if (!strcasecmp(probed[i].bus, bus)) ms = probed[i].energy_ms;
+        if (!strcasecmp(probed[i].bus, bus)) {
+            l->period_ms = probed[i].energy_ms;
+            l->idle_w = probed[i].idle_w;
+            l->idle_unc_w = probed[i].idle_unc_w;
+        }
     pthread_mutex_unlock(&probed_mu);
-    return ms;
 }
 
 static void clear(struct vb_ledger *l)
 {
     memset(l, 0, sizeof *l);
     l->period_ms = l->energy_unc_j = l->power_unc_w = NAN;
+    l->idle_w = l->idle_unc_w = l->work_j = l->work_unc_j = NAN;
     l->window_s = l->energy_j = l->power_w = l->power_read_w = l->temp_max_c = NAN;
     l->sm_mhz_min = l->sm_mhz_median = l->mem_mhz_median = l->limit_w = l->default_limit_w = NAN;
 }
@@ -342,7 +346,7 @@ int vb_ledger_start(const char *bus, struct vb_ledger *l, struct vb_err *err)
         snprintf(l->why, sizeof l->why, "out of memory for the ledger's readings");
         return vb_err_set(err, VB_E_SYS, "%s", l->why);
     }
-    l->period_ms = probed_period(bus);
+    probed_board(bus, l);
     smp.n = 0;
     smp.stop = 0;
     smp.others[0] = '\0';
@@ -411,9 +415,10 @@ void vb_ledger_stop(struct vb_ledger *l)
         snprintf(l->why, sizeof l->why, "the board has no energy counter (NVML: not supported)");
     } else if (l->period_ms > 0 && l->window_s * 1e3 < LEDGER_MIN_UPDATES * l->period_ms) {
         snprintf(l->why, sizeof l->why,
-                 "window %.2f s: %.0f updates of the energy counter (every %.0f ms), under the %d "
-                 "that 10%% needs",
-                 l->window_s, floor(l->window_s * 1e3 / l->period_ms), l->period_ms,
+                 "window %.2f s: %.0f update%s of the energy counter (every %.0f ms), under the "
+                 "%d that 10%% needs",
+                 l->window_s, floor(l->window_s * 1e3 / l->period_ms),
+                 floor(l->window_s * 1e3 / l->period_ms) == 1 ? "" : "s", l->period_ms,
                  LEDGER_MIN_UPDATES);
     } else if (!(l->period_ms > 0) && l->window_s < LEDGER_MIN_WINDOW_S) {
         snprintf(l->why, sizeof l->why,
@@ -426,6 +431,10 @@ void vb_ledger_stop(struct vb_ledger *l)
             double u = l->period_ms * 1e-3 / l->window_s;
             l->energy_unc_j = l->energy_j * u;
             l->power_unc_w = l->power_w * u;
+        }
+        if (l->idle_w > 0) { /* the work's own energy: the window's less its idle draw */
+            l->work_j = l->energy_j - l->idle_w * l->window_s;
+            l->work_unc_j = hypot(l->energy_unc_j, l->idle_unc_w * l->window_s);
         }
         l->measured = 1;
     }
@@ -458,7 +467,7 @@ char *vb_ledger_reasons(uint64_t reasons, char *buf, size_t n)
  * the last change (after the first) and the size of the move, into iv/st[0..*n) */
 struct series {
     double last_t, iv[PROBE_MAX], st[PROBE_MAX];
-    double last_v;
+    double last_v, first_t, first_v; /* its first move's */
     int seen, changes, n;
 };
 
@@ -469,15 +478,18 @@ static void move_at(struct series *x, double t_ns, double v)
             x->iv[x->n] = (t_ns - x->last_t) * 1e-6;
             x->st[x->n++] = fabs(v - x->last_v);
         }
-        x->changes++;
+        if (!x->changes++) {
+            x->first_t = t_ns;
+            x->first_v = v;
+        }
         x->last_t = t_ns;
     }
     x->seen = 1;
     x->last_v = v;
 }
 
-int vb_ledger_periods(const char *const *bus, int n, double seconds, struct vb_nvml_periods *p,
-                      struct vb_err *err)
+int vb_ledger_periods(const char *const *bus, int n, double seconds, int idle,
+                      struct vb_nvml_periods *p, struct vb_err *err)
 {
     struct timespec nap = {0, 250000};
     struct series *x; /* board i's energy 2i, its power 2i + 1 */
@@ -486,7 +498,7 @@ int vb_ledger_periods(const char *const *bus, int n, double seconds, struct vb_n
     double t0, t;
     int i;
     for (i = 0; i < n; i++) {
-        p[i].energy_ms = p[i].energy_step_mj = p[i].power_ms = NAN;
+        p[i].energy_ms = p[i].energy_step_mj = p[i].power_ms = p[i].mean_w = p[i].mean_unc_w = NAN;
         p[i].energy_moves = p[i].power_moves = 0;
         p[i].probe_s = 0;
     }
@@ -516,6 +528,9 @@ int vb_ledger_periods(const char *const *bus, int n, double seconds, struct vb_n
         if (e->n >= 2) {
             p[i].energy_ms = vb_stats_median(e->iv, (size_t)e->n);
             p[i].energy_step_mj = vb_stats_median(e->st, (size_t)e->n);
+            /* mJ over ns: W; each end read up to a period late */
+            p[i].mean_w = (e->last_v - e->first_v) / (e->last_t - e->first_t) * 1e6;
+            p[i].mean_unc_w = p[i].mean_w * p[i].energy_ms * 1e6 / (e->last_t - e->first_t);
         }
         if (w->n >= 2) p[i].power_ms = vb_stats_median(w->iv, (size_t)w->n);
     }
@@ -524,6 +539,8 @@ int vb_ledger_periods(const char *const *bus, int n, double seconds, struct vb_n
     for (nprobed = 0; nprobed < n; nprobed++) {
         snprintf(probed[nprobed].bus, sizeof probed[nprobed].bus, "%s", bus[nprobed]);
         probed[nprobed].energy_ms = p[nprobed].energy_ms;
+        probed[nprobed].idle_w = idle ? p[nprobed].mean_w : NAN;
+        probed[nprobed].idle_unc_w = idle ? p[nprobed].mean_unc_w : NAN;
     }
     pthread_mutex_unlock(&probed_mu);
     return 0;

@@ -44,6 +44,10 @@ struct vb_ledger {
      * probed), and the uncertainty it leaves energy_j and power_w: each end of the window read
      * up to one update late, period / window of them (vb_ledger_energy_unc) */
     double period_ms, energy_unc_j, power_unc_w;
+    /* --energy (an idle probe at the run's start): the board's idle draw it measured (NaN:
+     * none) and its uncertainty, and the energy over the window above that draw (the work's
+     * own: a sample's host time at idle no longer in it) with its uncertainty, both terms' */
+    double idle_w, idle_unc_w, work_j, work_unc_j;
     double power_read_w; /* the mean of the sampler's power readings (NaN: none) */
     int readings;        /* the sampler's readings */
     double temp_max_c, sm_mhz_min, sm_mhz_median, mem_mhz_median;
@@ -84,15 +88,21 @@ struct vb_nvml_periods {
     double power_ms;       /* the power reading's (the instantaneous field, else the 1 s mean) */
     int energy_moves, power_moves; /* moves seen */
     double probe_s;                /* how long it polled */
+    /* the mean power the counter moved by, from its first move to its last in the probe, and
+     * its uncertainty (that mean times a period over that span); NaN: under 3 moves. An idle
+     * probe's (vb_ledger_periods' idle) is the board's idle draw */
+    double mean_w, mean_unc_w;
 };
 
 #define VB_LEDGER_MAX_BOARDS 64
 
 /* vb_ledger_periods polls the n boards at PCI bus ids bus[0..n) together for `seconds` (0.5: a
- * run's start), each every 0.25 ms, and fills p[0..n). Not beside a case's ledger. 0, or -1 with
- * err (no NVML, a board it does not know, n outside 1..VB_LEDGER_MAX_BOARDS). */
-int vb_ledger_periods(const char *const *bus, int n, double seconds, struct vb_nvml_periods *p,
-                      struct vb_err *err);
+ * run's start), each every 0.25 ms, and fills p[0..n). idle: the boards ran nothing meanwhile,
+ * so that each one's mean_w is its idle draw, which the cases' ledgers then subtract (work_j);
+ * else they forget any earlier one. Not beside a case's ledger. 0, or -1 with err (no NVML, a
+ * board it does not know, n outside 1..VB_LEDGER_MAX_BOARDS). */
+int vb_ledger_periods(const char *const *bus, int n, double seconds, int idle,
+                      struct vb_nvml_periods *p, struct vb_err *err);
 
 /* vb_ledger_energy_unc: the relative uncertainty of an energy the counter measured over window_s
  * (each end read up to one update late): period / window; NaN when the period is unknown. Ten

@@ -28,7 +28,7 @@ static struct vb_ceiling ceils[VB_RUN_MAX_DEVICES][VB_CEIL_COUNT];
 struct probe {
     const char *bus[VB_RUN_MAX_DEVICES];
     struct vb_nvml_periods p[VB_RUN_MAX_DEVICES];
-    int n, rc;
+    int n, rc, idle;
     struct vb_err why;
 };
 
@@ -36,7 +36,8 @@ static void *probe_main(void *arg)
 {
     struct probe *pr = arg;
     vb_err_clear(&pr->why);
-    pr->rc = vb_ledger_periods(pr->bus, pr->n, PROBE_S, pr->p, &pr->why);
+    pr->rc = vb_ledger_periods(pr->bus, pr->n, pr->idle ? VB_RUN_IDLE_PROBE_S : PROBE_S, pr->idle,
+                               pr->p, &pr->why);
     return NULL;
 }
 
@@ -54,10 +55,14 @@ static void probe_done(const struct probe *pr, int first, int last)
         envs[d].energy_period_ms = pr->p[d - first].energy_ms;
         envs[d].energy_step_mj = pr->p[d - first].energy_step_mj;
         envs[d].power_period_ms = pr->p[d - first].power_ms;
+        if (pr->idle) {
+            envs[d].idle_w = pr->p[d - first].mean_w;
+            envs[d].idle_unc_w = pr->p[d - first].mean_unc_w;
+        }
     }
 }
 
-int vb_run_gpus(struct vb_store *st, int64_t run_id, int first, int last, double *peak,
+int vb_run_gpus(struct vb_store *st, int64_t run_id, int first, int last, int idle, double *peak,
                 struct vb_err *err)
 {
     static struct probe pr;
@@ -69,13 +74,14 @@ int vb_run_gpus(struct vb_store *st, int64_t run_id, int first, int last, double
     pr.n = last - first + 1;
     for (d = first; d <= last; d++)
         pr.bus[d - first] = envs[d].bus;
-    if (pthread_create(&tid, NULL, probe_main, &pr) == 0)
-        threaded = 1;
-    else /* no thread: the probe waited for */
-        probe_main(&pr);
+    pr.idle = idle;
+    if (!idle && pthread_create(&tid, NULL, probe_main, &pr) == 0) threaded = 1;
     for (d = first; d <= last && !rc; d++) /* each on its device (vb_env_gpu set the last) */
         rc = VB_CUDA(err, cudaSetDevice(d)) || vb_ceilings_measure(256u << 20, 10, ceils[d], err);
-    if (threaded) pthread_join(tid, NULL);
+    if (threaded)
+        pthread_join(tid, NULL);
+    else if (!rc) /* idle: after the ceilings' copies, the boards warm and at rest */
+        probe_main(&pr);
     if (rc) return -1;
     probe_done(&pr, first, last);
     for (d = first; d <= last; d++) {

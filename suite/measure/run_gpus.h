@@ -19,9 +19,15 @@
 
 #define VB_RUN_MAX_DEVICES 64
 
+/* --energy's idle probe: VB_RUN_IDLE_PROBE_S of the boards at rest, 15 updates of an H200's
+ * 100 ms energy counter (their idle draw within 7%) */
+#define VB_RUN_IDLE_PROBE_S 1.5
+
 /* vb_run_gpus measures and stores each device's environment and measures its ceilings (peak[d]:
- * its measured SM clock, MHz). 0 or -1 with err (VB_E_DB for the database, else CUDA's). */
-int vb_run_gpus(struct vb_store *st, int64_t run_id, int first, int last, double *peak,
+ * its measured SM clock, MHz), and the boards' NVML update periods (ledger.h) beside the
+ * ceilings' copies; idle (--energy): after them instead, the boards at rest, VB_RUN_IDLE_PROBE_S,
+ * which is their idle draw too. 0 or -1 with err (VB_E_DB for the database, else CUDA's). */
+int vb_run_gpus(struct vb_store *st, int64_t run_id, int first, int last, int idle, double *peak,
                 struct vb_err *err);
 
 /* vb_run_gpus_traced measures each device's round trips again under the collectors (when they

@@ -179,11 +179,12 @@ struct vb_case_row {
     /* schema 11: the board over the timed samples (ledger.h); NaN or "" where not measured */
     double energy_j, power_w, power_read_w, temp_max_c, nvml_sm_mhz_median, nvml_mem_mhz_median;
     double power_limit_w;
-    double energy_unc_j;     /* schema 14: energy_j's uncertainty (the counter's period / window) */
-    char clock_reasons[128]; /* "sw power cap, hw thermal", "none" */
-    char co_tenants[160];    /* other processes on the board: "pid 123 (512 MiB)" */
-    char ledger_note[160];   /* why energy was not measured ("window 12 ms: ...", "no NVML: ...") */
-    char quiet_wait[160];    /* what --quiet-gpu waited for ("waited 1.20 s: pid 7 (9 MiB) left") */
+    double energy_unc_j; /* schema 14: energy_j's uncertainty (the counter's period / window) */
+    double energy_work_j, energy_work_unc_j; /* --energy: energy_j above the idle draw, +- */
+    char clock_reasons[128];                 /* "sw power cap, hw thermal", "none" */
+    char co_tenants[160];                    /* other processes on the board: "pid 123 (512 MiB)" */
+    char ledger_note[160]; /* why energy was not measured ("window 12 ms: ...", "no NVML: ...") */
+    char quiet_wait[160];  /* what --quiet-gpu waited for ("waited 1.20 s: pid 7 (9 MiB) left") */
     /* schema 8: the variant's problem ("" unknown) and flags (registry.h's VB_GPU, ...; -1
      * unknown); the work one sample declares (result.h): global-memory bytes (0 unknown),
      * elements and floating-point operations (NaN unknown) */

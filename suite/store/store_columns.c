@@ -253,6 +253,8 @@ static const char *ledger_reasons(const struct vb_case_result *r)
       OPTIONAL("power_w", 20, 4))                                                                  \
     X(power_read_w,     REAL,     W_REAL(READ(power_read_w)), R(DOUBLE, power_read_w), NO_CELL) \
     X(energy_unc_j,     REAL,     W_REAL(LEDGER(energy_unc_j)), R(DOUBLE, energy_unc_j), NO_CELL) \
+    X(energy_work_j,    REAL,     W_REAL(LEDGER(work_j)),  R(DOUBLE, energy_work_j), NO_CELL) \
+    X(energy_work_unc_j, REAL,    W_REAL(LEDGER(work_unc_j)), R(DOUBLE, energy_work_unc_j), NO_CELL) \
     X(temp_max_c,       REAL,     W_REAL(READ(temp_max_c)), R(DOUBLE, temp_max_c), NO_CELL)    \
     X(nvml_sm_mhz_median, REAL,   W_REAL(READ(sm_mhz_median)), R(DOUBLE, nvml_sm_mhz_median), NO_CELL) \
     X(nvml_mem_mhz_median, REAL,  W_REAL(READ(mem_mhz_median)), R(DOUBLE, nvml_mem_mhz_median), NO_CELL) \

@@ -216,8 +216,8 @@ void vb_store_fill_case(sqlite3_stmt *st, void *row);
 
 /* Writers shared by store_write.c and store_trace.c. */
 
-/* The values of a TARGET_INFO_GPU row, all 24 columns in order: what vb_store_put_gpu binds. */
-#define VB_GPU_VALUES "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+/* The values of a TARGET_INFO_GPU row, all 26 columns in order: what vb_store_put_gpu binds. */
+#define VB_GPU_VALUES "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 
 /* vb_store_put_gpu writes g as a TARGET_INFO_GPU row of run_id with sql, an INSERT of
  * VB_GPU_VALUES. 0 or -1 with err. */

@@ -283,7 +283,13 @@ static const char *const migrations[] = {
     "ALTER TABLE TARGET_INFO_GPU ADD COLUMN energyPeriodMs REAL;\n"
     "ALTER TABLE TARGET_INFO_GPU ADD COLUMN energyStepMj REAL;\n"
     "ALTER TABLE TARGET_INFO_GPU ADD COLUMN powerPeriodMs REAL;\n"
-    "ALTER TABLE cases ADD COLUMN energy_unc_j REAL;\n",
+    "ALTER TABLE cases ADD COLUMN energy_unc_j REAL;\n"
+    /* ... and with --energy, the board's idle draw (W) and its uncertainty, probed at rest after
+     * the ceilings, and each case's energy above it with its uncertainty (J) */
+    "ALTER TABLE TARGET_INFO_GPU ADD COLUMN idlePowerW REAL;\n"
+    "ALTER TABLE TARGET_INFO_GPU ADD COLUMN idlePowerUncW REAL;\n"
+    "ALTER TABLE cases ADD COLUMN energy_work_j REAL;\n"
+    "ALTER TABLE cases ADD COLUMN energy_work_unc_j REAL;\n",
 };
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == VB_SCHEMA_VERSION - 1,

@@ -81,12 +81,13 @@ int vb_store_host(struct vb_store *s, int64_t run_id, const struct vb_host_env *
 int vb_store_put_gpu(struct vb_store *s, const char *sql, int64_t run_id,
                      const struct vb_gpu_env *g, struct vb_err *err)
 {
-    return vb_store_put(s, sql, NULL, err, "intttnnnuundnntnntnnuddd", run_id, g->id, g->name,
+    return vb_store_put(s, sql, NULL, err, "intttnnnuundnntnntnnuddddd", run_id, g->id, g->name,
                         g->uuid, g->bus, g->cc_major, g->cc_minor, g->sm_count, g->total_mem,
                         g->l2_bytes, g->clock_khz, g->sm_clock_mhz, g->mem_clock_khz,
                         g->mem_bus_width, g->pcie_speed, g->pcie_gen, g->pcie_width, g->driver,
                         g->cuda_driver_version, g->cuda_runtime_version, (uint64_t)g->cupti_version,
-                        g->energy_period_ms, g->energy_step_mj, g->power_period_ms);
+                        g->energy_period_ms, g->energy_step_mj, g->power_period_ms, g->idle_w,
+                        g->idle_unc_w);
 }
 
 int vb_store_gpu(struct vb_store *s, int64_t run_id, const struct vb_gpu_env *g, struct vb_err *err)
