@@ -86,7 +86,7 @@ int fx_write_run(struct vb_store *s, const char *gpu, const struct fx_case *case
     struct vb_gpu_env g;
     struct vb_ceiling c[VB_CEIL_COUNT];
     int i, k;
-    memset(&g, 0, sizeof g);
+    vb_env_gpu_clear(&g);
     snprintf(g.name, sizeof g.name, "%s", gpu);
     memset(c, 0, sizeof c);
     for (k = 0; k < VB_CEIL_COUNT; k++)
@@ -206,7 +206,7 @@ int fx_write_boards_run(struct vb_store *s, const struct fx_boards *b, const str
     if (vb_store_run_begin(s, &info, run_id, err) || vb_store_host(s, *run_id, &host, err))
         return -1;
     for (d = 0; d < b->ndev; d++) {
-        memset(&g, 0, sizeof g);
+        vb_env_gpu_clear(&g);
         g.id = d;
         snprintf(g.name, sizeof g.name, "%s", b->gpu);
         snprintf(g.bus, sizeof g.bus, "0000:%02x:00.0", 0x18 + 0x10 * d);
@@ -394,7 +394,7 @@ static int write_export_trace(struct vb_store *s, int64_t *run_id, struct vb_err
     if (vb_store_run_begin(s, &info, run_id, err) || vb_store_host(s, *run_id, &host, err))
         return -1;
     for (p = 0; p < 2; p++) {
-        memset(&g, 0, sizeof g);
+        vb_env_gpu_clear(&g);
         g.id = p, g.cc_major = 9, g.sm_count = 132, g.total_mem = 85520809984ull;
         g.sm_clock_mhz = NAN;
         snprintf(g.name, sizeof g.name, "NVIDIA H100 80GB HBM3");
@@ -441,7 +441,7 @@ static int write_export_suite(struct vb_store *s, int64_t *run_id, struct vb_err
     struct vb_gpu_env g;
     int i, rc = 0;
     size_t k;
-    memset(&g, 0, sizeof g);
+    vb_env_gpu_clear(&g);
     snprintf(g.name, sizeof g.name, "NVIDIA H100 80GB HBM3");
     if (vb_store_run_begin(s, &info, run_id, err) || vb_store_host(s, *run_id, &host, err) ||
         vb_store_gpu(s, *run_id, &g, err))

@@ -135,7 +135,7 @@ static int put_run(struct vb_store *s, const struct ph_case *cases, int n, uint6
     struct vb_host_env host = {"fixture-host", "Debian", "Linux", "Fixture CPU", 4, 1 << 30};
     struct vb_gpu_env g;
     int i;
-    memset(&g, 0, sizeof g);
+    vb_env_gpu_clear(&g);
     snprintf(g.name, sizeof g.name, "NVIDIA H200");
     if (vb_store_run_begin(s, &info, run, err) || vb_store_host(s, *run, &host, err) ||
         vb_store_gpu(s, *run, &g, err))

@@ -401,7 +401,7 @@ int test_export_columns(const char *arg)
     (void)arg;
     fx_tmp_path(db, sizeof db, "work.db");
     fx_tmp_path(merged, sizeof merged, "work-merged.db");
-    memset(&g, 0, sizeof g);
+    vb_env_gpu_clear(&g);
     snprintf(g.name, sizeof g.name, "NVIDIA H100 80GB HBM3");
     ASSERT_OK(vb_store_open(db, &s, &err));
     ASSERT_OK(vb_store_run_begin(s, &info, &run, &err));
@@ -520,7 +520,7 @@ int test_export_header(const char *arg)
     ASSERT_OK(vb_store_run_end(s, run, "complete", 0, "", &err));
     vb_store_close(s);
 
-    memset(&g, 0, sizeof g);
+    vb_env_gpu_clear(&g);
     snprintf(g.name, sizeof g.name, "NVIDIA H200");
     ASSERT_OK(vb_store_open(gpu_db, &s, &err));
     ASSERT_OK(vb_store_run_begin(s, &info, &run, &err));

@@ -297,7 +297,7 @@ static int put_run(struct vb_store *s, const char *gpu, const char *commit,
     struct vb_gpu_env g;
     int64_t run;
     int i;
-    memset(&g, 0, sizeof g);
+    vb_env_gpu_clear(&g);
     snprintf(g.name, sizeof g.name, "%s", gpu ? gpu : "");
     if (vb_store_run_begin(s, &info, &run, err) || vb_store_host(s, run, &host, err) ||
         (gpu && vb_store_gpu(s, run, &g, err)))

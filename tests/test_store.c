@@ -34,7 +34,7 @@ int test_store_roundtrip(const char *arg)
     int64_t run_id, case_id, cnt;
     int nrows, i;
     char status[32];
-    memset(&gpu, 0, sizeof gpu);
+    vb_env_gpu_clear(&gpu);
     snprintf(gpu.name, sizeof gpu.name, "NVIDIA H200");
     memset(ceil, 0, sizeof ceil);
     for (i = 0; i < VB_CEIL_COUNT; i++)
@@ -245,7 +245,7 @@ int test_store_string_columns(const char *arg)
     struct vb_run_kernel *code;
     char src[512], dst[512];
     sqlite3 *db;
-    memset(&gpu, 0, sizeof gpu);
+    vb_env_gpu_clear(&gpu);
     snprintf(gpu.name, sizeof gpu.name, "NVIDIA H200");
     memset(ceil, 0, sizeof ceil);
     for (i = 0; i < VB_CEIL_COUNT; i++)

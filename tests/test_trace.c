@@ -227,7 +227,7 @@ static int write_trace_run(struct vb_store *s, int64_t *trace_run, struct vb_err
     struct vb_trace_case t;
     int64_t suite_run, case_id;
     int rc;
-    memset(&g, 0, sizeof g);
+    vb_env_gpu_clear(&g);
     snprintf(g.name, sizeof g.name, "NVIDIA H100 80GB HBM3");
     g.sm_clock_mhz = NAN;
     if (vb_store_run_begin(s, &info, trace_run, err) || vb_store_host(s, *trace_run, &host, err) ||
