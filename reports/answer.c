@@ -90,7 +90,10 @@ static int one_run(struct ctx *c, const struct run_data *rd)
                      ms(first->e2e_median_ns));
         snprintf(t, sizeof t, "%.3g", ms(best->e2e_median_ns));
         j = vb_case_joules(best);
-        snprintf(joules, sizeof joules, isfinite(j) ? "%.3g" : "-", j);
+        if (isfinite(j) && isfinite(vb_case_joules_unc(best)))
+            snprintf(joules, sizeof joules, "%.3g +- %.2g", j, vb_case_joules_unc(best));
+        else
+            snprintf(joules, sizeof joules, isfinite(j) ? "%.3g" : "-", j);
         cells[0] = name;
         cells[1] = best->axes;
         cells[2] = best->name;

@@ -108,6 +108,12 @@ double vb_case_joules(const struct vb_case_row *r)
     return r->energy_j > 0 && r->samples > 0 ? r->energy_j / r->samples : NAN;
 }
 
+double vb_case_joules_unc(const struct vb_case_row *r)
+{
+    return r->energy_j > 0 && r->samples > 0 && r->energy_unc_j > 0 ? r->energy_unc_j / r->samples
+                                                                    : NAN;
+}
+
 static int by_bound_then_ratio(const void *x, const void *y)
 {
     const struct pair *a = x, *b = y;

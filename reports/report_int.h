@@ -223,6 +223,9 @@ void vb_hardware_metrics(struct ctx *c, const struct run_data *rd, int nr);
 /* vb_case_joules: a case's energy a result, a timed sample's share of what the board's ledger
  * measured (ledger.h); NaN where it did not measure. */
 double vb_case_joules(const struct vb_case_row *r);
+/* vb_case_joules_unc: its uncertainty (the board's counter period over the window, schema 14),
+ * NaN where that period was not measured */
+double vb_case_joules_unc(const struct vb_case_row *r);
 /* vb_hardware_headline: per run of rd[1..nr) of another GPU model than rd[0]'s, against rd[0]
  * (oldest first), a row per bound: the
  * cases correct in both, the median measured and predicted ratios and measured / predicted

@@ -312,6 +312,8 @@ report-crossover)
   expect 0 "report: hw3/index.html" "$vb" report --no-plots --db m.db -o hw3
   grep -qxF '| PCIe (pageable copies) | 12 | 1.01 | 0.99 | 1.03 | 0.86 - 1.36 | 0.80 +- 0.06 (12) | 1.25 +- 0.09 |' hw3/report.md ||
     fail "the hardware headline's energy without its uncertainty"
+  grep -qF '| mesh | nx=4000,ny=4000 | device-mesh-overlap | 2.4 | 1 +- 0.05 | ' hw3/report.md ||
+    fail "the answer's energy a result without its uncertainty"
   expect 0 " 25/100 " "$vb" runs --db m.db
   grep -qE "^ +1[ *] .* - " out || fail "runs: run 1's periods (not measured) not '-'"
   expect 0 "==varbench== NVML update periods: " "$vb" summary --db m.db --run 2
