@@ -88,7 +88,7 @@ void vb_table_gpu(FILE *out, const struct vb_gpu_env *g, const struct vb_ceiling
         if (g->idle_w > 0)
             fprintf(out,
                     "NVML: idle draw %.1f W +- %.1f (the board at rest after the ceilings, "
-                    "%.1f s; --energy takes it out of each case's energy)\n",
+                    "%.1f s; each case's energy above it is shown beside its own)\n",
                     g->idle_w, g->idle_unc_w, VB_RUN_IDLE_PROBE_S);
     }
     if (!c) return;

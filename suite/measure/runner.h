@@ -99,8 +99,9 @@ struct vb_sampling {
 
 #define VB_QUIET_WAIT_S 60.0
 
-/* --energy's window: 1.25x the updates asked for (the window runs from the first timed sample's
- * start to the last one's end, a little under the loop's own clock); without a measured period,
+/* --energy's window: 1.25x the updates asked for (a margin: the loop stops on its own clock,
+ * and the ledger's window, from its start to its stop around the loop, must span the updates
+ * however the counter's updates fall against it); without a measured period,
  * 1 s (ten updates of a 100 ms counter: nvidia-smi's power.draw repeats each reading ~5 times at
  * 20 ms on an H200); and at most this many timed samples (a 20 us sample for 1.25 s: 62,500) */
 #define VB_ENERGY_MARGIN      1.25
