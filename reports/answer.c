@@ -55,7 +55,7 @@ static int one_run(struct ctx *c, const struct run_data *rd)
                                        "the GPU wins"};
     const struct vb_cross_group *g = rd->cross->g;
     char name[320], floor[48], cpu[32], seed[160], t[32], wins[360], joules[32];
-    double j;
+    double j, ju;
     int i, rows = 0, n = rd->cross->ng;
     for (i = 0; i < n; i++) {
         const struct vb_case_row *best, *first, *ref;
@@ -90,8 +90,9 @@ static int one_run(struct ctx *c, const struct run_data *rd)
                      ms(first->e2e_median_ns));
         snprintf(t, sizeof t, "%.3g", ms(best->e2e_median_ns));
         j = vb_case_joules(best);
-        if (isfinite(j) && isfinite(vb_case_joules_unc(best)))
-            snprintf(joules, sizeof joules, "%.3g +- %.2g", j, vb_case_joules_unc(best));
+        ju = vb_case_joules_unc(best);
+        if (isfinite(j) && isfinite(ju))
+            snprintf(joules, sizeof joules, "%.3g +- %.2g", j, ju);
         else
             snprintf(joules, sizeof joules, isfinite(j) ? "%.3g" : "-", j);
         cells[0] = name;

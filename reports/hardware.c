@@ -186,7 +186,8 @@ static int pairs_of(const struct run_data *base, const struct run_data *cand, st
                              ? m->floor_ms / b->floor_ms
                              : NAN;
         p[n].energy = vb_case_joules(m) / vb_case_joules(b);
-        p[n].energy_unc = hypot(m->energy_unc_j / m->energy_j, b->energy_unc_j / b->energy_j);
+        p[n].energy_unc = hypot(vb_case_joules_unc(m) / vb_case_joules(m),
+                                vb_case_joules_unc(b) / vb_case_joules(b));
         n++;
     }
     qsort(p, (size_t)n, sizeof *p, by_bound_then_ratio);

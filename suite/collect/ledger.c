@@ -414,12 +414,11 @@ void vb_ledger_stop(struct vb_ledger *l)
     } else if (!smp.e0_ok || !e1_ok) {
         snprintf(l->why, sizeof l->why, "the board has no energy counter (NVML: not supported)");
     } else if (l->period_ms > 0 && l->window_s * 1e3 < LEDGER_MIN_UPDATES * l->period_ms) {
+        double k = floor(l->window_s * 1e3 / l->period_ms); /* the updates it spans */
         snprintf(l->why, sizeof l->why,
                  "window %.2f s: %.0f update%s of the energy counter (every %.0f ms), under the "
                  "%d that 10%% needs",
-                 l->window_s, floor(l->window_s * 1e3 / l->period_ms),
-                 floor(l->window_s * 1e3 / l->period_ms) == 1 ? "" : "s", l->period_ms,
-                 LEDGER_MIN_UPDATES);
+                 l->window_s, k, k == 1 ? "" : "s", l->period_ms, LEDGER_MIN_UPDATES);
     } else if (!(l->period_ms > 0) && l->window_s < LEDGER_MIN_WINDOW_S) {
         snprintf(l->why, sizeof l->why,
                  "window %.0f ms: under %.0f ms (the counter's period not measured)",
@@ -428,7 +427,7 @@ void vb_ledger_stop(struct vb_ledger *l)
         l->energy_j = (double)(e1 - smp.e0) * 1e-3;
         l->power_w = l->energy_j / l->window_s;
         if (l->period_ms > 0) {
-            double u = l->period_ms * 1e-3 / l->window_s;
+            double u = vb_ledger_energy_unc(l->period_ms, l->window_s);
             l->energy_unc_j = l->energy_j * u;
             l->power_unc_w = l->power_w * u;
         }
@@ -530,7 +529,8 @@ int vb_ledger_periods(const char *const *bus, int n, double seconds, int idle,
             p[i].energy_step_mj = vb_stats_median(e->st, (size_t)e->n);
             /* mJ over ns: W; each end read up to a period late */
             p[i].mean_w = (e->last_v - e->first_v) / (e->last_t - e->first_t) * 1e6;
-            p[i].mean_unc_w = p[i].mean_w * p[i].energy_ms * 1e6 / (e->last_t - e->first_t);
+            p[i].mean_unc_w =
+                p[i].mean_w * vb_ledger_energy_unc(p[i].energy_ms, (e->last_t - e->first_t) * 1e-9);
         }
         if (w->n >= 2) p[i].power_ms = vb_stats_median(w->iv, (size_t)w->n);
     }
@@ -546,7 +546,7 @@ int vb_ledger_periods(const char *const *bus, int n, double seconds, int idle,
     return 0;
 }
 
-double vb_ledger_energy_unc(const struct vb_nvml_periods *p, double window_s)
+double vb_ledger_energy_unc(double period_ms, double window_s)
 {
-    return window_s > 0 && p->energy_ms > 0 ? p->energy_ms * 1e-3 / window_s : NAN;
+    return window_s > 0 && period_ms > 0 ? period_ms * 1e-3 / window_s : NAN;
 }

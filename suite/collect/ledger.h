@@ -104,10 +104,11 @@ struct vb_nvml_periods {
 int vb_ledger_periods(const char *const *bus, int n, double seconds, int idle,
                       struct vb_nvml_periods *p, struct vb_err *err);
 
-/* vb_ledger_energy_unc: the relative uncertainty of an energy the counter measured over window_s
- * (each end read up to one update late): period / window; NaN when the period is unknown. Ten
- * updates in the window for 10%. */
-double vb_ledger_energy_unc(const struct vb_nvml_periods *p, double window_s);
+/* vb_ledger_energy_unc: the relative uncertainty of an energy a counter updating every
+ * period_ms measured over window_s (each end read up to one update late): period / window; NaN
+ * when the period is unknown. Ten updates in the window for 10%. The one rule of the ledger's
+ * figures (a case's energy, a probe's mean power). */
+double vb_ledger_energy_unc(double period_ms, double window_s);
 
 /* vb_ledger_reasons writes the reason bits as words ("sw power cap, hw thermal"), "none" for 0.
  * Returns buf. */

@@ -28,12 +28,11 @@
 /* A run's GPU, as every reader names it: its device 0's name (its lowest device id), NULL
  * without a GPU. `r` is the runs table's alias with its dot ("r."); the subquery's own alias
  * is g. */
-#define VB_STORE_RUN_GPU(r)                                                                        \
-    "(SELECT g.name FROM TARGET_INFO_GPU g WHERE g.run_id = " r "id ORDER BY g.id LIMIT 1)"
+#define VB_STORE_RUN_GPU(r) VB_STORE_RUN_FIRST_GPU(r, "name")
 
-/* The run's first GPU's NVML update periods (schema 14, ms), NULL where not measured: `what` is
- * energyPeriodMs or powerPeriodMs */
-#define VB_STORE_RUN_PERIOD(r, what)                                                               \
+/* Column `what` of the run's first GPU (TARGET_INFO_GPU), NULL without one: its name, its NVML
+ * update periods (schema 14, ms: energyPeriodMs, powerPeriodMs; NULL where not measured) */
+#define VB_STORE_RUN_FIRST_GPU(r, what)                                                            \
     "(SELECT g." what " FROM TARGET_INFO_GPU g WHERE g.run_id = " r "id ORDER BY g.id LIMIT 1)"
 
 /* Every board's NVML update periods in a run, as text ("0000:19:00.0: energy counter every 25.0

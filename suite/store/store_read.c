@@ -301,7 +301,7 @@ int vb_store_run_list(struct vb_store *s, struct vb_run_list_row **rows, int *n,
         TALLY("c.status = 'ok'") ", " TALLY("c.status = 'wrong-result' AND NOT " PURPOSE) ", "
         TALLY("c.status = 'wrong-result' AND " PURPOSE) ", " TALLY("c.status = 'failed'") ", "
         TALLY("c.status = 'skipped'") ", " TALLY("c.status = 'interrupted'") ", "
-        VB_STORE_RUN_PERIOD("r.", "energyPeriodMs") ", " VB_STORE_RUN_PERIOD("r.", "powerPeriodMs") " "
+        VB_STORE_RUN_FIRST_GPU("r.", "energyPeriodMs") ", " VB_STORE_RUN_FIRST_GPU("r.", "powerPeriodMs") " "
         "FROM runs r LEFT JOIN cases c ON c.run_id = r.id GROUP BY r.id "
         "ORDER BY " VB_STORE_NEWEST_FIRST("r.");
 #undef PURPOSE
